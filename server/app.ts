@@ -1,0 +1,112 @@
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { nodeHTTPRequestHandler } from '@trpc/server/adapters/node-http';
+import type { TDb } from '../db/client';
+import type { TConfig } from './config';
+import { createContext, type TAppDeps, type TContext } from './context';
+import { serveDocs } from './docs';
+import { AppError, toPublicError } from './errors';
+import type { TLogger } from './logger';
+import { buildOpenApiDocument } from './openapi';
+import { BODY_LIMIT_BYTES } from './rest/body';
+import { envelopeBody, sendJson } from './rest/envelope';
+import { createRestHandler, sendError } from './rest/handler';
+import { appRouter } from './router';
+import { createCaptchaService } from './services/captcha';
+import { MemoryExpiringSet } from './services/expiring-set';
+import { createCallerFactory } from './trpc';
+
+export const VERSION: string = JSON.parse(
+  readFileSync(new URL('../package.json', import.meta.url), 'utf8'),
+).version;
+
+export interface TApp {
+  /** The Node request listener serving /api (REST), /trpc (native tRPC) and the docs. */
+  handle: (req: IncomingMessage, res: ServerResponse) => void;
+  deps: TAppDeps;
+  openApiDocument: object;
+}
+
+export function createDeps(config: TConfig, logger: TLogger, now: () => Date = () => new Date()): TAppDeps {
+  const hmacKey = config.CAPTCHA_HMAC_KEY ?? randomUUID() + randomUUID();
+  return {
+    config,
+    logger,
+    now,
+    captcha: createCaptchaService({ hmacKey, maxNumber: config.CAPTCHA_MAX_NUMBER, used: new MemoryExpiringSet() }),
+  };
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
+
+function requestIdOf(req: IncomingMessage): string {
+  const given = req.headers['x-request-id'];
+  return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+}
+
+/** Builds everything once: route table, caller factory, OpenAPI document. */
+export function createApp(options: { db: TDb; deps: TAppDeps }): TApp {
+  const { db, deps } = options;
+  const contextFor = (req: IncomingMessage, requestId: string) => createContext({ req, db, deps, requestId });
+  const logServerError = (error: unknown, info: Record<string, unknown>) =>
+    deps.logger.error({ err: error, ...info }, 'request failed');
+
+  const createCaller = createCallerFactory(appRouter);
+  const rest = createRestHandler({
+    router: appRouter,
+    createCaller: (ctx) => createCaller(ctx) as unknown as Record<string, unknown>,
+    createContext: contextFor,
+    onServerError: logServerError,
+  });
+  const openApiDocument = buildOpenApiDocument(appRouter, VERSION);
+  const openApiJson = JSON.stringify(openApiDocument);
+
+  async function route(req: IncomingMessage, res: ServerResponse, requestId: string): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const pathname = url.pathname;
+
+    if (pathname === '/trpc' || pathname.startsWith('/trpc/')) {
+      await nodeHTTPRequestHandler({
+        router: appRouter,
+        req,
+        res,
+        path: pathname.slice('/trpc/'.length),
+        maxBodySize: BODY_LIMIT_BYTES,
+        createContext: () => contextFor(req, requestId),
+        responseMeta: ({ ctx }) => ({ headers: (ctx as TContext | undefined)?.responseHeaders ?? {} }),
+        onError: ({ error, path }) => {
+          if (toPublicError(error, requestId).status >= 500) logServerError(error, { requestId, path, surface: 'trpc' });
+        },
+      });
+      return;
+    }
+    if (pathname === '/api/openapi.json') {
+      sendJson(res, 200, openApiJson, { 'cache-control': 'public, max-age=60' });
+      return;
+    }
+    if (pathname === '/api/docs' || pathname.startsWith('/api/docs/')) {
+      if (serveDocs(res, pathname.slice('/api/docs'.length))) return;
+    }
+    if (pathname.startsWith('/api/')) {
+      const path = pathname.length > 5 && pathname.endsWith('/') ? pathname.slice(4, -1) : pathname.slice(4);
+      await rest(req, res, path, url, requestId);
+      return;
+    }
+    if (pathname === '/' && (req.method === 'GET' || req.method === 'HEAD')) {
+      sendJson(res, 200, envelopeBody(200, 'success', { name: 'tidewatch', version: VERSION, docs: '/api/docs', openapi: '/api/openapi.json' }));
+      return;
+    }
+    throw new AppError('NOT_FOUND', `No route for ${req.method} ${pathname}`);
+  }
+
+  const handle = (req: IncomingMessage, res: ServerResponse) => {
+    const requestId = requestIdOf(req);
+    res.setHeader('x-request-id', requestId);
+    route(req, res, requestId).catch((error: unknown) => {
+      sendError(res, error, requestId, undefined, () => logServerError(error, { requestId, url: req.url }));
+    });
+  };
+
+  return { handle, deps, openApiDocument };
+}

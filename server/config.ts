@@ -1,0 +1,52 @@
+import { z } from 'zod';
+
+const zFlag = z
+  .enum(['true', 'false', '1', '0'])
+  .transform((value) => value === 'true' || value === '1');
+
+/** Every setting the service reads from its environment. */
+export const ZConfig = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^file:.+/, 'must be a file: URL such as file:./data/tidewatch.db or file::memory:')
+    .default('file:./data/tidewatch.db'),
+  SEED_DEMO: zFlag.default(true),
+  SIGNUP_CAPTCHA: z.enum(['optional', 'required']).default('optional'),
+  CAPTCHA_HMAC_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
+  CAPTCHA_MAX_NUMBER: z.coerce.number().int().min(1000).max(10_000_000).default(100_000),
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
+  LOG_LEVEL: z.enum(['silent', 'error', 'warn', 'info', 'debug']).default('info'),
+});
+
+export type TConfig = z.infer<typeof ZConfig>;
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Parses the environment; a bad value throws a ConfigError naming the variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): TConfig {
+  const relevant: Record<string, string> = {};
+  for (const key of Object.keys(ZConfig.shape)) {
+    const value = env[key];
+    if (value !== undefined && value !== '') relevant[key] = value;
+  }
+  const parsed = ZConfig.safeParse(relevant);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => {
+      const name = String(issue.path[0] ?? 'environment');
+      const given = relevant[name];
+      return `${name}: ${issue.message}${given === undefined ? '' : ` (got "${given}")`}`;
+    });
+    throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
+  }
+  return parsed.data;
+}
+
+/** Test and tooling helper: defaults overridden by the given values. */
+export function configWith(overrides: Partial<TConfig> = {}): TConfig {
+  return { ...ZConfig.parse({}), ...overrides };
+}

@@ -1,0 +1,86 @@
+import type { IncomingMessage } from 'node:http';
+import type { TDb } from '../db/client';
+import type { TConfig } from './config';
+import type { TLogger } from './logger';
+import type { TCaptchaService } from './services/captcha';
+import { validateSessionToken, type TAuth } from './services/session';
+
+/** Long-lived parts of the app, built once at start-up and shared by every request. */
+export interface TAppDeps {
+  config: TConfig;
+  captcha: TCaptchaService;
+  logger: TLogger;
+  /** The service clock; tests replace it. */
+  now: () => Date;
+}
+
+/** Headers a procedure wants on its response (Cache-Control, Retry-After); both surfaces apply them. */
+export type TResponseHeaders = Record<string, string>;
+
+export interface TContext {
+  db: TDb;
+  deps: TAppDeps;
+  /** The signed-in session, or null. */
+  auth: TAuth | null;
+  /** Why auth is null: no token sent, or a token that is unknown, malformed or expired. */
+  authFailure: 'missing' | 'invalid' | null;
+  requestId: string;
+  responseHeaders: TResponseHeaders;
+}
+
+/** Context without a request: what tests and the CLI use. */
+export function createContextInner(options: {
+  db: TDb;
+  deps: TAppDeps;
+  auth?: TAuth | null;
+  authFailure?: TContext['authFailure'];
+  requestId?: string;
+}): TContext {
+  const auth = options.auth ?? null;
+  return {
+    db: options.db,
+    deps: options.deps,
+    auth,
+    authFailure: auth ? null : (options.authFailure ?? 'missing'),
+    requestId: options.requestId ?? 'internal',
+    responseHeaders: {},
+  };
+}
+
+const MAX_TOKEN_LENGTH = 256;
+
+/** The access token from `Authorization: Bearer <token>` or `x-access-token: <token>`. */
+export function readAccessToken(req: IncomingMessage): string | null | undefined {
+  const authorization = req.headers.authorization;
+  if (authorization !== undefined) {
+    const match = /^Bearer[ ]+(\S+)\s*$/i.exec(authorization);
+    return match?.[1] ?? null;
+  }
+  const header = req.headers['x-access-token'];
+  if (typeof header === 'string' && header.trim() !== '') return header.trim();
+  return undefined;
+}
+
+/** The adapters' context: resolves the session of the request's token, if any. */
+export async function createContext(options: {
+  req: IncomingMessage;
+  db: TDb;
+  deps: TAppDeps;
+  requestId: string;
+}): Promise<TContext> {
+  const token = readAccessToken(options.req);
+  if (token === undefined) {
+    return createContextInner({ db: options.db, deps: options.deps, requestId: options.requestId });
+  }
+  const auth =
+    token === null || token.length > MAX_TOKEN_LENGTH
+      ? null
+      : await validateSessionToken(options.db, token, options.deps.now());
+  return createContextInner({
+    db: options.db,
+    deps: options.deps,
+    auth,
+    authFailure: 'invalid',
+    requestId: options.requestId,
+  });
+}

@@ -1,0 +1,67 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import type { ServerResponse } from 'node:http';
+
+const swaggerDir = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+
+const ASSETS: Record<string, string> = {
+  'swagger-ui.css': 'text/css; charset=utf-8',
+  'swagger-ui-bundle.js': 'text/javascript; charset=utf-8',
+  'swagger-ui-standalone-preset.js': 'text/javascript; charset=utf-8',
+  'favicon-32x32.png': 'image/png',
+};
+
+const PAGE = `<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <title>Tidewatch API reference</title>
+  <link rel="stylesheet" href="/api/docs/swagger-ui.css">
+  <link rel="icon" type="image/png" href="/api/docs/favicon-32x32.png">
+</head>
+<body>
+  <div id="swagger-ui"></div>
+  <script src="/api/docs/swagger-ui-bundle.js"></script>
+  <script src="/api/docs/swagger-ui-standalone-preset.js"></script>
+  <script src="/api/docs/init.js"></script>
+</body>
+</html>
+`;
+
+const INIT = `window.ui = SwaggerUIBundle({
+  url: '/api/openapi.json',
+  dom_id: '#swagger-ui',
+  deepLinking: true,
+  persistAuthorization: true,
+  presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset],
+  layout: 'StandaloneLayout'
+});
+`;
+
+const cache = new Map<string, Buffer>();
+
+/** Serves the interactive reference (Swagger UI from the swagger-ui-dist package: no CDN). Returns false if `rest` is not a docs path. */
+export function serveDocs(res: ServerResponse, rest: string): boolean {
+  let body: Buffer | string;
+  let type: string;
+  if (rest === '' || rest === '/') {
+    body = PAGE;
+    type = 'text/html; charset=utf-8';
+  } else if (rest === '/init.js') {
+    body = INIT;
+    type = 'text/javascript; charset=utf-8';
+  } else {
+    const name = rest.slice(1);
+    const assetType = ASSETS[name];
+    if (!assetType) return false;
+    type = assetType;
+    body = cache.get(name) ?? readFileSync(join(swaggerDir, name));
+    cache.set(name, body);
+  }
+  res.statusCode = 200;
+  res.setHeader('content-type', type);
+  res.setHeader('cache-control', 'public, max-age=3600');
+  res.end(body);
+  return true;
+}

@@ -1,0 +1,132 @@
+import { TRPCError } from '@trpc/server';
+import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
+import { ZodError } from 'zod';
+
+/**
+ * The one table of error kinds: each code names its tRPC code (identical) and its HTTP status.
+ * Both surfaces read it, so an error has the same status on REST and on native tRPC.
+ */
+export const ERROR_STATUS = {
+  BAD_REQUEST: 400,
+  PARSE_ERROR: 400,
+  UNAUTHORIZED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  METHOD_NOT_SUPPORTED: 405,
+  TIMEOUT: 408,
+  CONFLICT: 409,
+  PRECONDITION_FAILED: 412,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  UNPROCESSABLE_CONTENT: 422,
+  TOO_MANY_REQUESTS: 429,
+  CLIENT_CLOSED_REQUEST: 499,
+  INTERNAL_SERVER_ERROR: 500,
+  NOT_IMPLEMENTED: 501,
+  BAD_GATEWAY: 502,
+  SERVICE_UNAVAILABLE: 503,
+  GATEWAY_TIMEOUT: 504,
+} as const satisfies Partial<Record<TRPC_ERROR_CODE_KEY, number>>;
+
+export type TAppErrorCode = keyof typeof ERROR_STATUS;
+
+export interface TIssue {
+  path: string;
+  message: string;
+}
+
+export interface TAppErrorOptions {
+  cause?: unknown;
+  issues?: TIssue[];
+  /** Seconds a client should wait before retrying (sent as Retry-After). */
+  retryAfterSeconds?: number;
+  /** Extra, safe-to-show fields placed in the envelope's data. */
+  data?: Record<string, unknown>;
+}
+
+/**
+ * The single error type thrown below the routers. It is a TRPCError, so tRPC passes it through
+ * unchanged, and the REST adapter reads the same fields.
+ */
+export class AppError extends TRPCError {
+  readonly issues?: TIssue[];
+  readonly retryAfterSeconds?: number;
+  readonly extra?: Record<string, unknown>;
+
+  constructor(code: TAppErrorCode, message: string, options: TAppErrorOptions = {}) {
+    super({ code, message, cause: options.cause });
+    this.name = 'AppError';
+    this.issues = options.issues;
+    this.retryAfterSeconds = options.retryAfterSeconds;
+    this.extra = options.data;
+  }
+}
+
+/** What any error looks like to a client: HTTP status, message and envelope data. */
+export interface TPublicError {
+  status: number;
+  code: TAppErrorCode;
+  message: string;
+  data: Record<string, unknown>;
+  retryAfterSeconds?: number;
+}
+
+export const INTERNAL_MESSAGE = 'Internal server error';
+
+function formatPath(path: readonly PropertyKey[]): string {
+  return path.map((part) => (typeof part === 'number' ? `[${part}]` : String(part))).join('.').replace(/\.\[/g, '[');
+}
+
+export function issuesFromZod(error: ZodError): TIssue[] {
+  return error.issues.map((issue) => ({ path: formatPath(issue.path), message: issue.message }));
+}
+
+function messageFromIssues(issues: TIssue[]): string {
+  const first = issues[0];
+  if (!first) return 'Invalid input';
+  const where = first.path === '' ? 'input' : first.path;
+  const more = issues.length > 1 ? ` (and ${issues.length - 1} more)` : '';
+  return `Invalid input: ${where}: ${first.message}${more}`;
+}
+
+function findZodError(error: unknown): ZodError | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 4 && current; depth++) {
+    if (current instanceof ZodError) return current;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+/**
+ * The one error mapper. Input validation becomes a 400 naming the field; AppErrors keep their code;
+ * anything unexpected (including output validation failures) becomes a 500 that reveals nothing.
+ */
+export function toPublicError(error: unknown, requestId: string): TPublicError {
+  if (error instanceof TRPCError) {
+    const code = (error.code in ERROR_STATUS ? error.code : 'INTERNAL_SERVER_ERROR') as TAppErrorCode;
+    const status = ERROR_STATUS[code];
+    if (error instanceof AppError) {
+      const data: Record<string, unknown> = { ...error.extra };
+      if (error.issues) data.issues = error.issues;
+      if (status >= 500) data.requestId = requestId;
+      return { status, code, message: error.message, data, retryAfterSeconds: error.retryAfterSeconds };
+    }
+    if (status >= 500) return internal(requestId);
+    const zodError = code === 'BAD_REQUEST' ? findZodError(error) : undefined;
+    if (zodError) {
+      const issues = issuesFromZod(zodError);
+      return { status, code, message: messageFromIssues(issues), data: { issues } };
+    }
+    return { status, code, message: error.message, data: {} };
+  }
+  return internal(requestId);
+}
+
+function internal(requestId: string): TPublicError {
+  return { status: 500, code: 'INTERNAL_SERVER_ERROR', message: INTERNAL_MESSAGE, data: { requestId } };
+}
+
+export function badRequest(message: string, issues?: TIssue[]): AppError {
+  return new AppError('BAD_REQUEST', message, { issues });
+}

@@ -1,0 +1,61 @@
+import type { IncomingMessage } from 'node:http';
+import { AppError } from '../errors';
+
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+
+function isJsonContentType(contentType: string | undefined): boolean {
+  if (!contentType) return false;
+  const mediaType = contentType.split(';', 1)[0]!.trim().toLowerCase();
+  return mediaType === 'application/json' || /^application\/[\w.+-]+\+json$/.test(mediaType);
+}
+
+function tooLarge(): AppError {
+  return new AppError('PAYLOAD_TOO_LARGE', `Request body exceeds ${BODY_LIMIT_BYTES} bytes`);
+}
+
+/**
+ * Reads a JSON object body. Empty body: undefined. Over the limit: 413 (checked on Content-Length
+ * before reading, and while streaming). Not JSON: 415. Malformed: 400. Not an object: 400.
+ */
+export async function readJsonObjectBody(req: IncomingMessage): Promise<Record<string, unknown> | undefined> {
+  const declared = Number(req.headers['content-length'] ?? 0);
+  if (declared > BODY_LIMIT_BYTES) throw tooLarge();
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > BODY_LIMIT_BYTES) throw tooLarge();
+    chunks.push(chunk);
+  }
+  if (size === 0) return undefined;
+  if (!isJsonContentType(req.headers['content-type'])) {
+    const given = req.headers['content-type'];
+    throw new AppError(
+      'UNSUPPORTED_MEDIA_TYPE',
+      given ? `Unsupported Content-Type "${given}": send application/json` : 'Missing Content-Type: send application/json',
+    );
+  }
+  const text = Buffer.concat(chunks, size).toString('utf8');
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw new AppError('BAD_REQUEST', `Malformed JSON body: ${(error as Error).message}`);
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    throw new AppError('BAD_REQUEST', 'Request body must be a JSON object');
+  }
+  return parsed as Record<string, unknown>;
+}
+
+/** Query string to an object; a repeated key becomes an array. */
+export function queryToObject(search: URLSearchParams): Record<string, string | string[]> {
+  const result: Record<string, string | string[]> = {};
+  for (const [key, value] of search) {
+    const existing = result[key];
+    if (existing === undefined) result[key] = value;
+    else if (Array.isArray(existing)) existing.push(value);
+    else result[key] = [existing, value];
+  }
+  return result;
+}

@@ -1,0 +1,25 @@
+import type { ServerResponse } from 'node:http';
+
+/** The contract's response body: `{ code, message, data }`, with `code` equal to the HTTP status. */
+export interface TEnvelope {
+  code: number;
+  message: string;
+  data: unknown;
+}
+
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: string,
+  headers: Record<string, string | number> = {},
+): void {
+  res.statusCode = status;
+  res.setHeader('content-type', 'application/json; charset=utf-8');
+  res.setHeader('content-length', Buffer.byteLength(body));
+  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+  res.end(body);
+}
+
+export function envelopeBody(code: number, message: string, data: unknown): string {
+  return JSON.stringify({ code, message, data: data ?? {} } satisfies TEnvelope);
+}

@@ -1,0 +1,122 @@
+import { createHash } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AnyRouter } from '@trpc/server';
+import type { TContext } from '../context';
+import { AppError, toPublicError } from '../errors';
+import { queryToObject, readJsonObjectBody } from './body';
+import { envelopeBody, sendJson } from './envelope';
+import { RouteTable } from './routes';
+
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+type TCallerFactory = (ctx: TContext) => Record<string, unknown>;
+
+export interface TRestHandlerOptions {
+  router: AnyRouter;
+  createCaller: TCallerFactory;
+  createContext: (req: IncomingMessage, requestId: string) => Promise<TContext>;
+  /** Called with every error that maps to a 5xx, for logging. */
+  onServerError: (error: unknown, info: { requestId: string; method: string; path: string }) => void;
+}
+
+export type TRestHandler = (req: IncomingMessage, res: ServerResponse, path: string, url: URL, requestId: string) => Promise<void>;
+
+function decodeParams(params: Record<string, string>): Record<string, string> {
+  const decoded: Record<string, string> = {};
+  for (const [name, value] of Object.entries(params)) {
+    try {
+      decoded[name] = decodeURIComponent(value);
+    } catch {
+      throw new AppError('BAD_REQUEST', `Malformed path parameter "${name}"`);
+    }
+  }
+  return decoded;
+}
+
+function etagOf(body: string): string {
+  return `W/"${createHash('sha1').update(body).digest('base64url')}"`;
+}
+
+function matchesEtag(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (!ifNoneMatch) return false;
+  return ifNoneMatch.split(',').some((candidate) => {
+    const tag = candidate.trim();
+    return tag === '*' || tag === etag || `W/${tag}` === etag;
+  });
+}
+
+/**
+ * The REST surface: every procedure with `meta.openapi`, at its contract path, answering in the
+ * envelope. Built once; each request costs a route lookup, a context and one procedure call.
+ */
+export function createRestHandler(options: TRestHandlerOptions): TRestHandler {
+  const routes = RouteTable.fromRouter(options.router);
+
+  return async (req, res, path, url, requestId) => {
+    const method = (req.method ?? 'GET').toUpperCase();
+    let ctx: TContext | undefined;
+    try {
+      const lookupMethod = method === 'HEAD' ? 'GET' : method;
+      const match = routes.match(lookupMethod, path);
+      if (match.kind === 'not-found') throw new AppError('NOT_FOUND', `No route for ${method} /api${path}`);
+      if (match.kind === 'wrong-method') {
+        res.setHeader('allow', match.allowed.join(', '));
+        throw new AppError('METHOD_NOT_SUPPORTED', `Method ${method} not allowed for /api${path}; use ${match.allowed.join(' or ')}`);
+      }
+      const { route } = match;
+      const source = BODY_METHODS.has(method) ? ((await readJsonObjectBody(req)) ?? {}) : queryToObject(url.searchParams);
+      const input = { ...source, ...decodeParams(match.params) };
+
+      ctx = await options.createContext(req, requestId);
+      let target: unknown = options.createCaller(ctx);
+      for (const segment of route.procedureSegments) target = (target as Record<string, unknown>)[segment];
+      const data = await (target as (input: unknown) => Promise<unknown>)(input);
+
+      const body = envelopeBody(200, 'success', data);
+      const headers: Record<string, string> = { ...ctx.responseHeaders };
+      if (route.method === 'GET') {
+        headers['cache-control'] ??= req.headers.authorization || req.headers['x-access-token'] ? 'private, no-cache' : 'no-cache';
+        const etag = etagOf(body);
+        headers.etag = etag;
+        if (matchesEtag(req.headers['if-none-match'], etag)) {
+          res.statusCode = 304;
+          for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+          res.end();
+          return;
+        }
+      } else {
+        headers['cache-control'] ??= 'no-store';
+      }
+      if (method === 'HEAD') {
+        res.statusCode = 200;
+        for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+        res.setHeader('content-type', 'application/json; charset=utf-8');
+        res.end();
+        return;
+      }
+      sendJson(res, 200, body, headers);
+    } catch (error) {
+      sendError(res, error, requestId, ctx, () => options.onServerError(error, { requestId, method, path }));
+    }
+  };
+}
+
+/** Writes any error as an envelope with its mapped status. */
+export function sendError(
+  res: ServerResponse,
+  error: unknown,
+  requestId: string,
+  ctx?: TContext,
+  onServerError?: () => void,
+): void {
+  const described = toPublicError(error, requestId);
+  if (described.status >= 500) onServerError?.();
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  const headers: Record<string, string | number> = { ...ctx?.responseHeaders, 'cache-control': 'no-store' };
+  if (described.retryAfterSeconds !== undefined) headers['retry-after'] = Math.max(1, Math.ceil(described.retryAfterSeconds));
+  if (described.status === 413) headers.connection = 'close';
+  sendJson(res, described.status, envelopeBody(described.status, described.message, described.data), headers);
+}

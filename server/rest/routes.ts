@@ -1,0 +1,124 @@
+import type { AnyRouter } from '@trpc/server';
+import { forEachOpenApiProcedure, normalizePath } from 'trpc-to-openapi';
+
+export type THttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export interface TRestRoute {
+  method: THttpMethod;
+  /** The contract path, e.g. `/drop/{id}`. */
+  template: string;
+  /** The procedure's dotted path in the router, e.g. `drop.getItem`. */
+  procedurePath: string;
+  procedureSegments: string[];
+  type: 'query' | 'mutation';
+  paramNames: string[];
+  pattern: RegExp;
+  isStatic: boolean;
+  literalSegments: number;
+  definitionOrder: number;
+}
+
+export type TRouteMatch =
+  | { kind: 'found'; route: TRestRoute; params: Record<string, string> }
+  | { kind: 'wrong-method'; allowed: THttpMethod[] }
+  | { kind: 'not-found' };
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+function compile(template: string): { pattern: RegExp; paramNames: string[]; literalSegments: number } {
+  const paramNames: string[] = [];
+  let literalSegments = 0;
+  const source = template
+    .split('/')
+    .map((segment) => {
+      const param = /^\{(\w+)\}$/.exec(segment);
+      if (param) {
+        paramNames.push(param[1]!);
+        return '([^/]+)';
+      }
+      if (segment !== '') literalSegments++;
+      return escapeRegExp(segment);
+    })
+    .join('/');
+  // Case-sensitive on purpose: /drop/Current is not /drop/current.
+  return { pattern: new RegExp(`^${source}$`), paramNames, literalSegments };
+}
+
+/**
+ * The REST route table, built once from the procedures' `meta.openapi`. Lookup order does not depend
+ * on definition order: exact static paths first, then parameter paths with the most literal segments.
+ */
+export class RouteTable {
+  private readonly staticRoutes = new Map<string, Map<THttpMethod, TRestRoute>>();
+  private readonly paramRoutes: TRestRoute[] = [];
+
+  constructor(routes: TRestRoute[]) {
+    for (const route of routes) {
+      if (route.isStatic) {
+        const byMethod = this.staticRoutes.get(route.template) ?? new Map<THttpMethod, TRestRoute>();
+        if (byMethod.has(route.method)) throw new Error(`Duplicate REST route ${route.method} ${route.template}`);
+        byMethod.set(route.method, route);
+        this.staticRoutes.set(route.template, byMethod);
+      } else {
+        this.paramRoutes.push(route);
+      }
+    }
+    this.paramRoutes.sort(
+      (a, b) => b.literalSegments - a.literalSegments || a.definitionOrder - b.definitionOrder,
+    );
+  }
+
+  static fromRouter(router: AnyRouter): RouteTable {
+    const routes: TRestRoute[] = [];
+    forEachOpenApiProcedure(router._def.procedures, ({ path, type, meta }) => {
+      if (type === 'subscription') return;
+      const template = normalizePath(meta.openapi.path);
+      const { pattern, paramNames, literalSegments } = compile(template);
+      routes.push({
+        method: meta.openapi.method,
+        template,
+        procedurePath: path,
+        procedureSegments: path.split('.'),
+        type,
+        paramNames,
+        pattern,
+        isStatic: paramNames.length === 0,
+        literalSegments,
+        definitionOrder: routes.length,
+      });
+    });
+    return new RouteTable(routes);
+  }
+
+  all(): TRestRoute[] {
+    return [...[...this.staticRoutes.values()].flatMap((byMethod) => [...byMethod.values()]), ...this.paramRoutes];
+  }
+
+  match(method: string, path: string): TRouteMatch {
+    const allowed = new Set<THttpMethod>();
+    const byMethod = this.staticRoutes.get(path);
+    if (byMethod) {
+      const route = byMethod.get(method as THttpMethod);
+      if (route) return { kind: 'found', route, params: {} };
+      for (const other of byMethod.keys()) allowed.add(other);
+    }
+    for (const route of this.paramRoutes) {
+      const found = route.pattern.exec(path);
+      if (!found) continue;
+      if (route.method !== method) {
+        allowed.add(route.method);
+        continue;
+      }
+      // A static path is never served by a parameter route, even for another method.
+      if (byMethod) continue;
+      const params: Record<string, string> = {};
+      route.paramNames.forEach((name, index) => {
+        params[name] = found[index + 1]!;
+      });
+      return { kind: 'found', route, params };
+    }
+    return allowed.size > 0 ? { kind: 'wrong-method', allowed: [...allowed] } : { kind: 'not-found' };
+  }
+}

@@ -1,0 +1,66 @@
+import { z } from 'zod';
+
+/**
+ * Schema helpers shared by every domain. Query strings arrive as text and JSON bodies as typed
+ * values; these accept both without the `Boolean("false") === true` trap of blind coercion.
+ */
+
+/** A boolean given as true/false, 1/0, or the strings "true"/"false"/"1"/"0". Anything else is a 400. */
+export function zBool() {
+  return z
+    .union([z.boolean(), z.literal(0), z.literal(1), z.enum(['true', 'false', '1', '0'])], {
+      error: 'must be true, false, 1 or 0',
+    })
+    .transform((value) => value === true || value === 1 || value === 'true' || value === '1');
+}
+
+/** An integer given as a number or as a string of digits; bounds apply after parsing. */
+export function zInt(bounds: { min?: number; max?: number } = {}) {
+  let target = z.number().int();
+  if (bounds.min !== undefined) target = target.min(bounds.min);
+  if (bounds.max !== undefined) target = target.max(bounds.max);
+  return z
+    .union([z.number(), z.string().regex(/^-?\d{1,15}$/, 'must be an integer')], { error: 'must be an integer' })
+    .transform((value) => (typeof value === 'string' ? Number(value) : value))
+    .pipe(target);
+}
+
+export const MAX_PAGE_SIZE = 100;
+
+/** Pagination input with per-endpoint default page size; pageSize above 100 is a 400, not clamped. */
+export function zPageInput(defaultPageSize: number) {
+  return {
+    page: zInt({ min: 1, max: 1_000_000 }).default(1),
+    pageSize: zInt({ min: 1, max: MAX_PAGE_SIZE }).default(defaultPageSize),
+  };
+}
+
+export const ZPagination = z.object({
+  page: z.number().int(),
+  pageSize: z.number().int(),
+  total: z.number().int(),
+  totalPages: z.number().int(),
+});
+
+export type TPagination = z.infer<typeof ZPagination>;
+
+/** The list shape every paginated endpoint returns. */
+export function zPage<T extends z.ZodType>(item: T) {
+  return z.object({ items: z.array(item), pagination: ZPagination });
+}
+
+/** The one pagination helper: offset for the query, and the envelope's pagination block. */
+export function pageWindow(page: number, pageSize: number) {
+  return {
+    limit: pageSize,
+    offset: (page - 1) * pageSize,
+    describe(total: number): TPagination {
+      return { page, pageSize, total, totalPages: Math.ceil(total / pageSize) };
+    },
+  };
+}
+
+/** An ISO-8601 timestamp as sent on the wire. */
+export const ZTimestamp = z.iso.datetime();
+
+export const ZEmpty = z.object({});

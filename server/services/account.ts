@@ -1,0 +1,131 @@
+import { randomUUID } from 'node:crypto';
+import { eq, or } from 'drizzle-orm';
+import type { TDb } from '../../db/client';
+import { users } from '../../db/schema';
+import { AppError } from '../errors';
+import { burnPasswordCheck, hashPassword, verifyPassword } from './password';
+import { createSession, type TSessionUser } from './session';
+
+export interface TProfile {
+  id: string;
+  username: string;
+  email: string;
+  role: 'user' | 'admin';
+  createdAt: string;
+}
+
+export type TPublicProfile = Omit<TProfile, 'email'>;
+
+export interface TSignedIn {
+  token: string;
+  expiresAt: string;
+  user: TProfile;
+}
+
+const BAD_CREDENTIALS = 'Wrong username or password';
+
+export function toProfile(user: TSessionUser): TProfile {
+  return {
+    id: user.id,
+    username: user.username,
+    email: user.email,
+    role: user.role,
+    createdAt: user.createdAt.toISOString(),
+  };
+}
+
+export function toPublicProfile(user: TSessionUser): TPublicProfile {
+  const { email: _email, ...rest } = toProfile(user);
+  return rest;
+}
+
+export interface TNewAccount {
+  username: string;
+  email: string;
+  password: string;
+  role?: 'user' | 'admin';
+}
+
+/** Creates an account; 409 when the username (any case) or the e-mail is taken. */
+export async function createAccount(db: TDb, input: TNewAccount, now: Date): Promise<TSessionUser> {
+  const usernameKey = input.username.toLowerCase();
+  const email = input.email.toLowerCase();
+  await assertAvailable(db, usernameKey, email);
+  const passwordHash = await hashPassword(input.password);
+  const user = {
+    id: randomUUID(),
+    username: input.username,
+    usernameKey,
+    email,
+    passwordHash,
+    role: input.role ?? 'user',
+    createdAt: now,
+    updatedAt: now,
+  } as const;
+  try {
+    await db.insert(users).values(user);
+  } catch (error) {
+    // Two sign-ups racing past the check above: the unique index decides.
+    if (String((error as { code?: string }).code ?? error).includes('CONSTRAINT')) {
+      await assertAvailable(db, usernameKey, email);
+    }
+    throw error;
+  }
+  return { id: user.id, username: user.username, email, role: user.role, createdAt: now };
+}
+
+async function assertAvailable(db: TDb, usernameKey: string, email: string): Promise<void> {
+  const taken = await db
+    .select({ usernameKey: users.usernameKey, email: users.email })
+    .from(users)
+    .where(or(eq(users.usernameKey, usernameKey), eq(users.email, email)))
+    .all();
+  if (taken.some((row) => row.usernameKey === usernameKey)) {
+    throw new AppError('CONFLICT', 'Username is already taken', { data: { field: 'username' } });
+  }
+  if (taken.length > 0) {
+    throw new AppError('CONFLICT', 'E-mail is already registered', { data: { field: 'email' } });
+  }
+}
+
+export async function signUp(db: TDb, input: TNewAccount, now: Date): Promise<TSignedIn> {
+  const user = await createAccount(db, { ...input, role: 'user' }, now);
+  const session = await createSession(db, user.id, now);
+  return { token: session.token, expiresAt: session.expiresAt.toISOString(), user: toProfile(user) };
+}
+
+/** `login` is a username (any case) or an e-mail. Unknown user and wrong password look the same. */
+export async function signIn(db: TDb, login: string, password: string, now: Date): Promise<TSignedIn> {
+  const key = login.toLowerCase();
+  const column = key.includes('@') ? users.email : users.usernameKey;
+  const row = await db.select().from(users).where(eq(column, key)).get();
+  if (!row) {
+    await burnPasswordCheck(password);
+    throw new AppError('UNAUTHORIZED', BAD_CREDENTIALS);
+  }
+  if (!(await verifyPassword(row.passwordHash, password))) {
+    throw new AppError('UNAUTHORIZED', BAD_CREDENTIALS);
+  }
+  const session = await createSession(db, row.id, now);
+  return { token: session.token, expiresAt: session.expiresAt.toISOString(), user: toProfile(row) };
+}
+
+export async function getPublicProfile(db: TDb, id: string): Promise<TPublicProfile> {
+  const row = await db
+    .select({ id: users.id, username: users.username, email: users.email, role: users.role, createdAt: users.createdAt })
+    .from(users)
+    .where(eq(users.id, id))
+    .get();
+  if (!row) throw new AppError('NOT_FOUND', 'User not found');
+  return toPublicProfile(row);
+}
+
+/** CLI only: admins are never made through the API. */
+export async function setRole(db: TDb, username: string, role: 'user' | 'admin'): Promise<boolean> {
+  const updated = await db
+    .update(users)
+    .set({ role })
+    .where(eq(users.usernameKey, username.toLowerCase()))
+    .returning({ id: users.id });
+  return updated.length > 0;
+}

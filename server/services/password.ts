@@ -1,0 +1,24 @@
+import { hash, verify } from '@node-rs/argon2';
+
+// OWASP's Argon2id baseline: 19 MiB, 2 passes, 1 lane.
+const OPTIONS = { algorithm: 2 /* Argon2id (a const enum in the typings) */, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
+
+export function hashPassword(password: string): Promise<string> {
+  return hash(password, OPTIONS);
+}
+
+export async function verifyPassword(passwordHash: string, password: string): Promise<boolean> {
+  try {
+    return await verify(passwordHash, password);
+  } catch {
+    return false;
+  }
+}
+
+let dummyHash: Promise<string> | undefined;
+
+/** Spends the same time as a real check, so an unknown username cannot be told from a wrong password. */
+export async function burnPasswordCheck(password: string): Promise<void> {
+  dummyHash ??= hashPassword('tidewatch-timing-equaliser');
+  await verifyPassword(await dummyHash, password);
+}
