@@ -89,8 +89,7 @@ export function createApp(options: { db: TDb; deps: TAppDeps }): TApp {
       if (serveDocs(res, pathname.slice('/api/docs'.length))) return;
     }
     if (pathname.startsWith('/api/')) {
-      const path = pathname.length > 5 && pathname.endsWith('/') ? pathname.slice(4, -1) : pathname.slice(4);
-      await rest(req, res, path, url, requestId);
+      await rest(req, res, pathname.slice('/api'.length), url, requestId);
       return;
     }
     if (pathname === '/' && (req.method === 'GET' || req.method === 'HEAD')) {

@@ -52,7 +52,8 @@ function matchesEtag(ifNoneMatch: string | undefined, etag: string): boolean {
 export function createRestHandler(options: TRestHandlerOptions): TRestHandler {
   const routes = RouteTable.fromRouter(options.router);
 
-  return async (req, res, path, url, requestId) => {
+  return async (req, res, rawPath, url, requestId) => {
+    const path = rawPath.length > 1 && rawPath.endsWith('/') ? rawPath.slice(0, -1) : rawPath;
     const method = (req.method ?? 'GET').toUpperCase();
     let ctx: TContext | undefined;
     try {

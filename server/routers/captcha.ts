@@ -9,6 +9,7 @@ export const captchaRouter = router({
         method: 'GET',
         path: '/captcha',
         tags: ['captcha'],
+        protect: false,
         summary: 'ALTCHA proof-of-work challenge',
         description: 'Solve it (e.g. with the ALTCHA widget) and send the base64 payload as captchaCode on sign-up. Each solution is accepted once.',
       },

@@ -8,7 +8,7 @@ const startedAt = Date.now();
 
 export const healthRouter = router({
   get: publicProcedure
-    .meta({ openapi: { method: 'GET', path: '/health', tags: ['meta'], summary: 'Liveness and database check' } })
+    .meta({ openapi: { method: 'GET', path: '/health', tags: ['meta'], protect: false, summary: 'Liveness and database check' } })
     .input(ZEmpty)
     .output(z.object({ status: z.literal('ok'), database: z.literal('ok'), uptimeSeconds: z.number() }))
     .query(async ({ ctx }) => {

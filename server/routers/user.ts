@@ -35,6 +35,7 @@ export const userRouter = router({
         method: 'POST',
         path: '/user/signup',
         tags: ['user'],
+        protect: false,
         summary: 'Create an account and sign in',
         description: 'captchaCode is the base64 ALTCHA payload solving a GET /captcha challenge; required when the server sets SIGNUP_CAPTCHA=required.',
       },
@@ -61,7 +62,7 @@ export const userRouter = router({
     }),
 
   signin: publicProcedure
-    .meta({ openapi: { method: 'POST', path: '/user/signin', tags: ['user'], summary: 'Sign in with username or e-mail' } })
+    .meta({ openapi: { method: 'POST', path: '/user/signin', tags: ['user'], protect: false, summary: 'Sign in with username or e-mail' } })
     .input(
       z.object({
         username: z.string().min(1, 'is required').max(254).meta({ description: 'Username or e-mail' }),
@@ -78,7 +79,7 @@ export const userRouter = router({
     .query(({ ctx }) => toProfile(ctx.user)),
 
   info: publicProcedure
-    .meta({ openapi: { method: 'GET', path: '/user/info', tags: ['user'], summary: 'Public profile of a user' } })
+    .meta({ openapi: { method: 'GET', path: '/user/info', tags: ['user'], protect: false, summary: 'Public profile of a user' } })
     .input(z.object({ id: z.string().min(1, 'is required').max(64) }))
     .output(ZPublicProfile)
     .query(({ input, ctx }) => getPublicProfile(ctx.db, input.id)),

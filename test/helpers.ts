@@ -1,0 +1,152 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AnyRouter } from '@trpc/server';
+import { createTRPCClient, httpLink, TRPCClientError } from '@trpc/client';
+import { pino } from 'pino';
+import superjson from 'superjson';
+import { createDeps } from '../server/app';
+import { configWith, type TConfig } from '../server/config';
+import { createContext } from '../server/context';
+import { createRestHandler } from '../server/rest/handler';
+import type { AppRouter } from '../server/router';
+import { startServer, type TRunningServer } from '../server/server';
+import { createCallerFactory } from '../server/trpc';
+
+export interface TRestResponse<T = any> {
+  status: number;
+  headers: Headers;
+  body: { code: number; message: string; data: T };
+  text: string;
+}
+
+export interface TRestOptions {
+  body?: unknown;
+  /** Sent verbatim instead of JSON-encoding `body`. */
+  rawBody?: string | Buffer;
+  token?: string;
+  headers?: Record<string, string>;
+}
+
+/** A controllable clock: tests move time forward instead of waiting. */
+export class TestClock {
+  offsetMs = 0;
+  now = () => new Date(Date.now() + this.offsetMs);
+  advance(ms: number): void {
+    this.offsetMs += ms;
+  }
+}
+
+export function silentLogger() {
+  return pino({ level: 'silent' });
+}
+
+export async function rest<T = any>(baseUrl: string, method: string, path: string, options: TRestOptions = {}): Promise<TRestResponse<T>> {
+  const headers: Record<string, string> = { ...options.headers };
+  let body: string | Buffer | undefined;
+  if (options.rawBody !== undefined) body = options.rawBody;
+  else if (options.body !== undefined) {
+    body = JSON.stringify(options.body);
+    headers['content-type'] ??= 'application/json';
+  }
+  if (options.token) headers.authorization = `Bearer ${options.token}`;
+  const response = await fetch(`${baseUrl}${path}`, { method, headers, body });
+  const text = await response.text();
+  let parsed: any;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    parsed = undefined;
+  }
+  return { status: response.status, headers: response.headers, body: parsed, text };
+}
+
+export function trpcClient(baseUrl: string, token?: string) {
+  return createTRPCClient<AppRouter>({
+    links: [
+      httpLink({
+        url: `${baseUrl}/trpc`,
+        transformer: superjson,
+        headers: () => (token ? { authorization: `Bearer ${token}` } : {}),
+      }),
+    ],
+  });
+}
+
+/** Runs a tRPC call expected to fail and returns its status and message. */
+export async function trpcError(call: Promise<unknown>): Promise<{ status: number; message: string; data: any }> {
+  try {
+    await call;
+  } catch (error) {
+    if (error instanceof TRPCClientError) {
+      return { status: error.data?.httpStatus, message: error.message, data: error.data };
+    }
+    throw error;
+  }
+  throw new Error('expected the tRPC call to fail');
+}
+
+export interface TTestServer extends TRunningServer {
+  clock: TestClock;
+  config: TConfig;
+  rest: <T = any>(method: string, path: string, options?: TRestOptions) => Promise<TRestResponse<T>>;
+  trpc: (token?: string) => ReturnType<typeof trpcClient>;
+  /** Signs up a fresh account and returns its token and id. */
+  signUp: (username?: string) => Promise<{ token: string; id: string; username: string; password: string }>;
+  stop: () => Promise<void>;
+}
+
+let userCounter = 0;
+
+/** The real app on a free port, over a fresh SQLite file. */
+export async function startTestServer(overrides: Partial<TConfig> = {}): Promise<TTestServer> {
+  const dir = mkdtempSync(join(tmpdir(), 'tidewatch-test-'));
+  const config = configWith({ PORT: 0, HOST: '127.0.0.1', DATABASE_URL: `file:${join(dir, 'test.db')}`, SEED_DEMO: false, CAPTCHA_MAX_NUMBER: 2000, ...overrides });
+  const clock = new TestClock();
+  const running = await startServer(config, { logger: silentLogger(), now: clock.now });
+  const server: TTestServer = {
+    ...running,
+    clock,
+    config,
+    rest: (method, path, options) => rest(running.url, method, path, options),
+    trpc: (token) => trpcClient(running.url, token),
+    async signUp(username) {
+      const name = username ?? `sailor${process.pid}x${++userCounter}`;
+      const password = 'correct horse battery';
+      const response = await rest(running.url, 'POST', '/api/user/signup', {
+        body: { username: name, email: `${name}@example.test`, password },
+      });
+      if (response.status !== 200) throw new Error(`signUp failed: ${response.text}`);
+      return { token: response.body.data.token, id: response.body.data.user.id, username: name, password };
+    },
+    async stop() {
+      await running.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+  return server;
+}
+
+/** Serves any router through the real REST adapter, for tests of the adapter itself. */
+export async function serveRestRouter(router: AnyRouter): Promise<{ url: string; close: () => Promise<void> }> {
+  const deps = createDeps(configWith(), silentLogger());
+  const createCaller = createCallerFactory(router);
+  const handler = createRestHandler({
+    router,
+    createCaller: (ctx) => createCaller(ctx) as unknown as Record<string, unknown>,
+    createContext: (req, requestId) => createContext({ req, db: undefined as never, deps, requestId }),
+    onServerError: () => {},
+  });
+  const server: Server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    void handler(req, res, url.pathname.replace(/^\/api/, ''), url, 'test-request');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
