@@ -1,0 +1,45 @@
+import { ConfigError } from './config';
+import { runCommand, UsageError, type TCommand } from './cli/command';
+import { createAdminCommand, migrateCommand, seedCommand } from './cli/core-commands';
+import { AppError } from './errors';
+
+/** Every command, in the order `help` lists them. Add new ones here. */
+const COMMANDS: TCommand[] = [migrateCommand, seedCommand, createAdminCommand];
+
+function printHelp(): void {
+  console.log('Usage: npm run cli -- <command> [options]\n\nCommands:');
+  for (const command of COMMANDS) console.log(`  ${command.usage}\n      ${command.description}`);
+  console.log('\nEvery command takes --help. The database is DATABASE_URL (default file:./data/tidewatch.db).');
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === 'help' || name === '--help' || name === '-h') {
+    printHelp();
+    return name ? 0 : 2;
+  }
+  const command = COMMANDS.find((candidate) => candidate.name === name);
+  if (!command) {
+    console.error(`Unknown command "${name}". Run "npm run cli -- help" for the list.`);
+    return 2;
+  }
+  try {
+    await runCommand(command, rest, (line) => console.log(line));
+    return 0;
+  } catch (error) {
+    if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+      console.error(`${name}: ${(error as Error).message}\nUsage: npm run cli -- ${command.usage}`);
+      return 2;
+    }
+    if (error instanceof ConfigError || error instanceof AppError) {
+      console.error(`${name}: ${error.message}`);
+      return 1;
+    }
+    console.error(`${name} failed:`, error);
+    return 1;
+  }
+}
+
+main(process.argv.slice(2)).then((code) => {
+  process.exitCode = code;
+});

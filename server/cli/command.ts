@@ -1,0 +1,58 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { openDatabase, type TDatabase } from '../../db/client';
+import { loadConfig, type TConfig } from '../config';
+
+/** One CLI command. Each lives in its own file under server/cli/ and is listed in server/cli.ts. */
+export interface TCommand {
+  name: string;
+  usage: string;
+  description: string;
+  options?: ParseArgsConfig['options'];
+  run(context: TCommandContext): Promise<void>;
+}
+
+export interface TCommandContext {
+  positionals: string[];
+  values: Record<string, string | boolean | (string | boolean)[] | undefined>;
+  config: TConfig;
+  /** Opens (and migrates) the configured database; closed by the runner afterwards. */
+  database(): TDatabase;
+  print(line: string): void;
+}
+
+/** A mistake in the command line: printed with the command's usage, exit code 2. */
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+export async function runCommand(command: TCommand, argv: string[], print: (line: string) => void): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    options: { ...command.options, help: { type: 'boolean', short: 'h' } },
+    allowPositionals: true,
+    strict: true,
+  });
+  if (values.help) {
+    print(`Usage: npm run cli -- ${command.usage}\n\n${command.description}`);
+    return;
+  }
+  let opened: TDatabase | undefined;
+  const config = loadConfig();
+  try {
+    await command.run({
+      positionals,
+      values,
+      config,
+      database() {
+        if (!opened) {
+          opened = openDatabase(config.DATABASE_URL);
+          opened.migrate();
+        }
+        return opened;
+      },
+      print,
+    });
+  } finally {
+    opened?.close();
+  }
+}

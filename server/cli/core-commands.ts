@@ -1,0 +1,49 @@
+import { randomBytes } from 'node:crypto';
+import { seedDemoData } from '../../db/seed';
+import { createAccount, setRole } from '../services/account';
+import { UsageError, type TCommand } from './command';
+
+export const migrateCommand: TCommand = {
+  name: 'migrate',
+  usage: 'migrate',
+  description: 'Applies pending database migrations to DATABASE_URL (npm start also does this).',
+  async run({ database, print }) {
+    const { file } = database();
+    print(`migrations applied to ${file}`);
+  },
+};
+
+export const seedCommand: TCommand = {
+  name: 'seed',
+  usage: 'seed',
+  description: 'Fills an empty database with the demo data set; does nothing if any account exists.',
+  async run({ database, print }) {
+    const seeded = await seedDemoData(database().db, new Date());
+    print(seeded ? 'demo data seeded' : 'database is not empty: nothing seeded');
+  },
+};
+
+export const createAdminCommand: TCommand = {
+  name: 'create-admin',
+  usage: 'create-admin <username> [--email <email>] [--password <password>]',
+  description:
+    'Gives an existing account the admin role, or creates an admin account (needs --email; a password is generated and printed unless --password is given).',
+  options: { email: { type: 'string' }, password: { type: 'string' } },
+  async run({ positionals, values, database, print }) {
+    const [username, extra] = positionals;
+    if (!username || extra !== undefined) throw new UsageError('expected exactly one <username>');
+    const { db } = database();
+    if (await setRole(db, username, 'admin')) {
+      print(`${username} is now an admin`);
+      return;
+    }
+    const email = values.email;
+    if (typeof email !== 'string') throw new UsageError(`no account "${username}": pass --email to create one`);
+    const given = values.password;
+    const password = typeof given === 'string' ? given : randomBytes(12).toString('base64url');
+    if (password.length < 8) throw new UsageError('--password must be at least 8 characters');
+    if (!/^[A-Za-z0-9_-]{3,32}$/.test(username)) throw new UsageError('username must be 3-32 of A-Z a-z 0-9 _ -');
+    await createAccount(db, { username, email, password, role: 'admin' }, new Date());
+    print(`admin ${username} created${typeof given === 'string' ? '' : ` with password ${password}`}`);
+  },
+};
