@@ -48,7 +48,8 @@ function requestIdOf(req: IncomingMessage): string {
 /** Builds everything once: route table, caller factory, OpenAPI document. */
 export function createApp(options: { db: TDb; deps: TAppDeps }): TApp {
   const { db, deps } = options;
-  const contextFor = (req: IncomingMessage, requestId: string) => createContext({ req, db, deps, requestId });
+  const contextFor = (req: IncomingMessage, requestId: string, rawBody?: Buffer) =>
+    createContext({ req, db, deps, requestId, rawBody });
   const logServerError = (error: unknown, info: Record<string, unknown>) =>
     deps.logger.error({ err: error, ...info }, 'request failed');
 

@@ -1,4 +1,4 @@
-import type { IncomingMessage } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import type { TDb } from '../db/client';
 import type { TConfig } from './config';
 import type { TLogger } from './logger';
@@ -17,8 +17,18 @@ export interface TAppDeps {
 /** Headers a procedure wants on its response (Cache-Control, Retry-After); both surfaces apply them. */
 export type TResponseHeaders = Record<string, string>;
 
+/** What procedures may read of the HTTP request (headers such as Idempotency-Key, client address, raw body for signatures). */
+export interface TRequestInfo {
+  headers: IncomingHttpHeaders;
+  /** The peer address (X-Forwarded-For is not trusted here). */
+  clientIp: string;
+  /** The exact body bytes on REST calls with a body, for signature checks (webhooks). */
+  rawBody?: Buffer;
+}
+
 export interface TContext {
   db: TDb;
+  request: TRequestInfo;
   deps: TAppDeps;
   /** The signed-in session, or null. */
   auth: TAuth | null;
@@ -35,10 +45,12 @@ export function createContextInner(options: {
   auth?: TAuth | null;
   authFailure?: TContext['authFailure'];
   requestId?: string;
+  request?: TRequestInfo;
 }): TContext {
   const auth = options.auth ?? null;
   return {
     db: options.db,
+    request: options.request ?? { headers: {}, clientIp: 'internal' },
     deps: options.deps,
     auth,
     authFailure: auth ? null : (options.authFailure ?? 'missing'),
@@ -67,10 +79,16 @@ export async function createContext(options: {
   db: TDb;
   deps: TAppDeps;
   requestId: string;
+  rawBody?: Buffer;
 }): Promise<TContext> {
+  const request: TRequestInfo = {
+    headers: options.req.headers,
+    clientIp: options.req.socket.remoteAddress ?? 'unknown',
+    rawBody: options.rawBody,
+  };
   const token = readAccessToken(options.req);
   if (token === undefined) {
-    return createContextInner({ db: options.db, deps: options.deps, requestId: options.requestId });
+    return createContextInner({ db: options.db, deps: options.deps, requestId: options.requestId, request });
   }
   const auth =
     token === null || token.length > MAX_TOKEN_LENGTH
@@ -82,5 +100,6 @@ export async function createContext(options: {
     auth,
     authFailure: 'invalid',
     requestId: options.requestId,
+    request,
   });
 }

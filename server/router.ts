@@ -1,3 +1,4 @@
+import { adminRouter } from './routers/admin';
 import { captchaRouter } from './routers/captcha';
 import { healthRouter } from './routers/health';
 import { userRouter } from './routers/user';
@@ -7,6 +8,7 @@ export const appRouter = router({
   user: userRouter,
   captcha: captchaRouter,
   health: healthRouter,
+  admin: adminRouter,
 });
 
 /** Import this type in a TypeScript client: `import type { AppRouter } from 'tidewatch'`. */

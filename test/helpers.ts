@@ -136,7 +136,7 @@ export async function serveRestRouter(router: AnyRouter): Promise<{ url: string;
   const handler = createRestHandler({
     router,
     createCaller: (ctx) => createCaller(ctx) as unknown as Record<string, unknown>,
-    createContext: (req, requestId) => createContext({ req, db: undefined as never, deps, requestId }),
+    createContext: (req, requestId, rawBody) => createContext({ req, db: undefined as never, deps, requestId, rawBody }),
     onServerError: () => {},
   });
   const server: Server = createServer((req, res) => {

@@ -17,7 +17,9 @@ function tooLarge(): AppError {
  * Reads a JSON object body. Empty body: undefined. Over the limit: 413 (checked on Content-Length
  * before reading, and while streaming). Not JSON: 415. Malformed: 400. Not an object: 400.
  */
-export async function readJsonObjectBody(req: IncomingMessage): Promise<Record<string, unknown> | undefined> {
+export async function readJsonObjectBody(
+  req: IncomingMessage,
+): Promise<{ raw: Buffer; value: Record<string, unknown> } | undefined> {
   const declared = Number(req.headers['content-length'] ?? 0);
   if (declared > BODY_LIMIT_BYTES) throw tooLarge();
   const chunks: Buffer[] = [];
@@ -35,7 +37,8 @@ export async function readJsonObjectBody(req: IncomingMessage): Promise<Record<s
       given ? `Unsupported Content-Type "${given}": send application/json` : 'Missing Content-Type: send application/json',
     );
   }
-  const text = Buffer.concat(chunks, size).toString('utf8');
+  const raw = Buffer.concat(chunks, size);
+  const text = raw.toString('utf8');
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -45,7 +48,7 @@ export async function readJsonObjectBody(req: IncomingMessage): Promise<Record<s
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
     throw new AppError('BAD_REQUEST', 'Request body must be a JSON object');
   }
-  return parsed as Record<string, unknown>;
+  return { raw, value: parsed as Record<string, unknown> };
 }
 
 /** Query string to an object; a repeated key becomes an array. */

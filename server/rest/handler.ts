@@ -14,7 +14,7 @@ type TCallerFactory = (ctx: TContext) => Record<string, unknown>;
 export interface TRestHandlerOptions {
   router: AnyRouter;
   createCaller: TCallerFactory;
-  createContext: (req: IncomingMessage, requestId: string) => Promise<TContext>;
+  createContext: (req: IncomingMessage, requestId: string, rawBody?: Buffer) => Promise<TContext>;
   /** Called with every error that maps to a 5xx, for logging. */
   onServerError: (error: unknown, info: { requestId: string; method: string; path: string }) => void;
 }
@@ -65,19 +65,20 @@ export function createRestHandler(options: TRestHandlerOptions): TRestHandler {
         throw new AppError('METHOD_NOT_SUPPORTED', `Method ${method} not allowed for /api${path}; use ${match.allowed.join(' or ')}`);
       }
       const { route } = match;
-      const source = BODY_METHODS.has(method) ? ((await readJsonObjectBody(req)) ?? {}) : queryToObject(url.searchParams);
+      const body = BODY_METHODS.has(method) ? await readJsonObjectBody(req) : undefined;
+      const source = BODY_METHODS.has(method) ? (body?.value ?? {}) : queryToObject(url.searchParams);
       const input = { ...source, ...decodeParams(match.params) };
 
-      ctx = await options.createContext(req, requestId);
+      ctx = await options.createContext(req, requestId, body?.raw);
       let target: unknown = options.createCaller(ctx);
       for (const segment of route.procedureSegments) target = (target as Record<string, unknown>)[segment];
       const data = await (target as (input: unknown) => Promise<unknown>)(input);
 
-      const body = envelopeBody(200, 'success', data);
+      const responseBody = envelopeBody(200, 'success', data);
       const headers: Record<string, string> = { ...ctx.responseHeaders };
       if (route.method === 'GET') {
         headers['cache-control'] ??= req.headers.authorization || req.headers['x-access-token'] ? 'private, no-cache' : 'no-cache';
-        const etag = etagOf(body);
+        const etag = etagOf(responseBody);
         headers.etag = etag;
         if (matchesEtag(req.headers['if-none-match'], etag)) {
           res.statusCode = 304;
@@ -95,7 +96,7 @@ export function createRestHandler(options: TRestHandlerOptions): TRestHandler {
         res.end();
         return;
       }
-      sendJson(res, 200, body, headers);
+      sendJson(res, 200, responseBody, headers);
     } catch (error) {
       sendError(res, error, requestId, ctx, () => options.onServerError(error, { requestId, method, path }));
     }
