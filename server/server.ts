@@ -4,6 +4,7 @@ import { openDatabase, type TDatabase } from '../db/client';
 import { seedDemoData } from '../db/seed';
 import { createApp, createDeps, type TApp } from './app';
 import type { TConfig } from './config';
+import { JOBS, startJobs } from './jobs';
 import { createLogger, type TLogger } from './logger';
 
 export interface TRunningServer {
@@ -30,6 +31,7 @@ export async function startServer(
       logger.info('seeded demo data into an empty database');
     }
     const app = createApp({ db: database.db, deps });
+    const stopJobs = startJobs(JOBS, database.db, deps);
     const server = createServer({ requestTimeout: 30_000, headersTimeout: 20_000 }, app.handle);
     server.keepAliveTimeout = 5_000;
     await new Promise<void>((resolve, reject) => {
@@ -47,8 +49,10 @@ export async function startServer(
         force.unref();
         server.close(() => {
           clearTimeout(force);
-          database.close();
-          resolve();
+          stopJobs().finally(() => {
+            database.close();
+            resolve();
+          });
         });
         server.closeIdleConnections();
       }));

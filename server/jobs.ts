@@ -1,0 +1,41 @@
+import type { TDb } from '../db/client';
+import type { TAppDeps } from './context';
+
+/** A periodic background task (trash purge, snapshot thinning, order expiry). */
+export interface TJob {
+  name: string;
+  intervalMs: number;
+  run(db: TDb, deps: TAppDeps): Promise<unknown>;
+}
+
+/** Every periodic job the server runs. Domains add theirs here. */
+export const JOBS: TJob[] = [];
+
+/**
+ * Runs each job every `intervalMs` (never two runs of one job at once); timers are unref'd so they
+ * never hold the process open. Returns a stop function that also waits for running jobs.
+ */
+export function startJobs(jobs: TJob[], db: TDb, deps: TAppDeps): () => Promise<void> {
+  const running = new Set<Promise<unknown>>();
+  const timers = jobs.map((job) => {
+    let busy = false;
+    const timer = setInterval(() => {
+      if (busy) return;
+      busy = true;
+      const run = job
+        .run(db, deps)
+        .catch((error: unknown) => deps.logger.error({ err: error, job: job.name }, 'job failed'))
+        .finally(() => {
+          busy = false;
+          running.delete(run);
+        });
+      running.add(run);
+    }, job.intervalMs);
+    timer.unref();
+    return timer;
+  });
+  return async () => {
+    for (const timer of timers) clearInterval(timer);
+    await Promise.all(running);
+  };
+}
