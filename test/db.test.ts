@@ -1,0 +1,159 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sql } from 'drizzle-orm';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { openDatabase, type TDatabase } from '../db/client';
+import { users } from '../db/schema';
+import { transaction, TransactionMisuseError } from '../db/transaction';
+import { ConfigError, loadConfig } from '../server/config';
+
+const Store = suite<{ dir: string; database: TDatabase }>('SQLite store, migrations and the transaction helper');
+
+Store.before((context) => {
+  context.dir = mkdtempSync(join(tmpdir(), 'tidewatch-db-'));
+  context.database = openDatabase(`file:${join(context.dir, 'store.db')}`);
+  context.database.migrate();
+});
+Store.after((context) => {
+  context.database.close();
+  rmSync(context.dir, { recursive: true, force: true });
+});
+
+const row = (id: string) => ({
+  id,
+  username: id,
+  usernameKey: id,
+  email: `${id}@example.test`,
+  passwordHash: 'x',
+  createdAt: new Date(),
+  updatedAt: new Date(),
+});
+
+async function countUsers(database: TDatabase): Promise<number> {
+  return (await database.db.get<{ n: number }>(sql`select count(*) as n from users`))!.n;
+}
+
+Store('WAL mode, foreign keys and a busy timeout are on', async ({ database }) => {
+  assert.is((await database.db.get<{ journal_mode: string }>(sql`pragma journal_mode`))!.journal_mode, 'wal');
+  assert.is((await database.db.get<{ foreign_keys: number }>(sql`pragma foreign_keys`))!.foreign_keys, 1);
+  assert.is((await database.db.get<{ timeout: number }>(sql`pragma busy_timeout`))!.timeout, 5000);
+});
+
+Store('migrations are recorded and re-running them is a no-op', async ({ database }) => {
+  const applied = (await database.db.get<{ n: number }>(sql`select count(*) as n from __drizzle_migrations`))!.n;
+  assert.ok(applied >= 1);
+  database.migrate();
+  assert.is((await database.db.get<{ n: number }>(sql`select count(*) as n from __drizzle_migrations`))!.n, applied);
+});
+
+Store('a transaction commits all of its work', async ({ database }) => {
+  const before = await countUsers(database);
+  const result = await transaction(database.db, async (tx) => {
+    await tx.insert(users).values(row('tx_ok_1'));
+    await tx.insert(users).values(row('tx_ok_2'));
+    return 'done';
+  });
+  assert.is(result, 'done');
+  assert.is(await countUsers(database), before + 2);
+});
+
+Store('a failure half-way leaves nothing written', async ({ database }) => {
+  const before = await countUsers(database);
+  try {
+    await transaction(database.db, async (tx) => {
+      await tx.insert(users).values(row('tx_half_1'));
+      await tx.insert(users).values(row('tx_half_1')); // primary key clash
+    });
+    assert.unreachable('should have thrown');
+  } catch (error) {
+    assert.match(String(error), /UNIQUE|constraint/i);
+  }
+  try {
+    await transaction(database.db, async (tx) => {
+      await tx.insert(users).values(row('tx_half_2'));
+      throw new Error('service decided to abort');
+    });
+    assert.unreachable('should have thrown');
+  } catch (error) {
+    assert.match(String(error), /abort/);
+  }
+  assert.is(await countUsers(database), before);
+});
+
+Store('awaiting anything but the database inside a transaction is refused and rolled back', async ({ database }) => {
+  const before = await countUsers(database);
+  try {
+    await transaction(database.db, async (tx) => {
+      await tx.insert(users).values(row('tx_io'));
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    });
+    assert.unreachable('should have thrown');
+  } catch (error) {
+    assert.instance(error, TransactionMisuseError);
+  }
+  assert.is(await countUsers(database), before);
+});
+
+Store('nested transactions are refused', async ({ database }) => {
+  try {
+    await transaction(database.db, async (tx) => transaction(tx, async () => 1));
+    assert.unreachable('should have thrown');
+  } catch (error) {
+    assert.instance(error, TransactionMisuseError);
+  }
+});
+
+Store('online backup produces a consistent copy', async ({ dir, database }) => {
+  const copy = join(dir, 'backup', 'copy.db');
+  await database.backup(copy);
+  const restored = openDatabase(`file:${copy}`);
+  try {
+    assert.is(restored.integrityCheck(), 'ok');
+    assert.is(await countUsers(restored), await countUsers(database));
+  } finally {
+    restored.close();
+  }
+});
+
+Store.run();
+
+const Config = suite('configuration from the environment');
+
+Config('defaults apply when nothing is set', () => {
+  const config = loadConfig({});
+  assert.is(config.PORT, 3000);
+  assert.is(config.HOST, '127.0.0.1');
+  assert.is(config.DATABASE_URL, 'file:./data/tidewatch.db');
+  assert.is(config.SEED_DEMO, true);
+  assert.is(config.SIGNUP_CAPTCHA, 'optional');
+});
+
+Config('values are parsed: SEED_DEMO=false is false', () => {
+  const config = loadConfig({ PORT: '8080', SEED_DEMO: 'false', SIGNUP_CAPTCHA: 'required' });
+  assert.is(config.PORT, 8080);
+  assert.is(config.SEED_DEMO, false);
+  assert.is(config.SIGNUP_CAPTCHA, 'required');
+});
+
+Config('a bad value throws naming the variable and the value', () => {
+  for (const [name, value] of [
+    ['PORT', 'abc'],
+    ['PORT', '70000'],
+    ['SEED_DEMO', 'maybe'],
+    ['SIGNUP_CAPTCHA', 'sometimes'],
+    ['DATABASE_URL', 'postgres://x'],
+    ['CAPTCHA_HMAC_KEY', 'short'],
+  ]) {
+    try {
+      loadConfig({ [name!]: value });
+      assert.unreachable(`${name}=${value} accepted`);
+    } catch (error) {
+      assert.instance(error, ConfigError);
+      assert.match((error as Error).message, new RegExp(`${name}:`));
+    }
+  }
+});
+
+Config.run();
