@@ -47,8 +47,12 @@ export async function startServer(
       (closing ??= new Promise<void>((resolve) => {
         const force = setTimeout(() => server.closeAllConnections(), config.SHUTDOWN_TIMEOUT_MS);
         force.unref();
+        // Keep-alive connections become idle as their last response goes out: close them as they do.
+        const reaper = setInterval(() => server.closeIdleConnections(), 50);
+        reaper.unref();
         server.close(() => {
           clearTimeout(force);
+          clearInterval(reaper);
           stopJobs().finally(() => {
             database.close();
             resolve();

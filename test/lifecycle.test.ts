@@ -1,0 +1,162 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { rest } from './helpers';
+
+const ROOT = join(import.meta.dirname, '..');
+// As `npm start` runs it: one node process with the tsx loader, so signals reach our handlers.
+const NODE_ARGS = ['--import', 'tsx'];
+
+interface TChild {
+  child: ChildProcess;
+  url: string;
+  exited: Promise<number | null>;
+  output: () => string;
+}
+
+/** Starts `server/main.ts` as `npm start` does and waits for its "listening" log line. */
+function startProcess(env: Record<string, string>): Promise<TChild> {
+  const child = spawn(process.execPath, [...NODE_ARGS, 'server/main.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: '0', LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 30_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /"url":"(http:\/\/[^"]+)"/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve({ child, url: match[1]!, exited, output: () => output });
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    exited.then((code) => reject(new Error(`server exited with ${code}:\n${output}`)));
+  });
+}
+
+const Lifecycle = suite<{ dir: string }>('process lifecycle: start, seed, SIGTERM, bad configuration, CLI');
+
+Lifecycle.before((context) => {
+  context.dir = mkdtempSync(join(tmpdir(), 'tidewatch-life-'));
+});
+Lifecycle.after((context) => {
+  rmSync(context.dir, { recursive: true, force: true });
+});
+
+Lifecycle('start migrates and seeds demo users into an empty database', async ({ dir }) => {
+  const server = await startProcess({ DATABASE_URL: `file:${join(dir, 'seeded.db')}` });
+  try {
+    const signin = await rest(server.url, 'POST', '/api/user/signin', { body: { username: 'captain', password: 'tidewatch-demo' } });
+    assert.is(signin.status, 200);
+    assert.is(signin.body.data.user.role, 'admin');
+  } finally {
+    server.child.kill('SIGTERM');
+    assert.is(await server.exited, 0);
+  }
+});
+
+Lifecycle('SEED_DEMO=false starts empty', async ({ dir }) => {
+  const server = await startProcess({ DATABASE_URL: `file:${join(dir, 'empty.db')}`, SEED_DEMO: 'false' });
+  try {
+    const signin = await rest(server.url, 'POST', '/api/user/signin', { body: { username: 'captain', password: 'tidewatch-demo' } });
+    assert.is(signin.status, 401);
+  } finally {
+    server.child.kill('SIGTERM');
+    await server.exited;
+  }
+});
+
+/** A sign-up whose body is sent in two halves, so the server holds it in flight in between. */
+function halfSentSignUp(url: string, index: number) {
+  const body = JSON.stringify({ username: `drain_${index}`, email: `drain${index}@example.test`, password: 'long password' });
+  const target = new URL('/api/user/signup', url);
+  const req = request({
+    host: target.hostname,
+    port: target.port,
+    path: target.pathname,
+    method: 'POST',
+    agent: false,
+    headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+  });
+  const connected = new Promise<void>((resolve) => req.once('socket', (socket) => socket.once('connect', () => resolve())));
+  const response = new Promise<number | string>((resolve) => {
+    req.once('response', (res) => {
+      res.resume();
+      res.once('end', () => resolve(res.statusCode ?? 0));
+    });
+    req.once('error', (error) => resolve(String(error)));
+  });
+  req.write(body.slice(0, 10));
+  return { connected, response, finish: () => req.end(body.slice(10)) };
+}
+
+Lifecycle('SIGTERM drains in-flight requests: every one is answered, then the process exits 0', async ({ dir }) => {
+  const server = await startProcess({ DATABASE_URL: `file:${join(dir, 'drain.db')}`, SEED_DEMO: 'false' });
+  const inFlight = Array.from({ length: 8 }, (_, index) => halfSentSignUp(server.url, index));
+  await Promise.all(inFlight.map((call) => call.connected));
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  server.child.kill('SIGTERM');
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  for (const call of inFlight) call.finish();
+  const statuses = await Promise.all(inFlight.map((call) => call.response));
+  assert.equal(statuses, Array(8).fill(200), 'no request was cut');
+  assert.is(await server.exited, 0);
+  assert.match(server.output(), /draining in-flight requests/);
+  try {
+    await fetch(`${server.url}/api/health`);
+    assert.unreachable('server still accepting after shutdown');
+  } catch (error) {
+    assert.match(String((error as Error & { cause?: unknown }).cause ?? error), /ECONNREFUSED/);
+  }
+});
+
+Lifecycle('a bad configuration value stops start-up with a message naming it', () => {
+  const result = spawnSync(process.execPath, [...NODE_ARGS, 'server/main.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: 'not-a-port' },
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
+  assert.is(result.status, 1);
+  assert.match(result.stderr, /PORT/);
+  assert.match(result.stderr, /not-a-port/);
+});
+
+Lifecycle('CLI: migrate, create-admin, usage errors and --help', ({ dir }) => {
+  const env = { ...process.env, DATABASE_URL: `file:${join(dir, 'cli.db')}` };
+  const cli = (...args: string[]) => spawnSync(process.execPath, [...NODE_ARGS, 'server/cli.ts', ...args], { cwd: ROOT, env, encoding: 'utf8', timeout: 30_000 });
+  const migrate = cli('migrate');
+  assert.is(migrate.status, 0, migrate.stderr);
+  assert.match(migrate.stdout, /migrations applied/);
+  const created = cli('create-admin', 'harbour_master', '--email', 'hm@example.test', '--password', 'long password');
+  assert.is(created.status, 0, created.stderr);
+  assert.match(created.stdout, /admin harbour_master created/);
+  const promoted = cli('create-admin', 'HARBOUR_MASTER');
+  assert.is(promoted.status, 0);
+  assert.match(promoted.stdout, /now an admin/);
+  const missing = cli('create-admin', 'ghost');
+  assert.is(missing.status, 2);
+  assert.match(missing.stderr, /--email/);
+  const noArgs = cli('create-admin');
+  assert.is(noArgs.status, 2);
+  assert.match(noArgs.stderr, /Usage/);
+  const unknownOption = cli('migrate', '--frobnicate');
+  assert.is(unknownOption.status, 2);
+  const help = cli('create-admin', '--help');
+  assert.is(help.status, 0);
+  assert.match(help.stdout, /Usage: npm run cli -- create-admin/);
+  const unknown = cli('sail-away');
+  assert.is(unknown.status, 2);
+  assert.match(unknown.stderr, /Unknown command/);
+});
+
+Lifecycle.run();
