@@ -159,4 +159,32 @@ Lifecycle('CLI: migrate, create-admin, usage errors and --help', ({ dir }) => {
   assert.match(unknown.stderr, /Unknown command/);
 });
 
+Lifecycle('backup while the server runs, then restore by swapping the file', async ({ dir }) => {
+  const live = join(dir, 'live.db');
+  const server = await startProcess({ DATABASE_URL: `file:${live}` });
+  const copy = join(dir, 'backups', 'copy.db');
+  const env = { ...process.env, DATABASE_URL: `file:${live}` };
+  try {
+    await rest(server.url, 'POST', '/api/user/signup', { body: { username: 'before_backup', email: 'bb@example.test', password: 'long password' } });
+    const backup = spawnSync(process.execPath, [...NODE_ARGS, 'server/cli.ts', 'backup', copy], { cwd: ROOT, env, encoding: 'utf8', timeout: 30_000 });
+    assert.is(backup.status, 0, backup.stderr);
+    const again = spawnSync(process.execPath, [...NODE_ARGS, 'server/cli.ts', 'backup', copy], { cwd: ROOT, env, encoding: 'utf8', timeout: 30_000 });
+    assert.is(again.status, 2, 'refuses to overwrite');
+    await rest(server.url, 'POST', '/api/user/signup', { body: { username: 'after_backup', email: 'ab@example.test', password: 'long password' } });
+  } finally {
+    server.child.kill('SIGTERM');
+    await server.exited;
+  }
+  // Restore (README): stop the server, put the copy in place of the database file, start again.
+  const restored = await startProcess({ DATABASE_URL: `file:${copy}` });
+  try {
+    const signin = (username: string) => rest(restored.url, 'POST', '/api/user/signin', { body: { username, password: 'long password' } });
+    assert.is((await signin('before_backup')).status, 200);
+    assert.is((await signin('after_backup')).status, 401);
+  } finally {
+    restored.child.kill('SIGTERM');
+    await restored.exited;
+  }
+});
+
 Lifecycle.run();
