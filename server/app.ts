@@ -8,6 +8,9 @@ import { createContext, type TAppDeps, type TContext } from './context';
 import { serveDocs } from './docs';
 import { AppError, toPublicError } from './errors';
 import type { TLogger } from './logger';
+import { clientIpOf } from './http/client-ip';
+import { createRateLimits, rateLimitHeaders } from './http/rate-limit';
+import { createSecurityMiddleware } from './http/security';
 import { buildOpenApiDocument } from './openapi';
 import { BODY_LIMIT_BYTES } from './rest/body';
 import { envelopeBody, sendJson } from './rest/envelope';
@@ -35,10 +38,14 @@ export function createDeps(config: TConfig, logger: TLogger, now: () => Date = (
     logger,
     now,
     captcha: createCaptchaService({ hmacKey, maxNumber: config.CAPTCHA_MAX_NUMBER, used: new MemoryExpiringSet() }),
+    limits: createRateLimits(config),
   };
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
+export const MAX_URL_LENGTH = 8 * 1024;
+/** Paths outside the global per-client limit: monitoring and the static reference. */
+const UNLIMITED = /^\/api\/(health|openapi\.json|docs(\/.*)?)$/;
 
 function requestIdOf(req: IncomingMessage): string {
   const given = req.headers['x-request-id'];
@@ -62,10 +69,19 @@ export function createApp(options: { db: TDb; deps: TAppDeps }): TApp {
   });
   const openApiDocument = buildOpenApiDocument(appRouter, VERSION);
   const openApiJson = JSON.stringify(openApiDocument);
+  const applySecurity = createSecurityMiddleware(deps.config);
 
   async function route(req: IncomingMessage, res: ServerResponse, requestId: string): Promise<void> {
+    if (applySecurity(req, res)) return;
+    if ((req.url ?? '').length > MAX_URL_LENGTH) {
+      throw new AppError('BAD_REQUEST', `URL longer than ${MAX_URL_LENGTH} characters`);
+    }
     const url = new URL(req.url ?? '/', 'http://localhost');
     const pathname = url.pathname;
+    if (!UNLIMITED.test(pathname)) {
+      const state = await deps.limits.global.hit(clientIpOf(req, deps.config.TRUST_PROXY));
+      for (const [name, value] of Object.entries(rateLimitHeaders(state))) res.setHeader(name, value);
+    }
 
     if (pathname === '/trpc' || pathname.startsWith('/trpc/')) {
       await nodeHTTPRequestHandler({

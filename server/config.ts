@@ -4,6 +4,10 @@ const zFlag = z
   .enum(['true', 'false', '1', '0'])
   .transform((value) => value === 'true' || value === '1');
 
+function zPositive(fallback: number) {
+  return z.coerce.number().int().min(1).max(1_000_000_000).default(fallback);
+}
+
 /** Every setting the service reads from its environment. */
 export const ZConfig = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -19,6 +23,20 @@ export const ZConfig = z.object({
   CAPTCHA_MAX_NUMBER: z.coerce.number().int().min(1000).max(10_000_000).default(100_000),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
   LOG_LEVEL: z.enum(['silent', 'error', 'warn', 'info', 'debug']).default('info'),
+  /** Proxy hops in front of the service whose X-Forwarded-For is trusted: 0 (default) trusts none. */
+  TRUST_PROXY: z
+    .union([z.enum(['true', 'false']), z.coerce.number().int().min(0).max(10)])
+    .transform((value) => (value === 'true' ? 1 : value === 'false' ? 0 : value))
+    .default(0),
+  /** Comma-separated allowed browser origins, or * for any (credentials are never allowed: tokens travel in headers). */
+  CORS_ORIGINS: z.string().default('*'),
+  RATE_LIMIT_GLOBAL: zPositive(600).describe('requests per minute per client'),
+  RATE_LIMIT_SIGNIN: zPositive(20).describe('sign-in attempts per 15 minutes per client'),
+  RATE_LIMIT_SIGNIN_ACCOUNT: zPositive(5).describe('failed sign-ins per 15 minutes per account before lock-out'),
+  RATE_LIMIT_SIGNUP: zPositive(10).describe('sign-ups per hour per client'),
+  RATE_LIMIT_CAPTCHA: zPositive(30).describe('captcha challenges per minute per client'),
+  RATE_LIMIT_ORDERS: zPositive(20).describe('sponsorship orders per hour per account'),
+  DROP_REFRESH_INTERVAL_SECONDS: zPositive(5).describe('minimum seconds between refresh=1 calls per client'),
 });
 
 export type TConfig = z.infer<typeof ZConfig>;

@@ -1,6 +1,8 @@
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import type { TDb } from '../db/client';
 import type { TConfig } from './config';
+import { clientIpOf } from './http/client-ip';
+import type { TRateLimits } from './http/rate-limit';
 import type { TLogger } from './logger';
 import type { TCaptchaService } from './services/captcha';
 import { validateSessionToken, type TAuth } from './services/session';
@@ -9,6 +11,7 @@ import { validateSessionToken, type TAuth } from './services/session';
 export interface TAppDeps {
   config: TConfig;
   captcha: TCaptchaService;
+  limits: TRateLimits;
   logger: TLogger;
   /** The service clock; tests replace it. */
   now: () => Date;
@@ -20,7 +23,7 @@ export type TResponseHeaders = Record<string, string>;
 /** What procedures may read of the HTTP request (headers such as Idempotency-Key, client address, raw body for signatures). */
 export interface TRequestInfo {
   headers: IncomingHttpHeaders;
-  /** The peer address (X-Forwarded-For is not trusted here). */
+  /** The client's address (X-Forwarded-For only through TRUST_PROXY hops). */
   clientIp: string;
   /** The exact body bytes on REST calls with a body, for signature checks (webhooks). */
   rawBody?: Buffer;
@@ -83,7 +86,7 @@ export async function createContext(options: {
 }): Promise<TContext> {
   const request: TRequestInfo = {
     headers: options.req.headers,
-    clientIp: options.req.socket.remoteAddress ?? 'unknown',
+    clientIp: clientIpOf(options.req, options.deps.config.TRUST_PROXY),
     rawBody: options.rawBody,
   };
   const token = readAccessToken(options.req);

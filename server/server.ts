@@ -1,11 +1,35 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { openDatabase, type TDatabase } from '../db/client';
 import { seedDemoData } from '../db/seed';
 import { createApp, createDeps, type TApp } from './app';
 import type { TConfig } from './config';
 import { JOBS, startJobs } from './jobs';
 import { createLogger, type TLogger } from './logger';
+import { envelopeBody } from './rest/envelope';
+
+export const REQUEST_TIMEOUT_MS = 30_000;
+export const HEADERS_TIMEOUT_MS = 20_000;
+export const MAX_HEADER_BYTES = 16 * 1024;
+
+/** Requests Node rejects before our handler runs (oversized headers, timeouts, garbage) still get the envelope. */
+function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const [status, reason, message] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'Request Header Fields Too Large', `Request headers exceed ${MAX_HEADER_BYTES} bytes`]
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'Request Timeout', 'Request took too long to arrive']
+        : [400, 'Bad Request', 'Malformed HTTP request'];
+  const body = envelopeBody(status, message, {});
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
 
 export interface TRunningServer {
   server: Server;
@@ -32,8 +56,12 @@ export async function startServer(
     }
     const app = createApp({ db: database.db, deps });
     const stopJobs = startJobs(JOBS, database.db, deps);
-    const server = createServer({ requestTimeout: 30_000, headersTimeout: 20_000 }, app.handle);
+    const server = createServer(
+      { requestTimeout: REQUEST_TIMEOUT_MS, headersTimeout: HEADERS_TIMEOUT_MS, maxHeaderSize: MAX_HEADER_BYTES },
+      app.handle,
+    );
     server.keepAliveTimeout = 5_000;
+    server.on('clientError', answerClientError);
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(config.PORT, config.HOST, () => resolve());

@@ -25,7 +25,8 @@ export const captchaRouter = router({
         expiresAt: ZTimestamp,
       }),
     )
-    .query(({ ctx }) => {
+    .query(async ({ ctx }) => {
+      await ctx.deps.limits.captcha.hit(ctx.request.clientIp);
       ctx.responseHeaders['cache-control'] = 'no-store';
       return ctx.deps.captcha.issue(ctx.deps.now());
     }),

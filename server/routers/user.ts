@@ -50,6 +50,7 @@ export const userRouter = router({
     )
     .output(ZSignedIn)
     .mutation(async ({ input, ctx }) => {
+      await ctx.deps.limits.signup.hit(ctx.request.clientIp);
       const now = ctx.deps.now();
       if (input.captchaCode !== undefined) {
         await ctx.deps.captcha.verify(input.captchaCode, now);
@@ -70,7 +71,10 @@ export const userRouter = router({
       }),
     )
     .output(ZSignedIn)
-    .mutation(({ input, ctx }) => signIn(ctx.db, input.username, input.password, ctx.deps.now())),
+    .mutation(async ({ input, ctx }) => {
+      await ctx.deps.limits.signinClient.hit(ctx.request.clientIp);
+      return signIn(ctx.db, input.username, input.password, ctx.deps.now(), ctx.deps.limits.signinAccount);
+    }),
 
   me: authedProcedure
     .meta({ openapi: { method: 'GET', path: '/user/me', tags: ['user'], summary: 'Own profile', protect: true } })

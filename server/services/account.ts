@@ -3,6 +3,7 @@ import { eq, or } from 'drizzle-orm';
 import type { TDb } from '../../db/client';
 import { users } from '../../db/schema';
 import { AppError } from '../errors';
+import type { TRateLimit } from '../http/rate-limit';
 import { burnPasswordCheck, hashPassword, verifyPassword } from './password';
 import { createSession, type TSessionUser } from './session';
 
@@ -94,18 +95,28 @@ export async function signUp(db: TDb, input: TNewAccount, now: Date): Promise<TS
   return { token: session.token, expiresAt: session.expiresAt.toISOString(), user: toProfile(user) };
 }
 
-/** `login` is a username (any case) or an e-mail. Unknown user and wrong password look the same. */
-export async function signIn(db: TDb, login: string, password: string, now: Date): Promise<TSignedIn> {
+/**
+ * `login` is a username (any case) or an e-mail. Unknown user and wrong password look the same and
+ * take the same time. Failed attempts count against the login (known or not, so lock-out does not
+ * reveal which accounts exist); over the limit it is locked out with a 429 until the window passes.
+ */
+export async function signIn(
+  db: TDb,
+  login: string,
+  password: string,
+  now: Date,
+  failures: TRateLimit,
+): Promise<TSignedIn> {
   const key = login.toLowerCase();
+  await failures.check(key);
   const column = key.includes('@') ? users.email : users.usernameKey;
   const row = await db.select().from(users).where(eq(column, key)).get();
-  if (!row) {
-    await burnPasswordCheck(password);
+  const valid = row ? await verifyPassword(row.passwordHash, password) : (await burnPasswordCheck(password), false);
+  if (!row || !valid) {
+    await failures.hit(key).catch(() => undefined);
     throw new AppError('UNAUTHORIZED', BAD_CREDENTIALS);
   }
-  if (!(await verifyPassword(row.passwordHash, password))) {
-    throw new AppError('UNAUTHORIZED', BAD_CREDENTIALS);
-  }
+  await failures.reset(key);
   const session = await createSession(db, row.id, now);
   return { token: session.token, expiresAt: session.expiresAt.toISOString(), user: toProfile(row) };
 }

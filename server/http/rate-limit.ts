@@ -1,0 +1,107 @@
+import { RateLimiterMemory, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { TConfig } from '../config';
+import { AppError } from '../errors';
+
+/** The state of one key after a hit: what the RateLimit-* headers report. */
+export interface TLimitState {
+  limit: number;
+  remaining: number;
+  resetSeconds: number;
+}
+
+/** One named limit: `points` hits per `durationSeconds` per key. */
+export interface TRateLimit {
+  readonly name: string;
+  readonly points: number;
+  /** Counts a hit; throws a 429 AppError (with Retry-After) once the key is over its limit. */
+  hit(key: string, message?: string): Promise<TLimitState>;
+  /** Throws the 429 if the key is already over its limit, without counting a hit. */
+  check(key: string, message?: string): Promise<void>;
+  reset(key: string): Promise<void>;
+}
+
+function seconds(ms: number): number {
+  return Math.max(1, Math.ceil(ms / 1000));
+}
+
+/**
+ * rate-limiter-flexible behind our interface. In memory today; RateLimiterRedis (same API) is the
+ * drop-in for several instances.
+ */
+export function createRateLimit(
+  name: string,
+  options: { points: number; durationSeconds: number; message: string },
+  store: (opts: { keyPrefix: string; points: number; duration: number }) => RateLimiterAbstract = (opts) =>
+    new RateLimiterMemory(opts),
+): TRateLimit {
+  const limiter = store({ keyPrefix: `tw:${name}`, points: options.points, duration: options.durationSeconds });
+  const tooMany = (res: RateLimiterRes, message?: string) =>
+    new AppError('TOO_MANY_REQUESTS', `${message ?? options.message}; retry in ${seconds(res.msBeforeNext)} s`, {
+      retryAfterSeconds: seconds(res.msBeforeNext),
+      data: { limit: options.points, retryAfterSeconds: seconds(res.msBeforeNext) },
+    });
+  return {
+    name,
+    points: options.points,
+    async hit(key, message) {
+      try {
+        const res = await limiter.consume(key);
+        return { limit: options.points, remaining: res.remainingPoints, resetSeconds: seconds(res.msBeforeNext) };
+      } catch (rejection) {
+        if (rejection instanceof RateLimiterRes) throw tooMany(rejection, message);
+        throw rejection;
+      }
+    },
+    async check(key, message) {
+      const res = await limiter.get(key);
+      if (res && res.consumedPoints >= options.points) throw tooMany(res, message);
+    },
+    async reset(key) {
+      await limiter.delete(key);
+    },
+  };
+}
+
+export interface TRateLimits {
+  /** Every request to /api and /trpc, per client. */
+  global: TRateLimit;
+  /** Sign-in attempts per client. */
+  signinClient: TRateLimit;
+  /** Failed sign-ins per account: over it, the account is locked out until the window passes. */
+  signinAccount: TRateLimit;
+  signup: TRateLimit;
+  captcha: TRateLimit;
+  /** `refresh=1` on /drop/current, per client. */
+  dropRefresh: TRateLimit;
+  /** Sponsorship order creation, per account. */
+  orderCreate: TRateLimit;
+}
+
+export function createRateLimits(config: TConfig): TRateLimits {
+  return {
+    global: createRateLimit('global', { points: config.RATE_LIMIT_GLOBAL, durationSeconds: 60, message: 'Too many requests' }),
+    signinClient: createRateLimit('signin-client', {
+      points: config.RATE_LIMIT_SIGNIN,
+      durationSeconds: 15 * 60,
+      message: 'Too many sign-in attempts from this client',
+    }),
+    signinAccount: createRateLimit('signin-account', {
+      points: config.RATE_LIMIT_SIGNIN_ACCOUNT,
+      durationSeconds: 15 * 60,
+      message: 'Too many failed sign-ins for this account',
+    }),
+    signup: createRateLimit('signup', { points: config.RATE_LIMIT_SIGNUP, durationSeconds: 60 * 60, message: 'Too many sign-ups from this client' }),
+    captcha: createRateLimit('captcha', { points: config.RATE_LIMIT_CAPTCHA, durationSeconds: 60, message: 'Too many captcha requests' }),
+    dropRefresh: createRateLimit('drop-refresh', { points: 1, durationSeconds: config.DROP_REFRESH_INTERVAL_SECONDS, message: 'refresh=1 is allowed once every few seconds' }),
+    orderCreate: createRateLimit('order-create', { points: config.RATE_LIMIT_ORDERS, durationSeconds: 60 * 60, message: 'Too many orders' }),
+  };
+}
+
+/** The draft-standard RateLimit-* headers for a state. */
+export function rateLimitHeaders(state: TLimitState): Record<string, string> {
+  return {
+    'ratelimit-limit': String(state.limit),
+    'ratelimit-remaining': String(Math.max(0, state.remaining)),
+    'ratelimit-reset': String(state.resetSeconds),
+  };
+}
