@@ -19,6 +19,13 @@ export const ZConfig = z.object({
   CAPTCHA_MAX_NUMBER: z.coerce.number().int().min(1000).max(10_000_000).default(100_000),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
   LOG_LEVEL: z.enum(['silent', 'error', 'warn', 'info', 'debug']).default('info'),
+  /** HMAC-SHA256 key of the `manual` payment provider's webhook; required in production. */
+  PAYMENT_MANUAL_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
+  /** Where a `manual` order's payer is sent; `{orderId}` is replaced. */
+  PAYMENT_MANUAL_URL: z
+    .string()
+    .regex(/^https?:\/\/\S+$/, 'must be an http(s) URL')
+    .default('http://127.0.0.1:3000/sponsor/pay?order={orderId}'),
 });
 
 export type TConfig = z.infer<typeof ZConfig>;
@@ -42,6 +49,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): TConfig {
       return `${name}: ${issue.message}${given === undefined ? '' : ` (got "${given}")`}`;
     });
     throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
+  }
+  // A known development key in production would let anyone forge payment confirmations.
+  if (parsed.data.NODE_ENV === 'production' && parsed.data.PAYMENT_MANUAL_SECRET === undefined) {
+    throw new ConfigError('Invalid configuration:\n  PAYMENT_MANUAL_SECRET: is required when NODE_ENV=production');
   }
   return parsed.data;
 }
