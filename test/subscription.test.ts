@@ -394,6 +394,9 @@ Orders('webhook: a signed payment confirms once; bad signatures are 401; mismatc
   const malformed = await postWebhook(app, 'manual', { eventId: 'ev-x', type: 'order.paid' });
   assert.is(malformed.status, 400);
   assert.match(malformed.body.message, /orderId/);
+  const other = await postWebhook(app, 'manual', { eventId: 'ev-note', type: 'order.note', orderId: order.orderId });
+  assert.is(other.status, 200, 'event types it does not handle are acknowledged');
+  assert.equal(other.body.data, { eventId: 'ev-note', handled: false, alreadyPaid: false, order: null });
   assert.equal((await app.rest('GET', '/api/subscription/my-status', { token: dave.token })).body.data, {}, 'nothing paid yet');
 
   const paid = await postWebhook(app, 'manual', event);

@@ -21,14 +21,20 @@ export function signManualWebhook(secret: string, rawBody: string | Buffer, at: 
   return `t=${t},v1=${mac}`;
 }
 
-const ZManualEvent = z.object({
-  eventId: z.string().min(1).max(128),
-  type: z.enum(['order.paid']),
+const ZEnvelope = z.object({ eventId: z.string().min(1).max(128), type: z.string().min(1).max(64) });
+
+const ZPaidEvent = ZEnvelope.extend({
+  type: z.literal('order.paid'),
   orderId: z.string().min(1).max(64),
   amountMinor: z.number().int().positive(),
   currency: z.string().regex(/^[A-Z]{3}$/),
   reference: z.string().max(128).optional(),
 });
+
+function invalidEvent(error: z.ZodError): AppError {
+  const issues = issuesFromZod(error);
+  return new AppError('BAD_REQUEST', `Invalid webhook event: ${issues[0]?.path}: ${issues[0]?.message}`, { issues });
+}
 
 function unauthorized(message: string): AppError {
   return new AppError('UNAUTHORIZED', message);
@@ -70,11 +76,14 @@ export const manualProvider: TPaymentProvider = {
     } catch {
       throw new AppError('BAD_REQUEST', 'Webhook body is not JSON');
     }
-    const parsed = ZManualEvent.safeParse(json);
-    if (!parsed.success) {
-      const issues = issuesFromZod(parsed.error);
-      throw new AppError('BAD_REQUEST', `Invalid webhook event: ${issues[0]?.path}: ${issues[0]?.message}`, { issues });
+    const envelope = ZEnvelope.safeParse(json);
+    if (!envelope.success) throw invalidEvent(envelope.error);
+    // Acknowledged but not acted on, so a sender adding event types does not get retries forever.
+    if (envelope.data.type !== 'order.paid') {
+      return { kind: 'ignored', eventId: envelope.data.eventId, reason: `event type "${envelope.data.type}" is not handled` };
     }
+    const parsed = ZPaidEvent.safeParse(json);
+    if (!parsed.success) throw invalidEvent(parsed.error);
     const event = parsed.data;
     return {
       kind: 'paid',
