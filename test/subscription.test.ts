@@ -6,6 +6,7 @@ import * as assert from 'uvu/assert';
 import { subscriptionMemberships, subscriptionOrders } from '../db/schema';
 import { DEMO_SUBSCRIPTION_CATALOG } from '../db/seed/subscription';
 import { loadConfig, ConfigError } from '../server/config';
+import { JOBS } from '../server/jobs';
 import type { AppRouter } from '../server/router';
 import { setRole } from '../server/services/account';
 import { MANUAL_DEV_SECRET, signManualWebhook } from '../server/services/payment/manual';
@@ -282,6 +283,30 @@ Orders('the same Idempotency-Key returns the same order; another body with it is
   const bad = await createOrder(app, alice.token, { tierId: 'deckhand-1m', payType: 'manual' }, 'has space');
   assert.is(bad.status, 400);
   assert.match(bad.body.message, /Idempotency-Key/);
+});
+
+Orders('concurrent creates with one Idempotency-Key make one order', async ({ app }) => {
+  const frank = await app.signUp();
+  const responses = await Promise.all(
+    Array.from({ length: 5 }, () => createOrder(app, frank.token, { tierId: 'deckhand-1m', payType: 'manual' }, 'race-key')),
+  );
+  assert.equal(responses.map((response) => response.status), [200, 200, 200, 200, 200]);
+  assert.is(new Set(responses.map((response) => response.body.data.orderId)).size, 1);
+  const rows = await app.database.db.select({ n: count() }).from(subscriptionOrders).where(eq(subscriptionOrders.userId, frank.id)).get();
+  assert.is(rows?.n, 1);
+});
+
+Orders('the server job expires overdue orders from the service clock', async ({ app }) => {
+  const job = JOBS.find((candidate) => candidate.name === 'expire-pending-orders');
+  assert.ok(job, 'the job is in the list the server starts');
+  assert.is(job!.intervalMs, 60_000);
+  const gina = await app.signUp();
+  const order = (await createOrder(app, gina.token, { tierId: 'deckhand-1m', payType: 'manual' })).body.data;
+  assert.is(await job!.run(app.database.db, app.app.deps), 0, 'not yet due');
+  app.clock.advance(30 * 60 * 1000);
+  assert.ok(((await job!.run(app.database.db, app.app.deps)) as number) >= 1);
+  const stored = await app.database.db.select({ status: subscriptionOrders.status }).from(subscriptionOrders).where(eq(subscriptionOrders.id, order.orderId)).get();
+  assert.is(stored?.status, 'expired', 'due exactly at the deadline');
 });
 
 Orders('cancel: owner only (404 for others), pending only (409 otherwise)', async ({ app, alice, bob }) => {
