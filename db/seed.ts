@@ -1,7 +1,9 @@
-import { count } from 'drizzle-orm';
+import { count, eq } from 'drizzle-orm';
 import type { TDb } from './client';
 import { users } from './schema';
 import { createAccount } from '../server/services/account';
+import { seedMaps } from './seed/map';
+import { seedSubscription } from './seed/subscription';
 
 /** Demo accounts: documented in the README so a fresh install can be tried at once. */
 export const DEMO_USERS = [
@@ -16,5 +18,8 @@ export async function seedDemoData(db: TDb, now: Date): Promise<boolean> {
   for (const user of DEMO_USERS) {
     await createAccount(db, user, now);
   }
+  const deckhand = await db.select({ id: users.id }).from(users).where(eq(users.usernameKey, 'deckhand')).get();
+  await seedMaps(db, deckhand!.id, now);
+  await seedSubscription(db, deckhand!.id, now);
   return true;
 }

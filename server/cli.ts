@@ -2,10 +2,19 @@ import { ConfigError } from './config';
 import { runCommand, UsageError, type TCommand } from './cli/command';
 import { backupCommand } from './cli/backup-command';
 import { createAdminCommand, migrateCommand, seedCommand } from './cli/core-commands';
+import { orderConfirmCommand, ordersExpireCommand, subscriptionImportCommand } from './cli/subscription-commands';
 import { AppError } from './errors';
 
 /** Every command, in the order `help` lists them. Add new ones here. */
-const COMMANDS: TCommand[] = [migrateCommand, seedCommand, createAdminCommand, backupCommand];
+const COMMANDS: TCommand[] = [
+  migrateCommand,
+  seedCommand,
+  createAdminCommand,
+  backupCommand,
+  subscriptionImportCommand,
+  orderConfirmCommand,
+  ordersExpireCommand,
+];
 
 function printHelp(): void {
   console.log('Usage: npm run cli -- <command> [options]\n\nCommands:');

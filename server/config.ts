@@ -37,6 +37,13 @@ export const ZConfig = z.object({
   RATE_LIMIT_CAPTCHA: zPositive(30).describe('captcha challenges per minute per client'),
   RATE_LIMIT_ORDERS: zPositive(20).describe('sponsorship orders per hour per account'),
   DROP_REFRESH_INTERVAL_SECONDS: zPositive(5).describe('minimum seconds between refresh=1 calls per client'),
+  /** HMAC-SHA256 key of the `manual` payment provider's webhook; required in production. */
+  PAYMENT_MANUAL_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
+  /** Where a `manual` order's payer is sent; `{orderId}` is replaced. */
+  PAYMENT_MANUAL_URL: z
+    .string()
+    .regex(/^https?:\/\/\S+$/, 'must be an http(s) URL')
+    .default('http://127.0.0.1:3000/sponsor/pay?order={orderId}'),
 });
 
 export type TConfig = z.infer<typeof ZConfig>;
@@ -60,6 +67,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): TConfig {
       return `${name}: ${issue.message}${given === undefined ? '' : ` (got "${given}")`}`;
     });
     throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
+  }
+  // A known development key in production would let anyone forge payment confirmations.
+  if (parsed.data.NODE_ENV === 'production' && parsed.data.PAYMENT_MANUAL_SECRET === undefined) {
+    throw new ConfigError('Invalid configuration:\n  PAYMENT_MANUAL_SECRET: is required when NODE_ENV=production');
   }
   return parsed.data;
 }

@@ -1,5 +1,6 @@
 import type { TDb } from '../db/client';
 import type { TAppDeps } from './context';
+import { expirePendingOrders } from './services/subscription-orders';
 
 /** A periodic background task (trash purge, snapshot thinning, order expiry). */
 export interface TJob {
@@ -9,7 +10,10 @@ export interface TJob {
 }
 
 /** Every periodic job the server runs. Domains add theirs here. */
-export const JOBS: TJob[] = [];
+export const JOBS: TJob[] = [
+  // Reads already treat a pending order past its deadline as expired; this makes the stored state agree.
+  { name: 'expire-pending-orders', intervalMs: 60_000, run: (db, deps) => expirePendingOrders(db, deps.now()) },
+];
 
 /**
  * Runs each job every `intervalMs` (never two runs of one job at once); timers are unref'd so they

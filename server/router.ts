@@ -1,6 +1,8 @@
 import { adminRouter } from './routers/admin';
 import { captchaRouter } from './routers/captcha';
 import { healthRouter } from './routers/health';
+import { mapRouter } from './routers/map';
+import { subscriptionRouter } from './routers/subscription';
 import { userRouter } from './routers/user';
 import { router } from './trpc';
 
@@ -8,6 +10,8 @@ export const appRouter = router({
   user: userRouter,
   captcha: captchaRouter,
   health: healthRouter,
+  map: mapRouter,
+  subscription: subscriptionRouter,
   admin: adminRouter,
 });
 

@@ -1,1 +1,3 @@
 export * from './user';
+export * from './map';
+export * from './subscription';
