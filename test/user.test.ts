@@ -167,6 +167,26 @@ Accounts('sign-out ends only that session', async ({ app }) => {
   assert.is((await trpcError(app.trpc(otherToken).user.me.query({}))).status, 401);
 });
 
+Accounts('password change: wrong current password 403, then every old session ends and a new token works', async ({ app }) => {
+  const { username, password, token } = await app.signUp();
+  const other = (await app.rest('POST', '/api/user/signin', { body: { username, password } })).body.data.token;
+  const wrong = await app.rest('POST', '/api/user/password', { token, body: { currentPassword: 'not my password', newPassword: 'brand new secret' } });
+  assert.is(wrong.status, 403);
+  assert.is((await app.rest('POST', '/api/user/password', { body: { currentPassword: password, newPassword: 'brand new secret' } })).status, 401);
+  const short = await app.rest('POST', '/api/user/password', { token, body: { currentPassword: password, newPassword: 'short' } });
+  assert.is(short.status, 400);
+  assert.match(short.body.message, /newPassword/);
+  const changed = await app.rest('POST', '/api/user/password', { token, body: { currentPassword: password, newPassword: 'brand new secret' } });
+  assert.is(changed.status, 200);
+  assert.is((await app.rest('GET', '/api/user/me', { token })).status, 401);
+  assert.is((await app.rest('GET', '/api/user/me', { token: other })).status, 401);
+  assert.is((await app.rest('GET', '/api/user/me', { token: changed.body.data.token })).status, 200);
+  assert.is((await app.rest('POST', '/api/user/signin', { body: { username, password } })).status, 401);
+  const viaTrpc = await app.trpc(changed.body.data.token).user.changePassword.mutate({ currentPassword: 'brand new secret', newPassword: 'newer secret!' });
+  assert.ok(viaTrpc.token);
+  assert.is((await app.rest('POST', '/api/user/signin', { body: { username, password: 'newer secret!' } })).status, 200);
+});
+
 Accounts('a token on a public endpoint is optional, even a bad one', async ({ app }) => {
   const { id } = await app.signUp();
   assert.is((await app.rest('GET', `/api/user/info?id=${id}`, { token: 'garbage' })).status, 200);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { AppError } from '../errors';
 import { ZEmpty, ZTimestamp } from '../schemas';
-import { getPublicProfile, signIn, signUp, toProfile } from '../services/account';
+import { changePassword, getPublicProfile, signIn, signUp, toProfile } from '../services/account';
 import { invalidateSession } from '../services/session';
 import { authedProcedure, publicProcedure, router } from '../trpc';
 
@@ -87,6 +87,32 @@ export const userRouter = router({
     .input(z.object({ id: z.string().min(1, 'is required').max(64) }))
     .output(ZPublicProfile)
     .query(({ input, ctx }) => getPublicProfile(ctx.db, input.id)),
+
+  changePassword: authedProcedure
+    .meta({
+      openapi: {
+        method: 'POST',
+        path: '/user/password',
+        tags: ['user'],
+        protect: true,
+        summary: 'Change password; ends every session and returns a new token',
+        description: 'A wrong currentPassword is a 403. All existing tokens of the account stop working, including the one used for this call.',
+      },
+    })
+    .input(z.object({ currentPassword: z.string().min(1, 'is required').max(256), newPassword: ZPassword }))
+    .output(ZSignedIn)
+    .mutation(async ({ input, ctx }) => {
+      await ctx.deps.limits.signinAccount.check(ctx.user.username.toLowerCase());
+      try {
+        return await changePassword(ctx.db, ctx.user.id, input.currentPassword, input.newPassword, ctx.deps.now());
+      } catch (error) {
+        // Guessing the current password through this endpoint counts like failed sign-ins.
+        if (error instanceof AppError && error.code === 'FORBIDDEN') {
+          await ctx.deps.limits.signinAccount.hit(ctx.user.username.toLowerCase()).catch(() => undefined);
+        }
+        throw error;
+      }
+    }),
 
   signout: authedProcedure
     .meta({ openapi: { method: 'POST', path: '/user/signout', tags: ['user'], summary: 'End this session', protect: true } })

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { eq, or } from 'drizzle-orm';
 import type { TDb } from '../../db/client';
+import { transaction } from '../../db/transaction';
 import { users } from '../../db/schema';
 import { AppError } from '../errors';
 import type { TRateLimit } from '../http/rate-limit';
 import { burnPasswordCheck, hashPassword, verifyPassword } from './password';
-import { createSession, type TSessionUser } from './session';
+import { createSession, invalidateUserSessions, type TSessionUser } from './session';
 
 export interface TProfile {
   id: string;
@@ -139,4 +140,29 @@ export async function setRole(db: TDb, username: string, role: 'user' | 'admin')
     .where(eq(users.usernameKey, username.toLowerCase()))
     .returning({ id: users.id });
   return updated.length > 0;
+}
+
+/**
+ * Changes the password after checking the current one, ends every session of the account (a thief
+ * holding an old token is locked out) and returns a fresh session for the caller.
+ */
+export async function changePassword(
+  db: TDb,
+  userId: string,
+  currentPassword: string,
+  newPassword: string,
+  now: Date,
+): Promise<TSignedIn> {
+  const row = await db.select().from(users).where(eq(users.id, userId)).get();
+  if (!row) throw new AppError('UNAUTHORIZED', 'Invalid or expired access token');
+  if (!(await verifyPassword(row.passwordHash, currentPassword))) {
+    throw new AppError('FORBIDDEN', 'Current password is wrong', { data: { field: 'currentPassword' } });
+  }
+  const passwordHash = await hashPassword(newPassword);
+  const session = await transaction(db, async (tx) => {
+    await tx.update(users).set({ passwordHash, updatedAt: now }).where(eq(users.id, userId));
+    await invalidateUserSessions(tx, userId);
+    return createSession(tx, userId, now);
+  });
+  return { token: session.token, expiresAt: session.expiresAt.toISOString(), user: toProfile(row) };
 }
