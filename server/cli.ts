@@ -1,10 +1,11 @@
 import { ConfigError } from './config';
 import { runCommand, UsageError, type TCommand } from './cli/command';
+import { importCatalogCommand, purgeTrashCommand } from './cli/assembly-commands';
 import { createAdminCommand, migrateCommand, seedCommand } from './cli/core-commands';
 import { AppError } from './errors';
 
 /** Every command, in the order `help` lists them. Add new ones here. */
-const COMMANDS: TCommand[] = [migrateCommand, seedCommand, createAdminCommand];
+const COMMANDS: TCommand[] = [migrateCommand, seedCommand, createAdminCommand, importCatalogCommand, purgeTrashCommand];
 
 function printHelp(): void {
   console.log('Usage: npm run cli -- <command> [options]\n\nCommands:');

@@ -1,4 +1,5 @@
 import { adminRouter } from './routers/admin';
+import { assemblyRouter } from './routers/assembly';
 import { captchaRouter } from './routers/captcha';
 import { healthRouter } from './routers/health';
 import { userRouter } from './routers/user';
@@ -9,6 +10,7 @@ export const appRouter = router({
   captcha: captchaRouter,
   health: healthRouter,
   admin: adminRouter,
+  assembly: assemblyRouter,
 });
 
 /** Import this type in a TypeScript client: `import type { AppRouter } from 'tidewatch'`. */
