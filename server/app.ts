@@ -36,7 +36,7 @@ export function createDeps(config: TConfig, logger: TLogger, now: () => Date = (
     logger,
     now,
     captcha: createCaptchaService({ hmacKey, maxNumber: config.CAPTCHA_MAX_NUMBER, used: new MemoryExpiringSet() }),
-    cache: new MemoryReadCache({ maxEntries: 2000, ttlMs: 30_000 }),
+    cache: new MemoryReadCache({ maxEntries: 2000, ttlMs: 30_000, now: () => now().getTime() }),
   };
 }
 

@@ -330,20 +330,18 @@ export async function getAssembly(
     cache.set(ITEM_KEY(uuid), entry);
   }
   await assertReadable(entry, options.viewerId, options.password);
-  let views = entry.view.views;
-  if (options.viewerId !== entry.creatorId) {
-    const counted = await db
-      .update(assemblies)
-      .set({ views: sql`${assemblies.views} + 1` })
-      .where(and(eq(assemblies.uuid, uuid), isNull(assemblies.deletedAt)))
-      .returning({ views: assemblies.views });
-    // Trashed since it was cached: the cache entry is stale.
-    if (!counted[0]) {
-      cache.invalidate(ITEM_KEY(uuid));
-      throw new AppError('NOT_FOUND', `Assembly ${uuid} not found`);
-    }
-    views = counted[0].views;
+  // The counter is always read live: the cached copy of it is stale by design.
+  const live = and(eq(assemblies.uuid, uuid), isNull(assemblies.deletedAt));
+  const counted =
+    options.viewerId === entry.creatorId
+      ? await db.select({ views: assemblies.views }).from(assemblies).where(live).all()
+      : await db.update(assemblies).set({ views: sql`${assemblies.views} + 1` }).where(live).returning({ views: assemblies.views });
+  if (!counted[0]) {
+    // Trashed or purged since it was cached.
+    cache.invalidate(ITEM_KEY(uuid));
+    throw new AppError('NOT_FOUND', `Assembly ${uuid} not found`);
   }
+  const views = counted[0].views;
   const { views: _views, ...stable } = entry.view;
   const etag = `W/"${createHash('sha1').update(JSON.stringify(stable)).digest('base64url')}"`;
   return { view: { ...entry.view, views }, etag, isPublic: entry.isPublic };
@@ -391,7 +389,8 @@ function hotScore(now: Date): SQL {
 }
 
 function smoothedRating(): SQL {
-  return sql`((${assemblies.ratingSum} + ${RATING_PRIOR_MEAN * RATING_PRIOR_COUNT}.0) / (${assemblies.ratingCount} + ${RATING_PRIOR_COUNT}.0))`;
+  // * 1.0: bound numbers are integers in SQLite and would make this an integer division.
+  return sql`((${assemblies.ratingSum} + ${RATING_PRIOR_MEAN * RATING_PRIOR_COUNT}) * 1.0 / (${assemblies.ratingCount} + ${RATING_PRIOR_COUNT}))`;
 }
 
 export async function listAssemblies(db: TDb, cache: TReadCache, query: TListQuery, now: Date): Promise<{ items: TAssemblySummary[]; pagination: TPagination }> {
