@@ -155,16 +155,17 @@ Catalog('tolerates awkward entries: absent fields, nested blueprint, unknown typ
         chest1: { type: 'chest' },
         springloader9: { type: 'springloader', damagePerShot: '120', reloadSpeed: 'n/a', perks: ['a', 3] },
         typeless: { id: 'typeless', weight: 4 },
-        'bad id!': { type: 'culverin' },
+        'bad\nid': { type: 'culverin' },
+        'ok id!': { type: 'culverin' },
       },
     },
     new Date(),
   );
   assert.equal(report.hulls, { inserted: 2, updated: 0 });
-  assert.equal(report.items.byCategory, { weapon: 1, armor: 0, furniture: 0, other: 2 });
+  assert.equal(report.items.byCategory, { weapon: 2, armor: 0, furniture: 0, other: 2 });
   assert.equal(
-    report.skipped.map((entry) => `${entry.file}:${entry.id}`),
-    ['ships:broken', 'items:typeless', 'items:bad id!'],
+    report.skipped.map((entry) => `${entry.file}:${entry.id}:${entry.reason}`),
+    ['ships:broken:entry is not an object', 'items:typeless:type: is required (a string such as culverin, armor, consumable)', 'items:bad\nid:id must be 1-100 characters without control characters'],
   );
   const dhow = await app.database.db.select().from(catalogHulls).where(eq(catalogHulls.id, 'dhow')).get();
   assert.is(dhow!.hitpoints, 7000);

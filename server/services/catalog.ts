@@ -98,7 +98,7 @@ export const ZCommunityHull = z.looseObject({
 
 export const ZCommunityItem = z.looseObject({
   id: z.string().min(1).optional(),
-  type: z.string().min(1, 'type is required'),
+  type: z.string({ error: 'is required (a string such as culverin, armor, consumable)' }).min(1, 'must not be empty'),
   damagePerShot: zLooseNumber,
   projectilesPerShot: zLooseNumber,
   reloadSpeed: zLooseNumber,
@@ -183,7 +183,8 @@ function itemRow(key: string, entry: unknown, now: Date): TItemRow | string {
   };
 }
 
-const ID_PATTERN = /^[A-Za-z0-9_.:-]{1,100}$/;
+// Ids travel in JSON and query strings only; refuse just the unusable ones (empty, huge, control characters).
+const ID_PATTERN = /^[^\u0000-\u001f\u007f]{1,100}$/u;
 const CHUNK = 100;
 
 /**
@@ -207,13 +208,13 @@ export async function importCatalog(db: TDb, files: { ships: unknown; items: unk
   };
   const hullRows: THullRow[] = [];
   for (const [key, entry] of Object.entries(ships.data)) {
-    const row = ID_PATTERN.test(key) ? hullRow(key, entry, now) : 'id must be 1-100 of A-Z a-z 0-9 _ . : -';
+    const row = ID_PATTERN.test(key) ? hullRow(key, entry, now) : 'id must be 1-100 characters without control characters';
     if (typeof row === 'string') report.skipped.push({ file: 'ships', id: key, reason: row });
     else hullRows.push(row);
   }
   const itemRows: TItemRow[] = [];
   for (const [key, entry] of Object.entries(items.data)) {
-    const row = ID_PATTERN.test(key) ? itemRow(key, entry, now) : 'id must be 1-100 of A-Z a-z 0-9 _ . : -';
+    const row = ID_PATTERN.test(key) ? itemRow(key, entry, now) : 'id must be 1-100 characters without control characters';
     if (typeof row === 'string') report.skipped.push({ file: 'items', id: key, reason: row });
     else {
       itemRows.push(row);
