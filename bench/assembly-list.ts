@@ -80,10 +80,10 @@ try {
   await time('list shipType=medium', 50, () => listAssemblies(db, noCache(), query({ shipType: 'medium' }), now));
   await time('list keyword "kraken" (FTS5)', 50, () => listAssemblies(db, noCache(), query({ keyword: 'kraken' }), now));
   await time('list keyword "kra" prefix (FTS5)', 50, () => listAssemblies(db, noCache(), query({ keyword: 'kra' }), now));
-  await time('same filter as LIKE over the table (count only)', 50, () =>
+  await time('same filter as LIKE over the table (count only)', 50, async () =>
     db.get(sql`select count(*) from assemblies where deleted_at is null and is_public = 1 and (name like '%kraken%' or tags like '%kraken%')`),
   );
-  await time('FTS5 filter alone (count only)', 50, () =>
+  await time('FTS5 filter alone (count only)', 50, async () =>
     db.get(sql`select count(*) from assemblies where deleted_at is null and is_public = 1 and id in (select rowid from assemblies_fts where assemblies_fts match '"kraken"*')`),
   );
   const cache = new MemoryReadCache();
