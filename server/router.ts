@@ -1,6 +1,7 @@
 import { adminRouter } from './routers/admin';
 import { assemblyRouter } from './routers/assembly';
 import { captchaRouter } from './routers/captcha';
+import { catalogRouter } from './routers/catalog';
 import { healthRouter } from './routers/health';
 import { userRouter } from './routers/user';
 import { router } from './trpc';
@@ -11,6 +12,7 @@ export const appRouter = router({
   health: healthRouter,
   admin: adminRouter,
   assembly: assemblyRouter,
+  catalog: catalogRouter,
 });
 
 /** Import this type in a TypeScript client: `import type { AppRouter } from 'tidewatch'`. */

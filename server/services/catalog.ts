@@ -1,9 +1,10 @@
-import { inArray, sql } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { TDb } from '../../db/client';
 import { catalogHulls, catalogItems } from '../../db/schema';
 import { transaction } from '../../db/transaction';
 import { AppError } from '../errors';
+import { pageWindow } from '../schemas';
 
 /**
  * The game catalog: hulls and items in the community data format (glow-prow-data / snbdata).
@@ -364,4 +365,48 @@ export async function loadItems(db: TDb, ids: string[]): Promise<Map<string, TIt
     });
   }
   return found;
+}
+
+export interface TCatalogQuery {
+  page: number;
+  pageSize: number;
+  category?: TItemCategory;
+  type?: string;
+  size?: string;
+}
+
+function toHull(row: typeof catalogHulls.$inferSelect): THullRecord {
+  const { raw: _raw, importedAt: _importedAt, slots, perks, ...rest } = row;
+  return { ...rest, slots: JSON.parse(slots) as Record<string, TSlot>, perks: JSON.parse(perks) as string[] };
+}
+
+function toItem(row: typeof catalogItems.$inferSelect): TItemRecord {
+  const { raw: _raw, importedAt: _importedAt, damageMitigation, perks, ...rest } = row;
+  return {
+    ...rest,
+    damageMitigation: damageMitigation ? (JSON.parse(damageMitigation) as Record<string, number>) : null,
+    perks: JSON.parse(perks) as string[],
+  };
+}
+
+/** Hulls for loadout builders, by id; `size` filters by hull size. */
+export async function listHulls(db: TDb, query: TCatalogQuery) {
+  const window = pageWindow(query.page, query.pageSize);
+  const where = query.size ? eq(catalogHulls.size, query.size) : undefined;
+  const total = (await db.select({ n: count() }).from(catalogHulls).where(where).get())?.n ?? 0;
+  const rows = await db.select().from(catalogHulls).where(where).orderBy(asc(catalogHulls.id)).limit(window.limit).offset(window.offset).all();
+  return { items: rows.map(toHull), pagination: window.describe(total) };
+}
+
+/** Items for loadout builders, by id; filters by category (weapon, armor, furniture, other) and type. */
+export async function listItems(db: TDb, query: TCatalogQuery) {
+  const window = pageWindow(query.page, query.pageSize);
+  const conditions = [
+    query.category ? eq(catalogItems.category, query.category) : undefined,
+    query.type ? eq(catalogItems.type, query.type) : undefined,
+  ].filter((condition) => condition !== undefined);
+  const where = conditions.length ? and(...conditions) : undefined;
+  const total = (await db.select({ n: count() }).from(catalogItems).where(where).get())?.n ?? 0;
+  const rows = await db.select().from(catalogItems).where(where).orderBy(asc(catalogItems.id)).limit(window.limit).offset(window.offset).all();
+  return { items: rows.map(toItem), pagination: window.describe(total) };
 }
