@@ -780,6 +780,12 @@ Lifecycle('full cycle over tRPC', async ({ app, owner }) => {
   assert.equal([edited.tags, edited.isPublic, edited.hasPassword], [['edited'], false, true]);
   const public_ = await client.assembly.edit.mutate({ uuid: created.uuid, data: { isPublic: true } });
   assert.equal([public_.isPublic, public_.hasPassword], [true, false], 'a public assembly drops its password');
+  const locked = await client.assembly.edit.mutate({ uuid: created.uuid, data: { isPublic: false, password: 'open-sesame' } });
+  assert.is(locked.hasPassword, true);
+  const unlocked = await client.assembly.edit.mutate({ uuid: created.uuid, data: { password: null } });
+  assert.equal([unlocked.isPublic, unlocked.hasPassword], [false, false], 'password: null removes it');
+  assert.is((await trpcError(client.assembly.edit.mutate({ uuid: created.uuid, data: { isPublic: true, password: 'x-pass' } }))).status, 400);
+  await client.assembly.edit.mutate({ uuid: created.uuid, data: { isPublic: true } });
   await client.assembly.delete.mutate({ uuid: created.uuid });
   const trash = await client.assembly.listTrash.query({});
   assert.equal(trash.items.map((item) => item.uuid), [created.uuid]);

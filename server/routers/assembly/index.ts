@@ -1,12 +1,12 @@
 import { router } from '../../trpc';
-import { getAttributes_, getItem, list, trashList } from './read';
+import { getAttributes, getItem, list, listTrash } from './read';
 import { edit, like, publish, rate, remove, restore } from './write';
 
 export const assemblyRouter = router({
   list,
   getItem,
-  getAttributes: getAttributes_,
-  listTrash: trashList,
+  getAttributes,
+  listTrash,
   publish,
   edit,
   delete: remove,

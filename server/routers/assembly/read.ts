@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { zBool } from '../../schemas';
-import { getAssembly, getAttributes, listAssemblies, listTrash } from '../../services/assembly';
+import { getAssembly, getAttributes as attributesOf, listAssemblies, listTrash as trashOf } from '../../services/assembly';
 import { authedProcedure, publicProcedure } from '../../trpc';
 import { ZAssembly, ZAssemblyList, ZAssemblyUuid, ZAttributes, ZListInput, ZTrashInput, ZTrashList } from './schemas';
 
@@ -40,14 +40,14 @@ export const getItem = publicProcedure
     return view;
   });
 
-export const getAttributes_ = publicProcedure
+export const getAttributes = publicProcedure
   .meta({ openapi: { method: 'GET', path: '/assembly/attr', tags: ['assembly'], protect: false, summary: 'Computed attributes of an assembly from the catalog' } })
   .input(z.object({ uuid: ZAssemblyUuid, password: z.string().max(256).optional() }))
   .output(ZAttributes)
-  .query(({ input, ctx }) => getAttributes(ctx.db, input.uuid, { viewerId: ctx.auth?.user.id, password: input.password }));
+  .query(({ input, ctx }) => attributesOf(ctx.db, input.uuid, { viewerId: ctx.auth?.user.id, password: input.password }));
 
-export const trashList = authedProcedure
+export const listTrash = authedProcedure
   .meta({ openapi: { method: 'GET', path: '/assembly/trash', tags: ['assembly'], protect: true, summary: 'Your trashed assemblies (purged 30 days after deletion)' } })
   .input(ZTrashInput)
   .output(ZTrashList)
-  .query(({ input, ctx }) => listTrash(ctx.db, ctx.user.id, input.page, input.pageSize));
+  .query(({ input, ctx }) => trashOf(ctx.db, ctx.user.id, input.page, input.pageSize));
