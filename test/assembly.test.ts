@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { assemblies, catalogHulls, catalogItems } from '../db/schema';
@@ -177,6 +177,26 @@ Catalog('tolerates awkward entries: absent fields, nested blueprint, unknown typ
   assert.equal(ZBlueprint.parse([['x', ['y']], 'z']), ['x', 'y', 'z']);
   assert.equal(ZBlueprint.parse('contractReward'), ['contractReward']);
   assert.equal(ZBlueprint.parse(undefined), []);
+});
+
+Catalog('an import that fails half-way writes nothing', async () => {
+  const other = await startTestServer();
+  try {
+    // A trigger makes the database refuse one item, after every hull and some items were written.
+    await other.database.db.run(sql`create trigger refuse_item before insert on catalog_items when new.id = 'zzExplode' begin select raise(abort, 'refused'); end`);
+    const items = { ...sample.items, zzExplode: { type: 'culverin' } };
+    let failed = false;
+    try {
+      await importCatalog(other.database.db, { ships: sample.ships, items }, new Date());
+    } catch {
+      failed = true;
+    }
+    assert.ok(failed);
+    assert.is((await other.database.db.select().from(catalogHulls).all()).length, 0);
+    assert.is((await other.database.db.select().from(catalogItems).all()).length, 0);
+  } finally {
+    await other.stop();
+  }
 });
 
 Catalog('the demo catalog imports cleanly', async () => {
