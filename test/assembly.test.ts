@@ -64,11 +64,11 @@ const BRIGANTINE = {
   name: 'Brigantine all-rounder',
   shipId: 'brigantine',
   weapons: [
-    { slot: 'leftSideWeapon', itemId: 'culverin1' },
-    { slot: 'rightSideWeapon', itemId: 'demicannon1' },
-    { slot: 'frontWeapon', itemId: 'longGun1' },
-    { slot: 'aftWeapon', itemId: 'torpedo1' },
-    { slot: 'auxiliaryWeapon', itemId: 'ballista1' },
+    { slot: 'leftSideWeapon' as const, itemId: 'culverin1' },
+    { slot: 'rightSideWeapon' as const, itemId: 'demicannon1' },
+    { slot: 'frontWeapon' as const, itemId: 'longGun1' },
+    { slot: 'aftWeapon' as const, itemId: 'torpedo1' },
+    { slot: 'auxiliaryWeapon' as const, itemId: 'ballista1' },
   ],
   armor: 'ironHusk1',
   furnitures: ['firstAidStation', 'culverinWorks1', 'maintenanceForge1'],
@@ -80,8 +80,8 @@ const HULK = {
   name: 'Hulk brawler',
   shipId: 'hulk',
   weapons: [
-    { slot: 'leftSideWeapon', itemId: 'demicannon1' },
-    { slot: 'rightSideWeapon', itemId: 'demicannon1' },
+    { slot: 'leftSideWeapon' as const, itemId: 'demicannon1' },
+    { slot: 'rightSideWeapon' as const, itemId: 'demicannon1' },
   ],
 };
 
@@ -336,6 +336,8 @@ Publish('unknown ids are a 400 naming them', async ({ app, owner }) => {
 Publish('slot rules: kind exists, count not exceeded, requiredSize met, item type fits', async ({ app, owner }) => {
   const cases: [Record<string, unknown>, RegExp, string][] = [
     [{ ...HULK, weapons: [{ slot: 'auxiliaryWeapon', itemId: 'culverin1' }] }, /no "auxiliaryWeapon" weapon slot/, 'weapons[0].slot'],
+    [{ ...HULK, weapons: [{ slot: 'ultimate', itemId: 'culverin1' }] }, /weapons\[0\]\.slot: must be one of frontWeapon, leftSideWeapon/, 'weapons[0].slot'],
+    [{ ...HULK, weapons: [{ slot: 'furniture', itemId: 'culverin1' }] }, /weapons\[0\]\.slot/, 'weapons[0].slot'],
     [{ ...HULK, weapons: [{ slot: 'leftSideWeapon', itemId: 'culverin1' }, { slot: 'leftSideWeapon', itemId: 'bombard1' }] }, /2 weapons in "leftSideWeapon"; hull "hulk" has 1/, 'weapons'],
     [{ ...HULK, weapons: [{ slot: 'frontWeapon', itemId: 'ballista1' }] }, /needs a medium hull; "hulk" is small/, 'weapons[0].itemId'],
     [{ ...HULK, furnitures: ['firstAidStation', 'culverinWorks1', 'maintenanceForge1'] }, /3 furnitures; hull "hulk" has 2/, 'furnitures'],
@@ -406,7 +408,7 @@ Attr('hull, armor, damage per side and total, range, weight, gear score, perks: 
   // right: demicannon1 152 x 4 / 3.5 s = 173.71, x 8 = 1389.71
   // front: longGun1 1167 / 7.2 s = 162.08, x 4 = 648.33; aft: torpedo1 750 / 4.5 s = 166.67, x 2 = 333.33
   // auxiliary: ballista1 460 / 1 s x 1 = 460; total 666.667 + 1389.714 + 648.333 + 333.333 + 460 = 3498.05
-  assert.equal(attr.damagePerSecond, { front: 648.33, left: 666.67, right: 1389.71, aft: 333.33, other: 460, total: 3498.05 });
+  assert.equal(attr.damagePerSecond, { front: 648.33, left: 666.67, right: 1389.71, aft: 333.33, auxiliary: 460, total: 3498.05 });
   const culverin = attr.weapons.find((weapon: { itemId: string }) => weapon.itemId === 'culverin1');
   assert.equal(culverin, {
     slot: 'leftSideWeapon',

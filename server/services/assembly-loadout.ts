@@ -56,7 +56,11 @@ export function loadoutProblems(loadout: TLoadout, { hull, items }: TResolvedLoa
     }
     if (!hull) return;
     const slot = hull.slots[weapon.slot];
-    if (!slot || !(WEAPON_SLOT_KINDS as readonly string[]).includes(weapon.slot)) {
+    if (!(WEAPON_SLOT_KINDS as readonly string[]).includes(weapon.slot)) {
+      problems.push({ code: 'unknownSlot', path: `${path}.slot`, message: `"${weapon.slot}" is not a weapon slot kind` });
+      return;
+    }
+    if (!slot) {
       problems.push({ code: 'unknownSlot', path: `${path}.slot`, message: `hull "${hull.id}" has no "${weapon.slot}" weapon slot` });
       return;
     }
@@ -144,7 +148,7 @@ export interface TAttributes {
   } | null;
   armor: { itemId: string; armor: number | null; damageMitigation: Record<string, number> } | null;
   weapons: TWeaponFigures[];
-  damagePerSecond: { front: number; left: number; right: number; aft: number; other: number; total: number };
+  damagePerSecond: { front: number; left: number; right: number; aft: number; auxiliary: number; total: number };
   optimalRange: { min: number; max: number } | null;
   weight: number;
   gearScore: number;
@@ -165,7 +169,7 @@ const SIDE_OF: Record<string, 'front' | 'left' | 'right' | 'aft'> = {
  */
 export function computeAttributes(loadout: TLoadout, resolved: TResolvedLoadout): TAttributes {
   const { hull, items } = resolved;
-  const dps = { front: 0, left: 0, right: 0, aft: 0, other: 0, total: 0 };
+  const dps = { front: 0, left: 0, right: 0, aft: 0, auxiliary: 0, total: 0 };
   let weight = 0;
   let gearScore = 0;
   const ranges: number[] = [];
@@ -180,7 +184,7 @@ export function computeAttributes(loadout: TLoadout, resolved: TResolvedLoadout)
     const reloadSeconds = item.reloadSpeedMs && item.reloadSpeedMs > 0 ? item.reloadSpeedMs / 1000 : null;
     const perMount = reloadSeconds ? ((item.damagePerShot ?? 0) * (item.projectilesPerShot ?? 1)) / reloadSeconds : 0;
     const slotDps = perMount * slot.gunPorts;
-    dps[SIDE_OF[entry.slot] ?? 'other'] += slotDps;
+    dps[SIDE_OF[entry.slot] ?? 'auxiliary'] += slotDps;
     dps.total += slotDps;
     weight += (item.weight ?? 0) * slot.gunPorts;
     gearScore += item.gearScore ?? 0;
@@ -236,7 +240,7 @@ export function computeAttributes(loadout: TLoadout, resolved: TResolvedLoadout)
       left: round2(dps.left),
       right: round2(dps.right),
       aft: round2(dps.aft),
-      other: round2(dps.other),
+      auxiliary: round2(dps.auxiliary),
       total: round2(dps.total),
     },
     optimalRange: ranges.length ? { min: Math.min(...ranges), max: Math.max(...ranges) } : null,

@@ -19,10 +19,11 @@ export const WEAPON_TYPES = [
 export const FURNITURE_TYPES = ['majorFurniture', 'offensiveFurniture', 'utilityFurniture'] as const;
 export const HULL_SIZES = ['extraSmall', 'small', 'medium', 'large'] as const;
 
-/** Slot kinds of the community format that take an entry of `weapons` (furniture has its own list). */
-export const WEAPON_SLOT_KINDS = [
-  'frontWeapon', 'leftSideWeapon', 'rightSideWeapon', 'aftWeapon', 'auxiliaryWeapon', 'attachement', 'ultimate',
-] as const;
+/**
+ * Slot kinds of the community format that take an entry of `weapons`. Furniture has its own list;
+ * `attachement` and `ultimate` slots hold things items.json does not describe, so no item fits them.
+ */
+export const WEAPON_SLOT_KINDS = ['frontWeapon', 'leftSideWeapon', 'rightSideWeapon', 'aftWeapon', 'auxiliaryWeapon'] as const;
 export type TWeaponSlotKind = (typeof WEAPON_SLOT_KINDS)[number];
 
 export type TItemCategory = 'weapon' | 'armor' | 'furniture' | 'other';

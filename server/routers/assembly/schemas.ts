@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { zBool, zInt, zPage, zPageInput, ZTimestamp } from '../../schemas';
+import { WEAPON_SLOT_KINDS } from '../../services/catalog';
 
 export const ZAssemblyUuid = z
   .string({ error: 'is required' })
@@ -11,7 +12,7 @@ export const ZAssemblyUuid = z
 const ZCatalogId = z.string().min(1, 'must not be empty').max(100, 'must be at most 100 characters');
 
 export const ZWeaponEntry = z.object({
-  slot: z.string().min(1, 'must not be empty').max(32).meta({ description: 'Slot kind of the hull: frontWeapon, leftSideWeapon, rightSideWeapon, aftWeapon, auxiliaryWeapon, attachement, ultimate' }),
+  slot: z.enum(WEAPON_SLOT_KINDS, { error: `must be one of ${WEAPON_SLOT_KINDS.join(', ')}` }).meta({ description: 'Weapon slot kind; the hull must have it' }),
   itemId: ZCatalogId,
 });
 
@@ -124,7 +125,7 @@ export const ZAttributes = z.object({
       optimalRange: z.number().nullable(),
     }),
   ),
-  damagePerSecond: z.object({ front: z.number(), left: z.number(), right: z.number(), aft: z.number(), other: z.number(), total: z.number() }),
+  damagePerSecond: z.object({ front: z.number(), left: z.number(), right: z.number(), aft: z.number(), auxiliary: z.number(), total: z.number() }),
   optimalRange: z.object({ min: z.number(), max: z.number() }).nullable(),
   weight: z.number(),
   gearScore: z.number(),
