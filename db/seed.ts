@@ -4,6 +4,7 @@ import { users } from './schema';
 import { createAccount } from '../server/services/account';
 import { seedMaps } from './seed/map';
 import { seedSubscription } from './seed/subscription';
+import { seedAssemblies } from './seed/assemblies';
 
 /** Demo accounts: documented in the README so a fresh install can be tried at once. */
 export const DEMO_USERS = [
@@ -21,5 +22,6 @@ export async function seedDemoData(db: TDb, now: Date): Promise<boolean> {
   const deckhand = await db.select({ id: users.id }).from(users).where(eq(users.usernameKey, 'deckhand')).get();
   await seedMaps(db, deckhand!.id, now);
   await seedSubscription(db, deckhand!.id, now);
+  await seedAssemblies(db, now);
   return true;
 }

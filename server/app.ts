@@ -18,6 +18,7 @@ import { createRestHandler, sendError } from './rest/handler';
 import { appRouter } from './router';
 import { createCaptchaService } from './services/captcha';
 import { MemoryExpiringSet } from './services/expiring-set';
+import { MemoryReadCache } from './services/read-cache';
 import { createCallerFactory } from './trpc';
 
 export const VERSION: string = JSON.parse(
@@ -39,6 +40,7 @@ export function createDeps(config: TConfig, logger: TLogger, now: () => Date = (
     now,
     captcha: createCaptchaService({ hmacKey, maxNumber: config.CAPTCHA_MAX_NUMBER, used: new MemoryExpiringSet() }),
     limits: createRateLimits(config),
+    cache: new MemoryReadCache({ maxEntries: 2000, ttlMs: 30_000, now: () => now().getTime() }),
   };
 }
 

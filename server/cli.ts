@@ -1,6 +1,7 @@
 import { ConfigError } from './config';
 import { runCommand, UsageError, type TCommand } from './cli/command';
 import { backupCommand } from './cli/backup-command';
+import { importCatalogCommand, purgeTrashCommand } from './cli/assembly-commands';
 import { createAdminCommand, migrateCommand, seedCommand } from './cli/core-commands';
 import { orderConfirmCommand, ordersExpireCommand, subscriptionImportCommand } from './cli/subscription-commands';
 import { AppError } from './errors';
@@ -14,6 +15,8 @@ const COMMANDS: TCommand[] = [
   subscriptionImportCommand,
   orderConfirmCommand,
   ordersExpireCommand,
+  importCatalogCommand,
+  purgeTrashCommand,
 ];
 
 function printHelp(): void {

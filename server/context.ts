@@ -5,6 +5,7 @@ import { clientIpOf } from './http/client-ip';
 import type { TRateLimits } from './http/rate-limit';
 import type { TLogger } from './logger';
 import type { TCaptchaService } from './services/captcha';
+import type { TReadCache } from './services/read-cache';
 import { validateSessionToken, type TAuth } from './services/session';
 
 /** Long-lived parts of the app, built once at start-up and shared by every request. */
@@ -15,6 +16,8 @@ export interface TAppDeps {
   logger: TLogger;
   /** The service clock; tests replace it. */
   now: () => Date;
+  /** In-process read cache (assembly item and list); writers invalidate what they change. */
+  cache: TReadCache;
 }
 
 /** Headers a procedure wants on its response (Cache-Control, Retry-After); both surfaces apply them. */

@@ -1,6 +1,7 @@
 import type { TDb } from '../db/client';
 import type { TAppDeps } from './context';
 import { expirePendingOrders } from './services/subscription-orders';
+import { purgeTrash } from './services/assembly';
 
 /** A periodic background task (trash purge, snapshot thinning, order expiry). */
 export interface TJob {
@@ -13,6 +14,11 @@ export interface TJob {
 export const JOBS: TJob[] = [
   // Reads already treat a pending order past its deadline as expired; this makes the stored state agree.
   { name: 'expire-pending-orders', intervalMs: 60_000, run: (db, deps) => expirePendingOrders(db, deps.now()) },
+  {
+    name: 'assembly-trash-purge',
+    intervalMs: 60 * 60 * 1000,
+    run: (db, deps) => purgeTrash(db, deps.now(), deps.cache),
+  },
 ];
 
 /**

@@ -1,5 +1,7 @@
 import { adminRouter } from './routers/admin';
+import { assemblyRouter } from './routers/assembly';
 import { captchaRouter } from './routers/captcha';
+import { catalogRouter } from './routers/catalog';
 import { healthRouter } from './routers/health';
 import { mapRouter } from './routers/map';
 import { subscriptionRouter } from './routers/subscription';
@@ -13,6 +15,8 @@ export const appRouter = router({
   map: mapRouter,
   subscription: subscriptionRouter,
   admin: adminRouter,
+  assembly: assemblyRouter,
+  catalog: catalogRouter,
 });
 
 /** Import this type in a TypeScript client: `import type { AppRouter } from 'tidewatch'`. */

@@ -1,3 +1,4 @@
 export * from './user';
 export * from './map';
 export * from './subscription';
+export * from './assembly';

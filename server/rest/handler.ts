@@ -78,7 +78,8 @@ export function createRestHandler(options: TRestHandlerOptions): TRestHandler {
       const headers: Record<string, string> = { ...ctx.responseHeaders };
       if (route.method === 'GET') {
         headers['cache-control'] ??= req.headers.authorization || req.headers['x-access-token'] ? 'private, no-cache' : 'no-cache';
-        const etag = etagOf(responseBody);
+        // A procedure may set its own (weak) ETag when its body carries a counter that should not defeat revalidation.
+        const etag = headers.etag ?? etagOf(responseBody);
         headers.etag = etag;
         if (matchesEtag(req.headers['if-none-match'], etag)) {
           res.statusCode = 304;

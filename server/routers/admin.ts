@@ -1,5 +1,6 @@
 import { router } from '../trpc';
 import { subscriptionAdminRouter } from './subscription';
+import { catalogAdminRouter } from './catalog-admin';
 
 /**
  * Ingestion of data that comes from outside (catalog, drops, war snapshots, calendar, plans).
@@ -8,4 +9,5 @@ import { subscriptionAdminRouter } from './subscription';
  */
 export const adminRouter = router({
   subscription: subscriptionAdminRouter,
+  catalog: catalogAdminRouter,
 });

@@ -1,0 +1,97 @@
+/**
+ * Data-scale benchmark of the assembly list (not part of `npm test`):
+ *   npx tsx bench/assembly-list.ts [assemblies=20000]
+ * Fills a fresh SQLite file, then times each list variant uncached, a keyword search through FTS5
+ * against the LIKE scan it replaces, and item reads with and without the read cache.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import { openDatabase } from '../db/client';
+import { readDemoCatalog } from '../db/seed/assemblies';
+import { assemblies } from '../db/schema';
+import { createAccount } from '../server/services/account';
+import { getAssembly, listAssemblies, type TListQuery } from '../server/services/assembly';
+import { importCatalog } from '../server/services/catalog';
+import { MemoryReadCache } from '../server/services/read-cache';
+
+const total = Number(process.argv[2] ?? 20_000);
+const dir = mkdtempSync(join(tmpdir(), 'tidewatch-bench-'));
+const database = openDatabase(`file:${join(dir, 'bench.db')}`);
+database.migrate();
+const { db } = database;
+const now = new Date();
+
+const words = ['storm', 'kraken', 'raider', 'merchant', 'broadside', 'ember', 'tide', 'reef', 'gale', 'corsair', 'siren', 'anchor'];
+const hulls = ['cutter', 'hulk', 'brigantine', 'snow', 'dhow'];
+const pick = <T>(list: T[], i: number) => list[i % list.length]!;
+
+async function fill() {
+  await importCatalog(db, readDemoCatalog(), now);
+  const user = await createAccount(db, { username: 'bench', email: 'bench@example.test', password: 'bench-password' }, now);
+  const rows = [];
+  for (let i = 0; i < total; i++) {
+    rows.push({
+      uuid: randomUUID(),
+      creatorId: user.id,
+      name: `${pick(words, i)} ${pick(words, i * 7 + 3)} ${i}`,
+      shipId: pick(hulls, i),
+      weapons: JSON.stringify([{ slot: 'leftSideWeapon', itemId: 'culverin1' }]),
+      armor: null,
+      furnitures: '[]',
+      description: '',
+      tags: JSON.stringify([pick(words, i * 3 + 1)]),
+      isPublic: i % 10 !== 0,
+      likes: i % 37,
+      views: (i * 13) % 1000,
+      ratingSum: (i % 5) * (i % 4),
+      ratingCount: i % 4,
+      createdAt: new Date(now.getTime() - i * 60_000),
+      updatedAt: now,
+      deletedAt: i % 50 === 0 ? now : null,
+    });
+    if (rows.length === 500) {
+      await db.insert(assemblies).values(rows.splice(0));
+    }
+  }
+  if (rows.length) await db.insert(assemblies).values(rows);
+}
+
+async function time(label: string, runs: number, work: () => Promise<unknown>) {
+  await work();
+  const start = performance.now();
+  for (let i = 0; i < runs; i++) await work();
+  const ms = (performance.now() - start) / runs;
+  console.log(`${label.padEnd(48)} ${ms.toFixed(3)} ms`);
+}
+
+try {
+  const fillStart = performance.now();
+  await fill();
+  console.log(`filled ${total} assemblies in ${((performance.now() - fillStart) / 1000).toFixed(1)} s`);
+  const noCache = () => new MemoryReadCache({ maxEntries: 1, ttlMs: 0 });
+  const query = (extra: Partial<TListQuery>): TListQuery => ({ page: 1, pageSize: 20, sort: 'latest', ...extra });
+  await time('list latest, page 1', 50, () => listAssemblies(db, noCache(), query({}), now));
+  await time('list latest, page 500', 50, () => listAssemblies(db, noCache(), query({ page: 500 }), now));
+  await time('list hottest', 50, () => listAssemblies(db, noCache(), query({ sort: 'hottest' }), now));
+  await time('list rating', 50, () => listAssemblies(db, noCache(), query({ sort: 'rating' }), now));
+  await time('list shipType=medium', 50, () => listAssemblies(db, noCache(), query({ shipType: 'medium' }), now));
+  await time('list keyword "kraken" (FTS5)', 50, () => listAssemblies(db, noCache(), query({ keyword: 'kraken' }), now));
+  await time('list keyword "kra" prefix (FTS5)', 50, () => listAssemblies(db, noCache(), query({ keyword: 'kra' }), now));
+  await time('same filter as LIKE over the table (count only)', 50, async () =>
+    db.get(sql`select count(*) from assemblies where deleted_at is null and is_public = 1 and (name like '%kraken%' or tags like '%kraken%')`),
+  );
+  await time('FTS5 filter alone (count only)', 50, async () =>
+    db.get(sql`select count(*) from assemblies where deleted_at is null and is_public = 1 and id in (select rowid from assemblies_fts where assemblies_fts match '"kraken"*')`),
+  );
+  const cache = new MemoryReadCache();
+  await time('list latest through the cache (hit)', 500, () => listAssemblies(db, cache, query({}), now));
+  const one = (await listAssemblies(db, noCache(), query({}), now)).items[0]!.uuid;
+  await time('item, cache bypassed (force)', 200, () => getAssembly(db, cache, one, { force: true }));
+  await time('item, cache hit (+ view counter update)', 200, () => getAssembly(db, cache, one, {}));
+} finally {
+  database.close();
+  rmSync(dir, { recursive: true, force: true });
+}

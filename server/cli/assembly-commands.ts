@@ -1,0 +1,43 @@
+import { readFileSync } from 'node:fs';
+import { purgeTrash } from '../services/assembly';
+import { formatImportReport, importCatalog } from '../services/catalog';
+import { UsageError, type TCommand } from './command';
+
+function readJsonFile(path: string, label: string): unknown {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new UsageError(`cannot read ${label} file "${path}": ${(error as Error).message}`);
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new UsageError(`${label} file "${path}" is not valid JSON: ${(error as Error).message}`);
+  }
+}
+
+export const importCatalogCommand: TCommand = {
+  name: 'import-catalog',
+  usage: 'import-catalog <ships.json> <items.json>',
+  description:
+    'Imports hulls and items in the community data format (glow-prow-data). Entries already present are updated in place; unusable entries are skipped and listed.',
+  async run({ positionals, database, print }) {
+    const [shipsPath, itemsPath, extra] = positionals;
+    if (!shipsPath || !itemsPath || extra !== undefined) throw new UsageError('expected exactly two files: <ships.json> <items.json>');
+    const files = { ships: readJsonFile(shipsPath, 'ships'), items: readJsonFile(itemsPath, 'items') };
+    const report = await importCatalog(database().db, files, new Date());
+    for (const line of formatImportReport(report)) print(line);
+  },
+};
+
+export const purgeTrashCommand: TCommand = {
+  name: 'purge-trash',
+  usage: 'purge-trash',
+  description: 'Deletes for good the assemblies that have been in the trash for more than 30 days (the server also does this every hour).',
+  async run({ positionals, database, print }) {
+    if (positionals.length > 0) throw new UsageError('takes no arguments');
+    const { purged } = await purgeTrash(database().db, new Date());
+    print(`purged ${purged} assembl${purged === 1 ? 'y' : 'ies'} from the trash`);
+  },
+};

@@ -1,0 +1,53 @@
+import { z } from 'zod';
+import { zBool } from '../../schemas';
+import { getAssembly, getAttributes as attributesOf, listAssemblies, listTrash as trashOf } from '../../services/assembly';
+import { authedProcedure, publicProcedure } from '../../trpc';
+import { ZAssembly, ZAssemblyList, ZAssemblyUuid, ZAttributes, ZListInput, ZTrashInput, ZTrashList } from './schemas';
+
+export const list = publicProcedure
+  .meta({ openapi: { method: 'GET', path: '/assembly/list', tags: ['assembly'], protect: false, summary: 'Public assemblies: search, filter by hull class, sort' } })
+  .input(ZListInput)
+  .output(ZAssemblyList)
+  .query(({ input, ctx }) => listAssemblies(ctx.db, ctx.deps.cache, input, ctx.deps.now()));
+
+export const getItem = publicProcedure
+  .meta({
+    openapi: {
+      method: 'GET',
+      path: '/assembly/item',
+      tags: ['assembly'],
+      protect: false,
+      summary: 'One assembly (private ones need their password unless you are the creator)',
+      description: 'force=true bypasses the read cache. Each read by someone other than the creator counts a view.',
+    },
+  })
+  .input(
+    z.object({
+      uuid: ZAssemblyUuid,
+      password: z.string().max(256).optional(),
+      force: zBool().optional().meta({ description: 'Bypass the read cache' }),
+    }),
+  )
+  .output(ZAssembly)
+  .query(async ({ input, ctx }) => {
+    const { view, etag, isPublic } = await getAssembly(ctx.db, ctx.deps.cache, input.uuid, {
+      viewerId: ctx.auth?.user.id,
+      password: input.password,
+      force: input.force,
+    });
+    ctx.responseHeaders.etag = etag;
+    if (!isPublic) ctx.responseHeaders['cache-control'] = 'private, no-cache';
+    return view;
+  });
+
+export const getAttributes = publicProcedure
+  .meta({ openapi: { method: 'GET', path: '/assembly/attr', tags: ['assembly'], protect: false, summary: 'Computed attributes of an assembly from the catalog' } })
+  .input(z.object({ uuid: ZAssemblyUuid, password: z.string().max(256).optional() }))
+  .output(ZAttributes)
+  .query(({ input, ctx }) => attributesOf(ctx.db, input.uuid, { viewerId: ctx.auth?.user.id, password: input.password }));
+
+export const listTrash = authedProcedure
+  .meta({ openapi: { method: 'GET', path: '/assembly/trash', tags: ['assembly'], protect: true, summary: 'Your trashed assemblies (purged 30 days after deletion)' } })
+  .input(ZTrashInput)
+  .output(ZTrashList)
+  .query(({ input, ctx }) => trashOf(ctx.db, ctx.user.id, input.page, input.pageSize));

@@ -1,0 +1,484 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { and, count, desc, eq, isNotNull, isNull, lt, sql, type SQL } from 'drizzle-orm';
+import type { TDb } from '../../db/client';
+import { assemblies, assemblyLikes, assemblyRatings, catalogHulls, users } from '../../db/schema';
+import { transaction } from '../../db/transaction';
+import { AppError } from '../errors';
+import { pageWindow, type TPagination } from '../schemas';
+import { assertValidLoadout, computeAttributes, resolveLoadout, type TAttributes, type TLoadout, type TWeaponEntry } from './assembly-loadout';
+import { hashPassword, verifyPassword } from './password';
+import type { TReadCache } from './read-cache';
+
+export const TRASH_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
+
+/** Bayesian smoothing of ratings: RATING_PRIOR_COUNT virtual votes of RATING_PRIOR_MEAN. */
+export const RATING_PRIOR_MEAN = 3;
+export const RATING_PRIOR_COUNT = 5;
+
+export interface TAssemblyView {
+  uuid: string;
+  name: string;
+  shipId: string;
+  ship: { id: string; size: string | null; archetype: string | null } | null;
+  weapons: TWeaponEntry[];
+  armor: string | null;
+  furnitures: string[];
+  description: string;
+  tags: string[];
+  isPublic: boolean;
+  hasPassword: boolean;
+  creator: { id: string; username: string };
+  likes: number;
+  views: number;
+  rating: { average: number | null; count: number; smoothed: number };
+  createdAt: string;
+  updatedAt: string;
+}
+
+export type TAssemblySummary = Omit<TAssemblyView, 'weapons' | 'armor' | 'furnitures'>;
+
+export interface TTrashedAssembly extends TAssemblySummary {
+  deletedAt: string;
+  purgeAt: string;
+}
+
+export interface TAssemblyDraft {
+  name: string;
+  shipId: string;
+  weapons: TWeaponEntry[];
+  armor?: string | null;
+  furnitures?: string[];
+  description?: string;
+  tags?: string[];
+  isPublic?: boolean;
+  password?: string | null;
+}
+
+const ITEM_KEY = (uuid: string) => `assembly:item:${uuid}`;
+const LIST_PREFIX = 'assembly:list:';
+
+/** Every write calls this: the item (when known) and every cached list page are dropped. */
+export function invalidateAssembly(cache: TReadCache, uuid?: string): void {
+  if (uuid) cache.invalidate(ITEM_KEY(uuid));
+  cache.invalidatePrefix(LIST_PREFIX);
+}
+
+const round2 = (value: number) => Math.round(value * 100) / 100;
+
+export function ratingOf(sum: number, n: number) {
+  return {
+    average: n > 0 ? round2(sum / n) : null,
+    count: n,
+    smoothed: round2((sum + RATING_PRIOR_MEAN * RATING_PRIOR_COUNT) / (n + RATING_PRIOR_COUNT)),
+  };
+}
+
+const viewColumns = {
+  id: assemblies.id,
+  uuid: assemblies.uuid,
+  name: assemblies.name,
+  shipId: assemblies.shipId,
+  weapons: assemblies.weapons,
+  armor: assemblies.armor,
+  furnitures: assemblies.furnitures,
+  description: assemblies.description,
+  tags: assemblies.tags,
+  isPublic: assemblies.isPublic,
+  passwordHash: assemblies.passwordHash,
+  creatorId: assemblies.creatorId,
+  creatorName: users.username,
+  likes: assemblies.likes,
+  views: assemblies.views,
+  ratingSum: assemblies.ratingSum,
+  ratingCount: assemblies.ratingCount,
+  createdAt: assemblies.createdAt,
+  updatedAt: assemblies.updatedAt,
+  deletedAt: assemblies.deletedAt,
+  hullId: catalogHulls.id,
+  hullSize: catalogHulls.size,
+  hullArchetype: catalogHulls.archetype,
+};
+
+
+function selectRows(db: TDb) {
+  return db
+    .select(viewColumns)
+    .from(assemblies)
+    .innerJoin(users, eq(users.id, assemblies.creatorId))
+    .leftJoin(catalogHulls, eq(catalogHulls.id, assemblies.shipId));
+}
+
+type TRow = NonNullable<Awaited<ReturnType<ReturnType<typeof selectRows>['get']>>>;
+
+function toSummary(row: TRow): TAssemblySummary {
+  return {
+    uuid: row.uuid,
+    name: row.name,
+    shipId: row.shipId,
+    ship: row.hullId ? { id: row.hullId, size: row.hullSize, archetype: row.hullArchetype } : null,
+    description: row.description,
+    tags: JSON.parse(row.tags) as string[],
+    isPublic: row.isPublic,
+    hasPassword: row.passwordHash !== null,
+    creator: { id: row.creatorId, username: row.creatorName },
+    likes: row.likes,
+    views: row.views,
+    rating: ratingOf(row.ratingSum, row.ratingCount),
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+function toView(row: TRow): TAssemblyView {
+  return {
+    ...toSummary(row),
+    weapons: JSON.parse(row.weapons) as TWeaponEntry[],
+    armor: row.armor,
+    furnitures: JSON.parse(row.furnitures) as string[],
+  };
+}
+
+function loadoutOf(row: Pick<TRow, 'shipId' | 'weapons' | 'armor' | 'furnitures'>): TLoadout {
+  return {
+    shipId: row.shipId,
+    weapons: JSON.parse(row.weapons) as TWeaponEntry[],
+    armor: row.armor,
+    furnitures: JSON.parse(row.furnitures) as string[],
+  };
+}
+
+async function findRow(db: TDb, uuid: string): Promise<TRow | undefined> {
+  return selectRows(db).where(eq(assemblies.uuid, uuid)).get();
+}
+
+/** An assembly that is not in the trash; 404 otherwise (trashed ones do not exist for readers). */
+async function findActive(db: TDb, uuid: string): Promise<TRow> {
+  const row = await findRow(db, uuid);
+  if (!row || row.deletedAt !== null) throw new AppError('NOT_FOUND', `Assembly ${uuid} not found`);
+  return row;
+}
+
+function assertCreator(row: { creatorId: string }, userId: string, action: string): void {
+  if (row.creatorId !== userId) throw new AppError('FORBIDDEN', `Only the creator may ${action} this assembly`);
+}
+
+/**
+ * Read access of a private assembly: the creator always; others only with its password (and never
+ * when it has none). Public assemblies are open to all.
+ */
+async function assertReadable(
+  access: { isPublic: boolean; creatorId: string; passwordHash: string | null },
+  viewerId: string | undefined,
+  password: string | undefined,
+): Promise<void> {
+  if (access.isPublic || access.creatorId === viewerId) return;
+  if (access.passwordHash === null) throw new AppError('FORBIDDEN', 'This assembly is private');
+  if (password === undefined || password === '') throw new AppError('FORBIDDEN', 'This assembly is private: a password is required');
+  if (!(await verifyPassword(access.passwordHash, password))) throw new AppError('FORBIDDEN', 'Wrong password for this private assembly');
+}
+
+function normaliseTags(tags: string[] | undefined): string[] {
+  const seen = new Set<string>();
+  for (const tag of tags ?? []) {
+    const clean = tag.trim().toLowerCase();
+    if (clean) seen.add(clean);
+  }
+  return [...seen];
+}
+
+function assertPasswordFits(isPublic: boolean, password: string | null | undefined): void {
+  if (isPublic && typeof password === 'string') {
+    throw new AppError('BAD_REQUEST', 'Invalid input: password: only a private assembly (isPublic: false) can have a password', {
+      issues: [{ path: 'password', message: 'only a private assembly (isPublic: false) can have a password' }],
+    });
+  }
+}
+
+export async function publishAssembly(db: TDb, cache: TReadCache, creatorId: string, draft: TAssemblyDraft, now: Date): Promise<TAssemblyView> {
+  const isPublic = draft.isPublic ?? true;
+  assertPasswordFits(isPublic, draft.password);
+  const loadout: TLoadout = { shipId: draft.shipId, weapons: draft.weapons, armor: draft.armor ?? null, furnitures: draft.furnitures ?? [] };
+  await assertValidLoadout(db, loadout);
+  // Hashing is slow and must stay outside any transaction.
+  const passwordHash = !isPublic && draft.password ? await hashPassword(draft.password) : null;
+  const uuid = randomUUID();
+  await db.insert(assemblies).values({
+    uuid,
+    creatorId,
+    name: draft.name.trim(),
+    shipId: loadout.shipId,
+    weapons: JSON.stringify(loadout.weapons),
+    armor: loadout.armor,
+    furnitures: JSON.stringify(loadout.furnitures),
+    description: draft.description ?? '',
+    tags: JSON.stringify(normaliseTags(draft.tags)),
+    isPublic,
+    passwordHash,
+    createdAt: now,
+    updatedAt: now,
+  });
+  invalidateAssembly(cache, uuid);
+  return toView(await findActive(db, uuid));
+}
+
+export type TAssemblyPatch = Partial<TAssemblyDraft>;
+
+export async function editAssembly(db: TDb, cache: TReadCache, userId: string, uuid: string, patch: TAssemblyPatch, now: Date): Promise<TAssemblyView> {
+  const row = await findActive(db, uuid);
+  assertCreator(row, userId, 'edit');
+  const isPublic = patch.isPublic ?? row.isPublic;
+  assertPasswordFits(isPublic, patch.password);
+  const current = loadoutOf(row);
+  const loadout: TLoadout = {
+    shipId: patch.shipId ?? current.shipId,
+    weapons: patch.weapons ?? current.weapons,
+    armor: patch.armor === undefined ? current.armor : patch.armor,
+    furnitures: patch.furnitures ?? current.furnitures,
+  };
+  await assertValidLoadout(db, loadout, 'data.');
+  let passwordHash = row.passwordHash;
+  if (isPublic || patch.password === null) passwordHash = null;
+  else if (typeof patch.password === 'string') passwordHash = await hashPassword(patch.password);
+  const updated = await db
+    .update(assemblies)
+    .set({
+      name: patch.name?.trim() ?? row.name,
+      shipId: loadout.shipId,
+      weapons: JSON.stringify(loadout.weapons),
+      armor: loadout.armor,
+      furnitures: JSON.stringify(loadout.furnitures),
+      description: patch.description ?? row.description,
+      tags: patch.tags ? JSON.stringify(normaliseTags(patch.tags)) : row.tags,
+      isPublic,
+      passwordHash,
+      updatedAt: now,
+    })
+    // The row may have been trashed while the password was hashed.
+    .where(and(eq(assemblies.id, row.id), isNull(assemblies.deletedAt)))
+    .returning({ id: assemblies.id });
+  if (updated.length === 0) throw new AppError('NOT_FOUND', `Assembly ${uuid} not found`);
+  invalidateAssembly(cache, uuid);
+  return toView(await findActive(db, uuid));
+}
+
+export async function trashAssembly(db: TDb, cache: TReadCache, userId: string, uuid: string, now: Date): Promise<{ uuid: string; deletedAt: string; purgeAt: string }> {
+  const row = await findActive(db, uuid);
+  assertCreator(row, userId, 'delete');
+  await db.update(assemblies).set({ deletedAt: now }).where(and(eq(assemblies.id, row.id), isNull(assemblies.deletedAt)));
+  invalidateAssembly(cache, uuid);
+  return { uuid, deletedAt: now.toISOString(), purgeAt: new Date(now.getTime() + TRASH_RETENTION_MS).toISOString() };
+}
+
+export async function restoreAssembly(db: TDb, cache: TReadCache, userId: string, uuid: string, now: Date): Promise<TAssemblyView> {
+  const row = await findRow(db, uuid);
+  if (!row) throw new AppError('NOT_FOUND', `Assembly ${uuid} not found`);
+  assertCreator(row, userId, 'restore');
+  if (row.deletedAt === null) throw new AppError('NOT_FOUND', `Assembly ${uuid} is not in the trash`);
+  await db.update(assemblies).set({ deletedAt: null, updatedAt: now }).where(eq(assemblies.id, row.id));
+  invalidateAssembly(cache, uuid);
+  return toView(await findActive(db, uuid));
+}
+
+export async function listTrash(db: TDb, userId: string, page: number, pageSize: number): Promise<{ items: TTrashedAssembly[]; pagination: TPagination }> {
+  const window = pageWindow(page, pageSize);
+  const where = and(eq(assemblies.creatorId, userId), isNotNull(assemblies.deletedAt));
+  const total = (await db.select({ n: count() }).from(assemblies).where(where).get())?.n ?? 0;
+  const rows = await selectRows(db).where(where).orderBy(desc(assemblies.deletedAt), desc(assemblies.id)).limit(window.limit).offset(window.offset).all();
+  return {
+    items: rows.map((row) => ({
+      ...toSummary(row),
+      deletedAt: row.deletedAt!.toISOString(),
+      purgeAt: new Date(row.deletedAt!.getTime() + TRASH_RETENTION_MS).toISOString(),
+    })),
+    pagination: window.describe(total),
+  };
+}
+
+/** Hard-deletes assemblies trashed more than 30 days ago (likes and ratings go with them). */
+export async function purgeTrash(db: TDb, now: Date, cache?: TReadCache): Promise<{ purged: number; uuids: string[] }> {
+  const cutoff = new Date(now.getTime() - TRASH_RETENTION_MS);
+  const removed = await db
+    .delete(assemblies)
+    .where(and(isNotNull(assemblies.deletedAt), lt(assemblies.deletedAt, cutoff)))
+    .returning({ uuid: assemblies.uuid });
+  if (cache) for (const { uuid } of removed) invalidateAssembly(cache, uuid);
+  return { purged: removed.length, uuids: removed.map((row) => row.uuid) };
+}
+
+interface TCachedItem {
+  view: TAssemblyView;
+  isPublic: boolean;
+  creatorId: string;
+  passwordHash: string | null;
+}
+
+/**
+ * One assembly, through the read cache unless `force`. Access is checked on every read (the cached
+ * entry keeps the password hash, never sent out). A read by anyone but the creator counts a view,
+ * cache hit or not; the returned ETag leaves the view counter out so revalidation still works.
+ */
+export async function getAssembly(
+  db: TDb,
+  cache: TReadCache,
+  uuid: string,
+  options: { viewerId?: string; password?: string; force?: boolean },
+): Promise<{ view: TAssemblyView; etag: string; isPublic: boolean }> {
+  let entry = options.force ? undefined : cache.get<TCachedItem>(ITEM_KEY(uuid));
+  if (!entry) {
+    const row = await findActive(db, uuid);
+    entry = { view: toView(row), isPublic: row.isPublic, creatorId: row.creatorId, passwordHash: row.passwordHash };
+    cache.set(ITEM_KEY(uuid), entry);
+  }
+  await assertReadable(entry, options.viewerId, options.password);
+  // The counter is always read live: the cached copy of it is stale by design.
+  const live = and(eq(assemblies.uuid, uuid), isNull(assemblies.deletedAt));
+  const counted =
+    options.viewerId === entry.creatorId
+      ? await db.select({ views: assemblies.views }).from(assemblies).where(live).all()
+      : await db.update(assemblies).set({ views: sql`${assemblies.views} + 1` }).where(live).returning({ views: assemblies.views });
+  if (!counted[0]) {
+    // Trashed or purged since it was cached.
+    cache.invalidate(ITEM_KEY(uuid));
+    throw new AppError('NOT_FOUND', `Assembly ${uuid} not found`);
+  }
+  const views = counted[0].views;
+  const { views: _views, ...stable } = entry.view;
+  const etag = `W/"${createHash('sha1').update(JSON.stringify(stable)).digest('base64url')}"`;
+  return { view: { ...entry.view, views }, etag, isPublic: entry.isPublic };
+}
+
+export async function getAttributes(
+  db: TDb,
+  uuid: string,
+  options: { viewerId?: string; password?: string },
+): Promise<TAttributes & { uuid: string; shipId: string }> {
+  const row = await findActive(db, uuid);
+  await assertReadable(row, options.viewerId, options.password);
+  const loadout = loadoutOf(row);
+  return { uuid, shipId: row.shipId, ...computeAttributes(loadout, await resolveLoadout(db, loadout)) };
+}
+
+export type TListSort = 'latest' | 'hottest' | 'rating';
+
+export interface TListQuery {
+  page: number;
+  pageSize: number;
+  keyword?: string;
+  shipType?: string;
+  sort: TListSort;
+}
+
+/**
+ * An FTS5 query that matches every word of the keyword as a prefix. Each word is quoted (inner
+ * quotes doubled), so operators and punctuation in user input are only ever text; words without a
+ * letter or digit cannot match anything and are dropped. Returns null when nothing searchable is left.
+ */
+export function ftsQuery(keyword: string): string | null {
+  const words = keyword
+    .split(/\s+/)
+    .filter((word) => /[\p{L}\p{N}]/u.test(word))
+    .slice(0, 16)
+    .map((word) => `"${word.replace(/"/g, '""')}"*`);
+  return words.length ? words.join(' ') : null;
+}
+
+/** `hottest`: (2 x likes + views / 10 + 1) / (ageHours + 2)^2. */
+function hotScore(now: Date): SQL {
+  const ageHours = sql`max(0, (${now.getTime()} - ${assemblies.createdAt}) / 3600000.0)`;
+  return sql`((${assemblies.likes} * 2.0 + ${assemblies.views} / 10.0 + 1.0) / ((${ageHours} + 2.0) * (${ageHours} + 2.0)))`;
+}
+
+function smoothedRating(): SQL {
+  // * 1.0: bound numbers are integers in SQLite and would make this an integer division.
+  return sql`((${assemblies.ratingSum} + ${RATING_PRIOR_MEAN * RATING_PRIOR_COUNT}) * 1.0 / (${assemblies.ratingCount} + ${RATING_PRIOR_COUNT}))`;
+}
+
+export async function listAssemblies(db: TDb, cache: TReadCache, query: TListQuery, now: Date): Promise<{ items: TAssemblySummary[]; pagination: TPagination }> {
+  const key = LIST_PREFIX + JSON.stringify([query.page, query.pageSize, query.keyword ?? '', query.shipType ?? '', query.sort]);
+  const cached = cache.get<{ items: TAssemblySummary[]; pagination: TPagination }>(key);
+  if (cached) return cached;
+
+  const window = pageWindow(query.page, query.pageSize);
+  const conditions: SQL[] = [isNull(assemblies.deletedAt), eq(assemblies.isPublic, true)];
+  const keyword = query.keyword?.trim();
+  if (keyword) {
+    const match = ftsQuery(keyword);
+    // A keyword made only of punctuation matches nothing rather than everything.
+    conditions.push(match ? sql`${assemblies.id} in (select rowid from assemblies_fts where assemblies_fts match ${match})` : sql`0`);
+  }
+  const shipType = query.shipType?.trim();
+  if (shipType) {
+    conditions.push(
+      sql`${assemblies.shipId} in (select ${catalogHulls.id} from ${catalogHulls} where lower(${catalogHulls.size}) = lower(${shipType}) or lower(${catalogHulls.archetype}) = lower(${shipType}))`,
+    );
+  }
+  const where = and(...conditions);
+  const order =
+    query.sort === 'hottest'
+      ? [desc(hotScore(now)), desc(assemblies.id)]
+      : query.sort === 'rating'
+        ? [desc(smoothedRating()), desc(assemblies.ratingCount), desc(assemblies.id)]
+        : [desc(assemblies.createdAt), desc(assemblies.id)];
+  const total = (await db.select({ n: count() }).from(assemblies).where(where).get())?.n ?? 0;
+  const rows = await selectRows(db).where(where).orderBy(...order).limit(window.limit).offset(window.offset).all();
+  const result = { items: rows.map(toSummary), pagination: window.describe(total) };
+  cache.set(key, result);
+  return result;
+}
+
+/** Likes and ratings: anyone who can read the assembly, except its creator. */
+async function findVotable(db: TDb, uuid: string, userId: string, password: string | undefined): Promise<TRow> {
+  const row = await findActive(db, uuid);
+  if (row.creatorId === userId) throw new AppError('FORBIDDEN', 'You cannot like or rate your own assembly');
+  await assertReadable(row, userId, password);
+  return row;
+}
+
+export async function likeAssembly(
+  db: TDb,
+  cache: TReadCache,
+  userId: string,
+  input: { uuid: string; like: boolean; password?: string },
+  now: Date,
+): Promise<{ uuid: string; liked: boolean; likes: number }> {
+  const row = await findVotable(db, input.uuid, userId, input.password);
+  const likes = await transaction(db, async (tx) => {
+    if (input.like) {
+      await tx.insert(assemblyLikes).values({ assemblyId: row.id, userId, createdAt: now }).onConflictDoNothing();
+    } else {
+      await tx.delete(assemblyLikes).where(and(eq(assemblyLikes.assemblyId, row.id), eq(assemblyLikes.userId, userId)));
+    }
+    const n = (await tx.select({ n: count() }).from(assemblyLikes).where(eq(assemblyLikes.assemblyId, row.id)).get())?.n ?? 0;
+    await tx.update(assemblies).set({ likes: n }).where(eq(assemblies.id, row.id));
+    return n;
+  });
+  invalidateAssembly(cache, input.uuid);
+  return { uuid: input.uuid, liked: input.like, likes };
+}
+
+export async function rateAssembly(
+  db: TDb,
+  cache: TReadCache,
+  userId: string,
+  input: { uuid: string; score: number; password?: string },
+  now: Date,
+): Promise<{ uuid: string; yourScore: number; rating: ReturnType<typeof ratingOf> }> {
+  const row = await findVotable(db, input.uuid, userId, input.password);
+  const totals = await transaction(db, async (tx) => {
+    await tx
+      .insert(assemblyRatings)
+      .values({ assemblyId: row.id, userId, score: input.score, updatedAt: now })
+      .onConflictDoUpdate({ target: [assemblyRatings.assemblyId, assemblyRatings.userId], set: { score: input.score, updatedAt: now } });
+    const agg = await tx
+      .select({ n: count(), sum: sql<number>`coalesce(sum(${assemblyRatings.score}), 0)` })
+      .from(assemblyRatings)
+      .where(eq(assemblyRatings.assemblyId, row.id))
+      .get();
+    const n = agg?.n ?? 0;
+    const sum = Number(agg?.sum ?? 0);
+    await tx.update(assemblies).set({ ratingSum: sum, ratingCount: n }).where(eq(assemblies.id, row.id));
+    return { sum, n };
+  });
+  invalidateAssembly(cache, input.uuid);
+  return { uuid: input.uuid, yourScore: input.score, rating: ratingOf(totals.sum, totals.n) };
+}
