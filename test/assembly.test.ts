@@ -15,7 +15,8 @@ import { importCatalog, ZBlueprint } from '../server/services/catalog';
 import { MemoryReadCache } from '../server/services/read-cache';
 import { startTestServer, trpcError, type TTestServer } from './helpers';
 
-const SAMPLE = '/work/shared/data/community-sample';
+// A copy of shared/data/community-sample (glow-prow-data, AGPL-3.0), kept in the repo so tests need nothing outside it.
+const SAMPLE = join(import.meta.dirname, 'fixtures', 'community-sample');
 const sample = {
   ships: JSON.parse(readFileSync(join(SAMPLE, 'ships.json'), 'utf8')) as Record<string, any>,
   items: JSON.parse(readFileSync(join(SAMPLE, 'items.json'), 'utf8')) as Record<string, any>,
