@@ -2,6 +2,7 @@ import { count } from 'drizzle-orm';
 import type { TDb } from './client';
 import { users } from './schema';
 import { createAccount } from '../server/services/account';
+import { seedLiveData } from './seed/live-data';
 
 /** Demo accounts: documented in the README so a fresh install can be tried at once. */
 export const DEMO_USERS = [
@@ -16,5 +17,6 @@ export async function seedDemoData(db: TDb, now: Date): Promise<boolean> {
   for (const user of DEMO_USERS) {
     await createAccount(db, user, now);
   }
+  await seedLiveData(db, now);
   return true;
 }

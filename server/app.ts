@@ -15,6 +15,7 @@ import { createRestHandler, sendError } from './rest/handler';
 import { appRouter } from './router';
 import { createCaptchaService } from './services/captcha';
 import { MemoryExpiringSet } from './services/expiring-set';
+import { createLiveDataRuntime } from './services/live-data-runtime';
 import { createCallerFactory } from './trpc';
 
 export const VERSION: string = JSON.parse(
@@ -35,6 +36,7 @@ export function createDeps(config: TConfig, logger: TLogger, now: () => Date = (
     logger,
     now,
     captcha: createCaptchaService({ hmacKey, maxNumber: config.CAPTCHA_MAX_NUMBER, used: new MemoryExpiringSet() }),
+    liveData: createLiveDataRuntime(config),
   };
 }
 

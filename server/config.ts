@@ -19,6 +19,12 @@ export const ZConfig = z.object({
   CAPTCHA_MAX_NUMBER: z.coerce.number().int().min(1000).max(10_000_000).default(100_000),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
   LOG_LEVEL: z.enum(['silent', 'error', 'warn', 'info', 'debug']).default('info'),
+  /** How long GET /drop/current serves its in-process cache before rebuilding it. */
+  DROP_CACHE_TTL_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
+  /** Minimum gap between two `refresh=1` rebuilds asked by one client; more is a 429. */
+  DROP_REFRESH_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(3600).default(10),
+  /** War snapshots older than this are thinned to one per hour (never deleted wholesale). */
+  WAR_THIN_AFTER_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
 });
 
 export type TConfig = z.infer<typeof ZConfig>;

@@ -3,6 +3,7 @@ import type { TDb } from '../db/client';
 import type { TConfig } from './config';
 import type { TLogger } from './logger';
 import type { TCaptchaService } from './services/captcha';
+import type { TLiveDataRuntime } from './services/live-data-runtime';
 import { validateSessionToken, type TAuth } from './services/session';
 
 /** Long-lived parts of the app, built once at start-up and shared by every request. */
@@ -12,6 +13,8 @@ export interface TAppDeps {
   logger: TLogger;
   /** The service clock; tests replace it. */
   now: () => Date;
+  /** Drop-campaign cache and refresh throttle. */
+  liveData: TLiveDataRuntime;
 }
 
 /** Headers a procedure wants on its response (Cache-Control, Retry-After); both surfaces apply them. */

@@ -1,5 +1,6 @@
 import type { TDb } from '../db/client';
 import type { TAppDeps } from './context';
+import { warThinJob } from './services/war-history';
 
 /** A periodic background task (trash purge, snapshot thinning, order expiry). */
 export interface TJob {
@@ -9,7 +10,7 @@ export interface TJob {
 }
 
 /** Every periodic job the server runs. Domains add theirs here. */
-export const JOBS: TJob[] = [];
+export const JOBS: TJob[] = [warThinJob];
 
 /**
  * Runs each job every `intervalMs` (never two runs of one job at once); timers are unref'd so they

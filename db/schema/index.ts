@@ -1,1 +1,4 @@
 export * from './user';
+export * from './drop';
+export * from './war';
+export * from './calendar';

@@ -1,8 +1,13 @@
 import { router } from '../trpc';
+import { calendarAdminRouter, dropAdminRouter, warAdminRouter } from './live-data-admin';
 
 /**
  * Ingestion of data that comes from outside (catalog, drops, war snapshots, calendar, plans).
  * Each domain mounts its admin router here; REST paths live under /api/admin/... and every
  * procedure is built on adminProcedure (401 without a session, 403 for non-admins).
  */
-export const adminRouter = router({});
+export const adminRouter = router({
+  drop: dropAdminRouter,
+  war: warAdminRouter,
+  calendar: calendarAdminRouter,
+});
