@@ -1,10 +1,11 @@
 import { ConfigError } from './config';
 import { runCommand, UsageError, type TCommand } from './cli/command';
 import { createAdminCommand, migrateCommand, seedCommand } from './cli/core-commands';
+import { LIVE_DATA_COMMANDS } from './cli/live-data-commands';
 import { AppError } from './errors';
 
 /** Every command, in the order `help` lists them. Add new ones here. */
-const COMMANDS: TCommand[] = [migrateCommand, seedCommand, createAdminCommand];
+const COMMANDS: TCommand[] = [migrateCommand, seedCommand, createAdminCommand, ...LIVE_DATA_COMMANDS];
 
 function printHelp(): void {
   console.log('Usage: npm run cli -- <command> [options]\n\nCommands:');

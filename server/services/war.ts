@@ -95,22 +95,24 @@ export type TSnapshotInput = z.infer<typeof ZSnapshotInput>;
 // ---------- reference ingestion ----------
 
 export async function upsertWarReference(db: TDb, input: TWarReferenceInput): Promise<{ seasons: number; zones: number; companies: number }> {
-  return transaction(db, async (tx) => {
-    const issues = await checkSeasons(tx, input.seasons, 'seasons');
-    if (issues.length > 0) throw new AppError('BAD_REQUEST', `Invalid input: ${issues[0]!.path}: ${issues[0]!.message}`, { issues });
-    await writeSeasons(tx, input.seasons);
-    for (const zone of input.zones) {
-      await tx.insert(warZones).values(zone).onConflictDoUpdate({ target: warZones.id, set: { name: zone.name } }).run();
-    }
-    for (const company of input.companies) {
-      await tx
-        .insert(warCompanies)
-        .values(company)
-        .onConflictDoUpdate({ target: warCompanies.id, set: { name: company.name, color: company.color } })
-        .run();
-    }
-    return { seasons: input.seasons.length, zones: input.zones.length, companies: input.companies.length };
-  });
+  return transaction(db, (tx) => upsertWarReferenceIn(tx, input));
+}
+
+async function upsertWarReferenceIn(tx: TDb, input: TWarReferenceInput): Promise<{ seasons: number; zones: number; companies: number }> {
+  const issues = await checkSeasons(tx, input.seasons, 'seasons');
+  if (issues.length > 0) throw new AppError('BAD_REQUEST', `Invalid input: ${issues[0]!.path}: ${issues[0]!.message}`, { issues });
+  await writeSeasons(tx, input.seasons);
+  for (const zone of input.zones) {
+    await tx.insert(warZones).values(zone).onConflictDoUpdate({ target: warZones.id, set: { name: zone.name } }).run();
+  }
+  for (const company of input.companies) {
+    await tx
+      .insert(warCompanies)
+      .values(company)
+      .onConflictDoUpdate({ target: warCompanies.id, set: { name: company.name, color: company.color } })
+      .run();
+  }
+  return { seasons: input.seasons.length, zones: input.zones.length, companies: input.companies.length };
 }
 
 // ---------- snapshot ingestion ----------
@@ -189,78 +191,85 @@ export async function recordSnapshots(
   now: Date,
   pathOf: (index: number) => string = (index) => `snapshots[${index}]`,
 ): Promise<{ ids: number[]; seasonIds: string[] }> {
-  return transaction(db, async (tx) => {
-    const zoneIds = new Set((await tx.select({ id: warZones.id }).from(warZones).all()).map((row) => row.id));
-    const companyIds = new Set((await tx.select({ id: warCompanies.id }).from(warCompanies).all()).map((row) => row.id));
-    const seasonCache = new Map<string, TSeasonRow | null>();
-    const issues: TIssue[] = [];
-    const prepared: TPreparedSnapshot[] = [];
-    const seenInstants = new Map<string, number>();
+  return transaction(db, (tx) => recordSnapshotsIn(tx, inputs, now, pathOf));
+}
 
-    for (const [index, input] of inputs.entries()) {
-      const at = (field: string) => (pathOf(index) ? `${pathOf(index)}.${field}` : field);
-      const before = issues.length;
-      const ref = String(input.season);
-      if (!seasonCache.has(ref)) seasonCache.set(ref, await resolveSeason(tx, ref).catch(() => null));
-      const season = seasonCache.get(ref);
-      const capturedAtMs = Date.parse(input.capturedAt);
-      if (!season) issues.push({ path: at('season'), message: `unknown season "${ref}"` });
-      else if (!seasonCovers(season, capturedAtMs)) {
-        issues.push({ path: at('capturedAt'), message: `is outside season ${season.id} (${season.startDate} to ${season.endDate})` });
-      }
-      if (capturedAtMs > now.getTime() + FUTURE_TOLERANCE_MS) issues.push({ path: at('capturedAt'), message: 'is in the future' });
-      input.companies.forEach((entry, position) => {
-        if (!companyIds.has(entry.companyId)) issues.push({ path: at(`companies[${position}].companyId`), message: `unknown company "${entry.companyId}"` });
-      });
-      input.zones.forEach((zone, position) => {
-        if (!zoneIds.has(zone.zoneId)) issues.push({ path: at(`zones[${position}].zoneId`), message: `unknown zone "${zone.zoneId}"` });
-        if (zone.controlledBy !== null && !companyIds.has(zone.controlledBy)) {
-          issues.push({ path: at(`zones[${position}].controlledBy`), message: `unknown company "${zone.controlledBy}"` });
-        }
-        for (const companyId of Object.keys(zone.scores)) {
-          if (!companyIds.has(companyId)) issues.push({ path: at(`zones[${position}].scores.${companyId}`), message: `unknown company "${companyId}"` });
-        }
-      });
-      input.hotspots.forEach((hotspot, position) => {
-        if (!zoneIds.has(hotspot.zoneId)) issues.push({ path: at(`hotspots[${position}].zoneId`), message: `unknown zone "${hotspot.zoneId}"` });
-        if (hotspot.endsAt !== undefined && Date.parse(hotspot.endsAt) <= capturedAtMs) {
-          issues.push({ path: at(`hotspots[${position}].endsAt`), message: 'must be after capturedAt' });
-        }
-      });
-      if (season) {
-        const instant = `${season.id}@${capturedAtMs}`;
-        const first = seenInstants.get(instant);
-        if (first !== undefined) issues.push({ path: at('capturedAt'), message: `duplicates the snapshot at ${pathOf(first) || 'index ' + first}` });
-        seenInstants.set(instant, index);
-        const stored = await tx
-          .select({ id: warSnapshots.id })
-          .from(warSnapshots)
-          .where(and(eq(warSnapshots.seasonId, season.id), eq(warSnapshots.capturedAt, new Date(capturedAtMs))))
-          .get();
-        if (stored) issues.push({ path: at('capturedAt'), message: `a snapshot of season ${season.id} at ${new Date(capturedAtMs).toISOString()} already exists` });
-      }
-      if (issues.length > before || !season) continue;
-      prepared.push({
-        seasonId: season.id,
-        capturedAtMs,
-        companies: input.companies,
-        zones: input.zones.map((zone) => ({ zoneId: zone.zoneId, controllerId: zone.controlledBy, scores: zone.scores })),
-        hotspots: input.hotspots.map((hotspot) => ({
-          zoneId: hotspot.zoneId,
-          name: hotspot.name,
-          kind: hotspot.kind,
-          endsAtMs: hotspot.endsAt === undefined ? null : Date.parse(hotspot.endsAt),
-        })),
-      });
+async function recordSnapshotsIn(
+  tx: TDb,
+  inputs: TSnapshotInput[],
+  now: Date,
+  pathOf: (index: number) => string,
+): Promise<{ ids: number[]; seasonIds: string[] }> {
+  const zoneIds = new Set((await tx.select({ id: warZones.id }).from(warZones).all()).map((row) => row.id));
+  const companyIds = new Set((await tx.select({ id: warCompanies.id }).from(warCompanies).all()).map((row) => row.id));
+  const seasonCache = new Map<string, TSeasonRow | null>();
+  const issues: TIssue[] = [];
+  const prepared: TPreparedSnapshot[] = [];
+  const seenInstants = new Map<string, number>();
+
+  for (const [index, input] of inputs.entries()) {
+    const at = (field: string) => (pathOf(index) ? `${pathOf(index)}.${field}` : field);
+    const before = issues.length;
+    const ref = String(input.season);
+    if (!seasonCache.has(ref)) seasonCache.set(ref, await resolveSeason(tx, ref).catch(() => null));
+    const season = seasonCache.get(ref);
+    const capturedAtMs = Date.parse(input.capturedAt);
+    if (!season) issues.push({ path: at('season'), message: `unknown season "${ref}"` });
+    else if (!seasonCovers(season, capturedAtMs)) {
+      issues.push({ path: at('capturedAt'), message: `is outside season ${season.id} (${season.startDate} to ${season.endDate})` });
     }
-    if (issues.length > 0) {
-      const first = issues[0]!;
-      const more = issues.length > 1 ? ` (and ${issues.length - 1} more)` : '';
-      throw new AppError('BAD_REQUEST', `Invalid snapshot: ${first.path}: ${first.message}${more}`, { issues });
+    if (capturedAtMs > now.getTime() + FUTURE_TOLERANCE_MS) issues.push({ path: at('capturedAt'), message: 'is in the future' });
+    input.companies.forEach((entry, position) => {
+      if (!companyIds.has(entry.companyId)) issues.push({ path: at(`companies[${position}].companyId`), message: `unknown company "${entry.companyId}"` });
+    });
+    input.zones.forEach((zone, position) => {
+      if (!zoneIds.has(zone.zoneId)) issues.push({ path: at(`zones[${position}].zoneId`), message: `unknown zone "${zone.zoneId}"` });
+      if (zone.controlledBy !== null && !companyIds.has(zone.controlledBy)) {
+        issues.push({ path: at(`zones[${position}].controlledBy`), message: `unknown company "${zone.controlledBy}"` });
+      }
+      for (const companyId of Object.keys(zone.scores)) {
+        if (!companyIds.has(companyId)) issues.push({ path: at(`zones[${position}].scores.${companyId}`), message: `unknown company "${companyId}"` });
+      }
+    });
+    input.hotspots.forEach((hotspot, position) => {
+      if (!zoneIds.has(hotspot.zoneId)) issues.push({ path: at(`hotspots[${position}].zoneId`), message: `unknown zone "${hotspot.zoneId}"` });
+      if (hotspot.endsAt !== undefined && Date.parse(hotspot.endsAt) <= capturedAtMs) {
+        issues.push({ path: at(`hotspots[${position}].endsAt`), message: 'must be after capturedAt' });
+      }
+    });
+    if (season) {
+      const instant = `${season.id}@${capturedAtMs}`;
+      const first = seenInstants.get(instant);
+      if (first !== undefined) issues.push({ path: at('capturedAt'), message: `duplicates the snapshot at ${pathOf(first) || 'index ' + first}` });
+      seenInstants.set(instant, index);
+      const stored = await tx
+        .select({ id: warSnapshots.id })
+        .from(warSnapshots)
+        .where(and(eq(warSnapshots.seasonId, season.id), eq(warSnapshots.capturedAt, new Date(capturedAtMs))))
+        .get();
+      if (stored) issues.push({ path: at('capturedAt'), message: `a snapshot of season ${season.id} at ${new Date(capturedAtMs).toISOString()} already exists` });
     }
-    const ids = await writeSnapshotBatch(tx, prepared);
-    return { ids, seasonIds: [...new Set(prepared.map((snapshot) => snapshot.seasonId))] };
-  });
+    if (issues.length > before || !season) continue;
+    prepared.push({
+      seasonId: season.id,
+      capturedAtMs,
+      companies: input.companies,
+      zones: input.zones.map((zone) => ({ zoneId: zone.zoneId, controllerId: zone.controlledBy, scores: zone.scores })),
+      hotspots: input.hotspots.map((hotspot) => ({
+        zoneId: hotspot.zoneId,
+        name: hotspot.name,
+        kind: hotspot.kind,
+        endsAtMs: hotspot.endsAt === undefined ? null : Date.parse(hotspot.endsAt),
+      })),
+    });
+  }
+  if (issues.length > 0) {
+    const first = issues[0]!;
+    const more = issues.length > 1 ? ` (and ${issues.length - 1} more)` : '';
+    throw new AppError('BAD_REQUEST', `Invalid snapshot: ${first.path}: ${first.message}${more}`, { issues });
+  }
+  const ids = await writeSnapshotBatch(tx, prepared);
+  return { ids, seasonIds: [...new Set(prepared.map((snapshot) => snapshot.seasonId))] };
 }
 
 // ---------- import files ----------
@@ -396,21 +405,20 @@ export async function importWarFile(db: TDb, data: unknown, now: Date): Promise<
   const parsed = ZWarImportFile.safeParse(data);
   if (!parsed.success) throw invalidFile(issuesFromZod(parsed.error));
   const file = parsed.data;
-  const reference = { seasons: 0, zones: 0, companies: 0 };
-  if (file.seasons.length + file.zones.length + file.companies.length > 0) {
-    const checked = ZWarReferenceInput.safeParse({ seasons: file.seasons, zones: file.zones, companies: file.companies });
-    if (!checked.success) throw invalidFile(issuesFromZod(checked.error));
-    Object.assign(reference, await upsertWarReference(db, checked.data));
+  const hasReference = file.seasons.length + file.zones.length + file.companies.length > 0;
+  const checked = ZWarReferenceInput.safeParse({ seasons: file.seasons, zones: file.zones, companies: file.companies });
+  if (hasReference && !checked.success) throw invalidFile(issuesFromZod(checked.error));
+  try {
+    // One transaction: snapshots may use the zones and companies of the same file, and a bad
+    // snapshot leaves the reference data unwritten too.
+    return await transaction(db, async (tx) => {
+      const reference = hasReference && checked.success ? await upsertWarReferenceIn(tx, checked.data) : { seasons: 0, zones: 0, companies: 0 };
+      const snapshots = file.snapshots.length > 0 ? (await recordSnapshotsIn(tx, file.snapshots, now, (index) => `snapshots[${index}]`)).ids.length : 0;
+      return { ...reference, snapshots };
+    });
+  } catch (error) {
+    if (error instanceof AppError && error.issues) throw invalidFile(error.issues);
+    throw error;
   }
-  let snapshots = 0;
-  if (file.snapshots.length > 0) {
-    try {
-      snapshots = (await recordSnapshots(db, file.snapshots, now)).ids.length;
-    } catch (error) {
-      if (error instanceof AppError && error.issues) throw invalidFile(error.issues);
-      throw error;
-    }
-  }
-  return { ...reference, snapshots };
 }
 
