@@ -146,14 +146,13 @@ export async function getCalendar(db: TDb, seasonRef: string, now: Date): Promis
   return { season: toSeason(season, now), events, timeline };
 }
 
-export const ZCalendarImportFile = z.union([
-  z.object({ season: ZSeasonRef, events: ZCalendarEvents }),
-  z.array(z.object({ season: ZSeasonRef, events: ZCalendarEvents })).min(1).max(200),
-]);
+const ZCalendarFileEntry = z.object({ season: ZSeasonRef, events: ZCalendarEvents }).strict();
+const ZCalendarFileList = z.array(ZCalendarFileEntry).min(1, 'must list at least one calendar').max(200);
 
 /** CLI import: one `{ season, events }` or a list of them, each replacing that season's calendar. */
 export async function importCalendarFile(db: TDb, data: unknown): Promise<{ seasonId: string; events: number }[]> {
-  const parsed = ZCalendarImportFile.safeParse(data);
+  // Picked by shape rather than a zod union, so issues name the exact field instead of "no union member matched".
+  const parsed = Array.isArray(data) ? ZCalendarFileList.safeParse(data) : ZCalendarFileEntry.safeParse(data);
   if (!parsed.success) throw invalidFile(issuesFromZod(parsed.error));
   const calendars = Array.isArray(parsed.data) ? parsed.data : [parsed.data];
   try {

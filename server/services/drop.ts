@@ -159,12 +159,12 @@ export interface TDropCurrent {
   cache: 'hit' | 'miss' | 'refresh';
 }
 
-interface TCurrentSnapshot {
+export interface TDropCurrentSnapshot {
   items: TDropCampaign[];
   generatedAt: string;
 }
 
-async function buildCurrent(db: TDb, now: Date, ttlMs: number): Promise<{ value: TCurrentSnapshot; expiresAtMs: number }> {
+async function buildCurrent(db: TDb, now: Date, ttlMs: number): Promise<{ value: TDropCurrentSnapshot; expiresAtMs: number }> {
   const rows = await db
     .select()
     .from(dropCampaigns)
@@ -206,7 +206,7 @@ export async function getCurrentCampaigns(
       });
     }
   } else {
-    const entry = cache.get(nowMs) as { value: TCurrentSnapshot; expiresAtMs: number } | undefined;
+    const entry = cache.get(nowMs);
     if (entry) return { ...entry.value, expiresAt: new Date(entry.expiresAtMs).toISOString(), cache: 'hit' };
   }
   const generation = cache.currentGeneration();

@@ -1,4 +1,5 @@
 import type { TConfig } from '../config';
+import type { TDropCurrentSnapshot } from './drop';
 import { MemoryThrottle, type TThrottle } from './throttle';
 
 /** One cached value with its build and expiry times. */
@@ -37,7 +38,7 @@ export class ShortCache<T> {
 
 /** Long-lived state of the live-data domain, held in the app's deps (one per running app). */
 export interface TLiveDataRuntime {
-  dropCurrentCache: ShortCache<unknown>;
+  dropCurrentCache: ShortCache<TDropCurrentSnapshot>;
   /** Limits `refresh=1` on /drop/current per client address. */
   dropRefreshThrottle: TThrottle;
   dropCacheTtlMs: number;
@@ -47,7 +48,7 @@ export interface TLiveDataRuntime {
 export function createLiveDataRuntime(config: TConfig): TLiveDataRuntime {
   const dropRefreshIntervalMs = config.DROP_REFRESH_INTERVAL_SECONDS * 1000;
   return {
-    dropCurrentCache: new ShortCache(),
+    dropCurrentCache: new ShortCache<TDropCurrentSnapshot>(),
     dropRefreshThrottle: new MemoryThrottle(dropRefreshIntervalMs),
     dropCacheTtlMs: config.DROP_CACHE_TTL_SECONDS * 1000,
     dropRefreshIntervalMs,

@@ -132,7 +132,7 @@ export function seasonsFromCommunityFormat(data: unknown): TSeasonInput[] {
   });
 }
 
-/** True for the community format: an object whose values all carry `alternativeName` and dates. */
+/** True for the community format: an object whose values are all season records with dates (missing names are reported by validation). */
 export function isCommunitySeasons(data: unknown): data is Record<string, Record<string, unknown>> {
   if (!data || typeof data !== 'object' || Array.isArray(data)) return false;
   const values = Object.values(data);

@@ -274,12 +274,15 @@ async function recordSnapshotsIn(
 
 // ---------- import files ----------
 
-export const ZWarImportFile = z.object({
-  seasons: z.array(ZSeasonInput).max(500).default([]),
-  zones: z.array(ZZoneInput).max(500).default([]),
-  companies: z.array(ZCompanyInput).max(100).default([]),
-  snapshots: z.array(ZSnapshotInput).max(200_000).default([]),
-});
+/** Strict: a misspelt top-level key is an error rather than a file that silently imports nothing. */
+export const ZWarImportFile = z
+  .object({
+    seasons: z.array(ZSeasonInput).max(500).default([]),
+    zones: z.array(ZZoneInput).max(500).default([]),
+    companies: z.array(ZCompanyInput).max(100).default([]),
+    snapshots: z.array(ZSnapshotInput).max(200_000).default([]),
+  })
+  .strict();
 
 // ---------- output ----------
 
