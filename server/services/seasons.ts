@@ -242,7 +242,7 @@ export async function listSeasonRows(db: TDb): Promise<TSeasonRow[]> {
   return db.select().from(seasons).orderBy(asc(seasons.startsAt), asc(seasons.number)).all();
 }
 
-/** Seasons running at `at` (for validation of timestamps). */
+/** Whether the instant falls inside the season (snapshots must). */
 export function seasonCovers(row: TSeasonRow, atMs: number): boolean {
   return row.startsAt.getTime() <= atMs && atMs < row.endsAt.getTime();
 }
