@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { count } from 'drizzle-orm';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -61,7 +62,7 @@ async function countOf(url: string, table: typeof seasons | typeof warSnapshots 
 }
 
 Cli('import-war reads the community seasons.json', async ({ url }) => {
-  const lines = await run(importWarCommand, ['/work/shared/data/community-sample/seasons.json']);
+  const lines = await run(importWarCommand, [fileURLToPath(new URL('./fixtures/seasons.json', import.meta.url))]);
   assert.equal(lines, ['war data: 10 seasons, 0 zones, 0 companies, 0 snapshots imported']);
   assert.is(await countOf(url, seasons), 10);
 });

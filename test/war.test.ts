@@ -76,7 +76,7 @@ War.after(async (context) => {
   await context.app.stop();
 });
 
-const communitySeasons = () => seasonsFromCommunityFormat(JSON.parse(readFileSync('/work/shared/data/community-sample/seasons.json', 'utf8')));
+const communitySeasons = () => seasonsFromCommunityFormat(JSON.parse(readFileSync(new URL('./fixtures/seasons.json', import.meta.url), 'utf8')));
 
 /** A season running now, so /latest has a current season. */
 function liveSeason(now: number) {
