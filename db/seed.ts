@@ -5,6 +5,7 @@ import { createAccount } from '../server/services/account';
 import { seedMaps } from './seed/map';
 import { seedSubscription } from './seed/subscription';
 import { seedAssemblies } from './seed/assemblies';
+import { seedLiveData } from './seed/live-data';
 
 /** Demo accounts: documented in the README so a fresh install can be tried at once. */
 export const DEMO_USERS = [
@@ -23,5 +24,6 @@ export async function seedDemoData(db: TDb, now: Date): Promise<boolean> {
   await seedMaps(db, deckhand!.id, now);
   await seedSubscription(db, deckhand!.id, now);
   await seedAssemblies(db, now);
+  await seedLiveData(db, now);
   return true;
 }

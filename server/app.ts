@@ -19,6 +19,7 @@ import { appRouter } from './router';
 import { createCaptchaService } from './services/captcha';
 import { MemoryExpiringSet } from './services/expiring-set';
 import { MemoryReadCache } from './services/read-cache';
+import { createLiveDataRuntime } from './services/live-data-runtime';
 import { createCallerFactory } from './trpc';
 
 export const VERSION: string = JSON.parse(
@@ -41,6 +42,7 @@ export function createDeps(config: TConfig, logger: TLogger, now: () => Date = (
     captcha: createCaptchaService({ hmacKey, maxNumber: config.CAPTCHA_MAX_NUMBER, used: new MemoryExpiringSet() }),
     limits: createRateLimits(config),
     cache: new MemoryReadCache({ maxEntries: 2000, ttlMs: 30_000, now: () => now().getTime() }),
+    liveData: createLiveDataRuntime(config),
   };
 }
 

@@ -4,6 +4,7 @@ import { backupCommand } from './cli/backup-command';
 import { importCatalogCommand, purgeTrashCommand } from './cli/assembly-commands';
 import { createAdminCommand, migrateCommand, seedCommand } from './cli/core-commands';
 import { orderConfirmCommand, ordersExpireCommand, subscriptionImportCommand } from './cli/subscription-commands';
+import { LIVE_DATA_COMMANDS } from './cli/live-data-commands';
 import { AppError } from './errors';
 
 /** Every command, in the order `help` lists them. Add new ones here. */
@@ -17,6 +18,7 @@ const COMMANDS: TCommand[] = [
   ordersExpireCommand,
   importCatalogCommand,
   purgeTrashCommand,
+  ...LIVE_DATA_COMMANDS,
 ];
 
 function printHelp(): void {

@@ -36,7 +36,6 @@ export const ZConfig = z.object({
   RATE_LIMIT_SIGNUP: zPositive(10).describe('sign-ups per hour per client'),
   RATE_LIMIT_CAPTCHA: zPositive(30).describe('captcha challenges per minute per client'),
   RATE_LIMIT_ORDERS: zPositive(20).describe('sponsorship orders per hour per account'),
-  DROP_REFRESH_INTERVAL_SECONDS: zPositive(5).describe('minimum seconds between refresh=1 calls per client'),
   /** HMAC-SHA256 key of the `manual` payment provider's webhook; required in production. */
   PAYMENT_MANUAL_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
   /** Where a `manual` order's payer is sent; `{orderId}` is replaced. */
@@ -44,6 +43,12 @@ export const ZConfig = z.object({
     .string()
     .regex(/^https?:\/\/\S+$/, 'must be an http(s) URL')
     .default('http://127.0.0.1:3000/sponsor/pay?order={orderId}'),
+  /** How long GET /drop/current serves its in-process cache before rebuilding it. */
+  DROP_CACHE_TTL_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
+  /** Minimum gap between two `refresh=1` rebuilds asked by one client; more is a 429. */
+  DROP_REFRESH_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(3600).default(10),
+  /** War snapshots older than this are thinned to one per hour (never deleted wholesale). */
+  WAR_THIN_AFTER_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
 });
 
 export type TConfig = z.infer<typeof ZConfig>;

@@ -6,6 +6,7 @@ import type { TRateLimits } from './http/rate-limit';
 import type { TLogger } from './logger';
 import type { TCaptchaService } from './services/captcha';
 import type { TReadCache } from './services/read-cache';
+import type { TLiveDataRuntime } from './services/live-data-runtime';
 import { validateSessionToken, type TAuth } from './services/session';
 
 /** Long-lived parts of the app, built once at start-up and shared by every request. */
@@ -18,6 +19,8 @@ export interface TAppDeps {
   now: () => Date;
   /** In-process read cache (assembly item and list); writers invalidate what they change. */
   cache: TReadCache;
+  /** Drop-campaign cache and refresh throttle. */
+  liveData: TLiveDataRuntime;
 }
 
 /** Headers a procedure wants on its response (Cache-Control, Retry-After); both surfaces apply them. */

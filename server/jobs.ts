@@ -2,6 +2,7 @@ import type { TDb } from '../db/client';
 import type { TAppDeps } from './context';
 import { expirePendingOrders } from './services/subscription-orders';
 import { purgeTrash } from './services/assembly';
+import { warThinJob } from './services/war-history';
 
 /** A periodic background task (trash purge, snapshot thinning, order expiry). */
 export interface TJob {
@@ -19,6 +20,7 @@ export const JOBS: TJob[] = [
     intervalMs: 60 * 60 * 1000,
     run: (db, deps) => purgeTrash(db, deps.now(), deps.cache),
   },
+  warThinJob,
 ];
 
 /**

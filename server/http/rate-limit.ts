@@ -71,8 +71,6 @@ export interface TRateLimits {
   signinAccount: TRateLimit;
   signup: TRateLimit;
   captcha: TRateLimit;
-  /** `refresh=1` on /drop/current, per client. */
-  dropRefresh: TRateLimit;
   /** Sponsorship order creation, per account. */
   orderCreate: TRateLimit;
 }
@@ -92,7 +90,6 @@ export function createRateLimits(config: TConfig): TRateLimits {
     }),
     signup: createRateLimit('signup', { points: config.RATE_LIMIT_SIGNUP, durationSeconds: 60 * 60, message: 'Too many sign-ups from this client' }),
     captcha: createRateLimit('captcha', { points: config.RATE_LIMIT_CAPTCHA, durationSeconds: 60, message: 'Too many captcha requests' }),
-    dropRefresh: createRateLimit('drop-refresh', { points: 1, durationSeconds: config.DROP_REFRESH_INTERVAL_SECONDS, message: 'refresh=1 is allowed once every few seconds' }),
     orderCreate: createRateLimit('order-create', { points: config.RATE_LIMIT_ORDERS, durationSeconds: 60 * 60, message: 'Too many orders' }),
   };
 }

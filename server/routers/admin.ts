@@ -1,6 +1,7 @@
 import { router } from '../trpc';
 import { subscriptionAdminRouter } from './subscription';
 import { catalogAdminRouter } from './catalog-admin';
+import { calendarAdminRouter, dropAdminRouter, warAdminRouter } from './live-data-admin';
 
 /**
  * Ingestion of data that comes from outside (catalog, drops, war snapshots, calendar, plans).
@@ -10,4 +11,7 @@ import { catalogAdminRouter } from './catalog-admin';
 export const adminRouter = router({
   subscription: subscriptionAdminRouter,
   catalog: catalogAdminRouter,
+  drop: dropAdminRouter,
+  war: warAdminRouter,
+  calendar: calendarAdminRouter,
 });

@@ -1,0 +1,83 @@
+import { readFile } from 'node:fs/promises';
+import { importCalendarFile } from '../services/calendar';
+import { parseDropImport, upsertCampaigns } from '../services/drop';
+import { isCommunitySeasons, seasonsFromCommunityFormat } from '../services/seasons';
+import { importWarFile } from '../services/war';
+import { thinWarSnapshots } from '../services/war-history';
+import { UsageError, type TCommand } from './command';
+
+/** Reads and parses the one <file.json> argument; mistakes are usage errors. */
+async function readJsonArgument(positionals: string[]): Promise<unknown> {
+  const [file, extra] = positionals;
+  if (!file || extra !== undefined) throw new UsageError('expected exactly one <file.json>');
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    throw new UsageError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(`${file} is not valid JSON: ${(error as Error).message}`);
+  }
+}
+
+export const importDropsCommand: TCommand = {
+  name: 'import-drops',
+  usage: 'import-drops <file.json>',
+  description:
+    'Creates or updates drop campaigns by campaignId from { "campaigns": [...] } or a bare array (same fields as POST /api/admin/drop/campaigns). All or nothing.',
+  async run({ positionals, database, print }) {
+    const data = await readJsonArgument(positionals);
+    const campaigns = parseDropImport(data);
+    const result = await upsertCampaigns(database().db, campaigns, new Date());
+    print(`drop campaigns: ${result.created} created, ${result.updated} updated`);
+  },
+};
+
+export const importWarCommand: TCommand = {
+  name: 'import-war',
+  usage: 'import-war <file.json>',
+  description:
+    'Imports war data: { "seasons", "zones", "companies", "snapshots" } (each optional; fields as the /api/admin/war endpoints), or a community seasons.json (seasons keyed by name with alternativeName, startDate, endDate). Snapshots are checked like POST /api/admin/war/snapshots; any problem writes no snapshot.',
+  async run({ positionals, database, print }) {
+    const data = await readJsonArgument(positionals);
+    const file = isCommunitySeasons(data) ? { seasons: seasonsFromCommunityFormat(data) } : data;
+    const result = await importWarFile(database().db, file, new Date());
+    print(`war data: ${result.seasons} seasons, ${result.zones} zones, ${result.companies} companies, ${result.snapshots} snapshots imported`);
+  },
+};
+
+export const importCalendarCommand: TCommand = {
+  name: 'import-calendar',
+  usage: 'import-calendar <file.json>',
+  description:
+    "Replaces season calendars from { \"season\": \"y2s4\", \"events\": [...] } or a list of those (events as PUT /api/admin/calendar/{season}). All or nothing.",
+  async run({ positionals, database, print }) {
+    const data = await readJsonArgument(positionals);
+    const results = await importCalendarFile(database().db, data);
+    for (const result of results) print(`calendar of ${result.seasonId}: ${result.events} events`);
+  },
+};
+
+export const thinWarCommand: TCommand = {
+  name: 'thin-war',
+  usage: 'thin-war [--older-than-days <n>]',
+  description:
+    'Thins war snapshots older than n days (default WAR_THIN_AFTER_DAYS) to the first one of each hour; the server also does this hourly.',
+  options: { 'older-than-days': { type: 'string' } },
+  async run({ positionals, values, config, database, print }) {
+    if (positionals.length > 0) throw new UsageError('takes no positional arguments');
+    const given = values['older-than-days'];
+    let days = config.WAR_THIN_AFTER_DAYS;
+    if (given !== undefined) {
+      if (typeof given !== 'string' || !/^\d{1,4}$/.test(given) || Number(given) < 1) throw new UsageError('--older-than-days must be a whole number of days, at least 1');
+      days = Number(given);
+    }
+    const result = await thinWarSnapshots(database().db, new Date(), days);
+    print(`thinned war snapshots before ${result.cutoff}: ${result.deleted} deleted`);
+  },
+};
+
+export const LIVE_DATA_COMMANDS: TCommand[] = [importDropsCommand, importWarCommand, importCalendarCommand, thinWarCommand];
