@@ -622,6 +622,7 @@ List('keyword matches name words or tags through FTS5, by prefix; operators are 
   assert.equal(await search('"'), []);
   assert.equal(await search('storm OR'), [], 'OR is a word to match, not an operator');
   assert.equal(ftsQuery('a "b" AND ('), '"a"* """b"""* "AND"*');
+  assert.is(ftsQuery('nul\u0000byte'), '"nul"* "byte"*', 'control characters split words');
   const edited = (await app.rest('GET', '/api/assembly/list?keyword=stormbreaker')).body.data.items[0];
   await app.rest('POST', '/api/assembly/edit', { token: owner.token, body: { uuid: edited.uuid, data: { name: 'Renamed ship', tags: [] } } });
   assert.equal(await search('stormbreaker'), [], 'the index follows edits');

@@ -374,7 +374,9 @@ export interface TListQuery {
  * letter or digit cannot match anything and are dropped. Returns null when nothing searchable is left.
  */
 export function ftsQuery(keyword: string): string | null {
+  // Control characters (a NUL above all) end an FTS5 string early and make MATCH fail: treat them as spaces.
   const words = keyword
+    .replace(/\p{Cc}/gu, ' ')
     .split(/\s+/)
     .filter((word) => /[\p{L}\p{N}]/u.test(word))
     .slice(0, 16)
