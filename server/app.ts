@@ -31,6 +31,8 @@ export interface TApp {
   handle: (req: IncomingMessage, res: ServerResponse) => void;
   deps: TAppDeps;
   openApiDocument: object;
+  /** Marks the app as draining: every response from now on carries `Connection: close`. */
+  beginShutdown: () => void;
 }
 
 export function createDeps(config: TConfig, logger: TLogger, now: () => Date = () => new Date()): TAppDeps {
@@ -120,13 +122,22 @@ export function createApp(options: { db: TDb; deps: TAppDeps }): TApp {
     throw new AppError('NOT_FOUND', `No route for ${req.method} ${pathname}`);
   }
 
+  let draining = false;
   const handle = (req: IncomingMessage, res: ServerResponse) => {
     const requestId = requestIdOf(req);
     res.setHeader('x-request-id', requestId);
+    if (draining) res.setHeader('connection', 'close');
     route(req, res, requestId).catch((error: unknown) => {
       sendError(res, error, requestId, undefined, () => logServerError(error, { requestId, url: req.url }));
     });
   };
 
-  return { handle, deps, openApiDocument };
+  return {
+    handle,
+    deps,
+    openApiDocument,
+    beginShutdown: () => {
+      draining = true;
+    },
+  };
 }

@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { Server as NetServer, type AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { openDatabase, type TDatabase } from '../db/client';
 import { seedDemoData } from '../db/seed';
@@ -12,6 +12,8 @@ import { envelopeBody } from './rest/envelope';
 export const REQUEST_TIMEOUT_MS = 30_000;
 export const HEADERS_TIMEOUT_MS = 20_000;
 export const MAX_HEADER_BYTES = 16 * 1024;
+/** How long, after SIGTERM, an accepted connection may take to send its request before idle ones are closed. */
+export const IDLE_GRACE_MS = 1_000;
 
 /** Requests Node rejects before our handler runs (oversized headers, timeouts, garbage) still get the envelope. */
 function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
@@ -73,20 +75,29 @@ export async function startServer(
     let closing: Promise<void> | undefined;
     const close = () =>
       (closing ??= new Promise<void>((resolve) => {
+        // From now on every response says Connection: close, so keep-alive clients reconnect elsewhere.
+        app.beginShutdown();
         const force = setTimeout(() => server.closeAllConnections(), config.SHUTDOWN_TIMEOUT_MS);
         force.unref();
-        // Keep-alive connections become idle as their last response goes out: close them as they do.
-        const reaper = setInterval(() => server.closeIdleConnections(), 50);
-        reaper.unref();
-        server.close(() => {
+        // Connections already accepted may not have delivered their request yet (they look idle):
+        // leave them a moment, then close whatever is idle as it becomes so.
+        let reaper: NodeJS.Timeout | undefined;
+        const grace = setTimeout(() => {
+          server.closeIdleConnections();
+          reaper = setInterval(() => server.closeIdleConnections(), 100);
+          reaper.unref();
+        }, Math.min(IDLE_GRACE_MS, config.SHUTDOWN_TIMEOUT_MS));
+        grace.unref();
+        // net.Server's close stops accepting without http.Server's immediate closing of "idle" connections.
+        NetServer.prototype.close.call(server, () => {
           clearTimeout(force);
+          clearTimeout(grace);
           clearInterval(reaper);
           stopJobs().finally(() => {
             database.close();
             resolve();
           });
         });
-        server.closeIdleConnections();
       }));
     return { server, app, database, port, url, close };
   } catch (error) {
