@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { nodeHTTPRequestHandler } from '@trpc/server/adapters/node-http';
 import type { TDb } from '../db/client';
+import packageJson from '../package.json' with { type: 'json' };
 import type { TConfig } from './config';
 import { createContext, type TAppDeps, type TContext } from './context';
 import { serveDocs } from './docs';
@@ -22,9 +22,8 @@ import { createCaptchaService } from './services/captcha';
 import { MemoryExpiringSet } from './services/expiring-set';
 import { createCallerFactory } from './trpc';
 
-export const VERSION: string = JSON.parse(
-  readFileSync(new URL('../package.json', import.meta.url), 'utf8'),
-).version;
+// Imported, not read from disk, so the production bundle carries it.
+export const VERSION: string = packageJson.version;
 
 export interface TApp {
   /** The Node request listener serving /api (REST), /trpc (native tRPC) and the docs. */
