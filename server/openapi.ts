@@ -104,10 +104,7 @@ export function buildOpenApiDocument(router: AnyRouter, version: string): OpenAP
       'Send the session token from /user/signin or /user/signup as `Authorization: Bearer <token>`.',
     version,
     baseUrl: '/api',
-    securitySchemes: {
-      bearerAuth: { type: 'http', scheme: 'bearer', description: 'Session token from /user/signin' },
-      accessToken: { type: 'apiKey', in: 'header', name: 'x-access-token', description: 'The same session token, for clients that send this header' },
-    },
+    securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'Session token from /user/signin' } },
   }) as TJson;
 
   document.components ??= {};
@@ -118,7 +115,6 @@ export function buildOpenApiDocument(router: AnyRouter, version: string): OpenAP
   for (const pathItem of Object.values<TJson>(document.paths ?? {})) {
     for (const operation of Object.values<TJson>(pathItem)) {
       if (!operation?.responses) continue;
-      if (operation.security) operation.security = [{ bearerAuth: [] }, { accessToken: [] }];
       // The global per-client limit applies to every path.
       operation.responses['429'] ??= {
         description: 'Too many requests',

@@ -81,8 +81,8 @@ Build('node dist/main.js migrates, serves /api/health, docs, OpenAPI and metrics
     const docs = await fetch(`${server.url}/api/docs/swagger-ui-bundle.js`);
     assert.is(docs.status, 200);
     assert.ok((await docs.arrayBuffer()).byteLength > 500_000);
-    const openapi = await rest(server.url, 'GET', '/api/openapi.json');
-    assert.is(openapi.body.info.version, VERSION);
+    const openapi = (await (await fetch(`${server.url}/api/openapi.json`)).json()) as { info: { version: string } };
+    assert.is(openapi.info.version, VERSION);
     const metrics = await (await fetch(`${server.url}/metrics`)).text();
     assert.match(metrics, /tidewatch_http_requests_total\{method="POST",route="\/api\/user\/signin",status="200"\} 1/);
   } finally {
