@@ -1,6 +1,7 @@
 import { ConfigError } from './config';
 import { runCommand, UsageError, type TCommand } from './cli/command';
 import { backupCommand } from './cli/backup-command';
+import { restoreCommand } from './cli/restore-command';
 import { createAdminCommand, migrateCommand, seedCommand } from './cli/core-commands';
 import { orderConfirmCommand, ordersExpireCommand, subscriptionImportCommand } from './cli/subscription-commands';
 import { AppError } from './errors';
@@ -11,6 +12,7 @@ const COMMANDS: TCommand[] = [
   seedCommand,
   createAdminCommand,
   backupCommand,
+  restoreCommand,
   subscriptionImportCommand,
   orderConfirmCommand,
   ordersExpireCommand,

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
@@ -97,7 +97,7 @@ Build('the bundled CLI: every command listed by help has --help, rejects unknown
   const help = await run(['cli.js', 'help'], dist, env);
   assert.is(help.status, 0);
   const names = [...help.stdout.matchAll(/^  ([a-z][a-z-]+)\b/gm)].map((match) => match[1]!);
-  for (const expected of ['migrate', 'seed', 'create-admin', 'backup']) assert.ok(names.includes(expected), `help lists ${expected}`);
+  for (const expected of ['migrate', 'seed', 'create-admin', 'backup', 'restore']) assert.ok(names.includes(expected), `help lists ${expected}`);
   await Promise.all(names.map(async (name) => {
     const commandHelp = await run(['cli.js', name, '--help'], dist, env);
     assert.is(commandHelp.status, 0, `${name} --help: ${commandHelp.stderr}`);
@@ -116,6 +116,43 @@ Build('the bundled CLI: every command listed by help has --help, rejects unknown
   const none = await run(['cli.js'], dist, env);
   assert.is(none.status, 2, 'no command: the list, and a usage exit code');
   assert.match(none.stdout, /Commands:/);
+});
+
+Build('the bundled CLI: backup, then restore --force brings the copy back and keeps the replaced database', async ({ dir, dist }) => {
+  const live = join(dir, 'restore', 'live.db');
+  const env = { DATABASE_URL: `file:${live}` };
+  const cli = (...args: string[]) => run(['cli.js', ...args], dist, env);
+  assert.is((await cli('create-admin', 'first_mate', '--email', 'first@example.test', '--password', 'long password')).status, 0);
+  const copy = join(dir, 'restore', 'copy.db');
+  assert.is((await cli('backup', copy)).status, 0);
+  assert.is((await cli('create-admin', 'second_mate', '--email', 'second@example.test', '--password', 'long password')).status, 0);
+
+  const withoutForce = await cli('restore', copy);
+  assert.is(withoutForce.status, 2);
+  assert.match(withoutForce.stderr, /stop the server, then pass --force/);
+  const missing = await cli('restore', join(dir, 'restore', 'nothing.db'), '--force');
+  assert.is(missing.status, 2);
+  assert.match(missing.stderr, /does not exist/);
+  const garbage = join(dir, 'restore', 'garbage.db');
+  writeFileSync(garbage, 'this is not a database, just words '.repeat(200));
+  const refused = await cli('restore', garbage, '--force');
+  assert.is(refused.status, 1);
+  assert.match(refused.stderr, /is not a SQLite database/);
+  const itself = await cli('restore', live, '--force');
+  assert.is(itself.status, 2);
+
+  const restored = await cli('restore', copy, '--force');
+  assert.is(restored.status, 0, restored.stderr);
+  assert.match(restored.stdout, /^restored .*live\.db from .*copy\.db; the previous database is kept as .*live\.db\.pre-restore-.*\.db$/m);
+  const gone = await cli('create-admin', 'second_mate');
+  assert.is(gone.status, 2, 'the account made after the backup is gone');
+  assert.match(gone.stderr, /no account "second_mate"/);
+  assert.is((await cli('create-admin', 'first_mate')).status, 0, 'the account in the backup is back');
+  const kept = readdirSync(join(dir, 'restore')).filter((name) => /^live\.db\.pre-restore-.*\.db$/.test(name));
+  assert.is(kept.length, 1);
+  // The kept database still has the replaced state.
+  const keptEnv = { DATABASE_URL: `file:${join(dir, 'restore', kept[0]!)}` };
+  assert.is((await run(['cli.js', 'create-admin', 'second_mate'], dist, keptEnv)).status, 0);
 });
 
 Build('a bad configuration stops the bundle with a message naming the variable', async ({ dist }) => {
