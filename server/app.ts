@@ -1,14 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { nodeHTTPRequestHandler } from '@trpc/server/adapters/node-http';
 import type { TDb } from '../db/client';
+import packageJson from '../package.json' with { type: 'json' };
 import type { TConfig } from './config';
 import { createContext, type TAppDeps, type TContext } from './context';
 import { serveDocs } from './docs';
 import { AppError, toPublicError } from './errors';
 import type { TLogger } from './logger';
 import { clientIpOf } from './http/client-ip';
+import { logRequest, onRequestDone } from './http/logging';
+import { createMetrics, createRouteLabeler } from './http/metrics';
 import { createRateLimits, rateLimitHeaders } from './http/rate-limit';
 import { createSecurityMiddleware } from './http/security';
 import { buildOpenApiDocument } from './openapi';
@@ -22,9 +24,8 @@ import { MemoryReadCache } from './services/read-cache';
 import { createLiveDataRuntime } from './services/live-data-runtime';
 import { createCallerFactory } from './trpc';
 
-export const VERSION: string = JSON.parse(
-  readFileSync(new URL('../package.json', import.meta.url), 'utf8'),
-).version;
+// Imported, not read from disk, so the production bundle carries it.
+export const VERSION: string = packageJson.version;
 
 export interface TApp {
   /** The Node request listener serving /api (REST), /trpc (native tRPC) and the docs. */
@@ -51,7 +52,7 @@ export function createDeps(config: TConfig, logger: TLogger, now: () => Date = (
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 export const MAX_URL_LENGTH = 8 * 1024;
 /** Paths outside the global per-client limit: monitoring and the static reference. */
-const UNLIMITED = /^\/api\/(health|openapi\.json|docs(\/.*)?)$/;
+const UNLIMITED = /^(\/api\/(health|openapi\.json|docs(\/.*)?)|\/metrics)$/;
 
 function requestIdOf(req: IncomingMessage): string {
   const given = req.headers['x-request-id'];
@@ -76,6 +77,8 @@ export function createApp(options: { db: TDb; deps: TAppDeps }): TApp {
   const openApiDocument = buildOpenApiDocument(appRouter, VERSION);
   const openApiJson = JSON.stringify(openApiDocument);
   const applySecurity = createSecurityMiddleware(deps.config);
+  const routeOf = createRouteLabeler(appRouter);
+  const metrics = createMetrics({ db, now: deps.now, version: VERSION, token: deps.config.METRICS_TOKEN });
 
   async function route(req: IncomingMessage, res: ServerResponse, requestId: string): Promise<void> {
     if (applySecurity(req, res)) return;
@@ -104,6 +107,10 @@ export function createApp(options: { db: TDb; deps: TAppDeps }): TApp {
       });
       return;
     }
+    if (pathname === '/metrics') {
+      await metrics.serve(req, res);
+      return;
+    }
     if (pathname === '/api/openapi.json') {
       sendJson(res, 200, openApiJson, { 'cache-control': 'public, max-age=60' });
       return;
@@ -127,6 +134,12 @@ export function createApp(options: { db: TDb; deps: TAppDeps }): TApp {
     const requestId = requestIdOf(req);
     res.setHeader('x-request-id', requestId);
     if (draining) res.setHeader('connection', 'close');
+    onRequestDone(req, res, ({ method, path, status, seconds, aborted }) => {
+      const route = routeOf(path);
+      metrics.observeRequest(method, route, status, seconds);
+      const durationMs = Math.round(seconds * 1e6) / 1e3;
+      logRequest(deps.logger, { requestId, method, route, path, status, durationMs, ...(aborted ? { aborted: true as const } : {}) });
+    });
     route(req, res, requestId).catch((error: unknown) => {
       sendError(res, error, requestId, undefined, () => logServerError(error, { requestId, url: req.url }));
     });

@@ -2,6 +2,7 @@ import { ConfigError } from './config';
 import { runCommand, UsageError, type TCommand } from './cli/command';
 import { backupCommand } from './cli/backup-command';
 import { importCatalogCommand, purgeTrashCommand } from './cli/assembly-commands';
+import { restoreCommand } from './cli/restore-command';
 import { createAdminCommand, migrateCommand, seedCommand } from './cli/core-commands';
 import { orderConfirmCommand, ordersExpireCommand, subscriptionImportCommand } from './cli/subscription-commands';
 import { LIVE_DATA_COMMANDS } from './cli/live-data-commands';
@@ -13,6 +14,7 @@ const COMMANDS: TCommand[] = [
   seedCommand,
   createAdminCommand,
   backupCommand,
+  restoreCommand,
   subscriptionImportCommand,
   orderConfirmCommand,
   ordersExpireCommand,

@@ -36,6 +36,8 @@ export const ZConfig = z.object({
   RATE_LIMIT_SIGNUP: zPositive(10).describe('sign-ups per hour per client'),
   RATE_LIMIT_CAPTCHA: zPositive(30).describe('captcha challenges per minute per client'),
   RATE_LIMIT_ORDERS: zPositive(20).describe('sponsorship orders per hour per account'),
+  /** Bearer token that GET /metrics requires; unset, /metrics is open (it shows only aggregate figures). */
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   /** HMAC-SHA256 key of the `manual` payment provider's webhook; required in production. */
   PAYMENT_MANUAL_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
   /** Where a `manual` order's payer is sent; `{orderId}` is replaced. */

@@ -22,6 +22,76 @@ const ERROR_ENVELOPE = {
   },
 };
 
+const RETRY_AFTER = { description: 'Seconds to wait before retrying', schema: { type: 'integer', minimum: 1 } };
+
+const ERROR_EXAMPLES: Record<number, [string, TJson]> = {
+  400: ['Invalid input: username: Too small: expected string to have >=3 characters', { issues: [{ path: 'username', message: 'Too small: expected string to have >=3 characters' }] }],
+  401: ['Missing access token', {}],
+  403: ['Not allowed', {}],
+  404: ['Not found', {}],
+  409: ['Conflict', {}],
+  429: ['Too many requests; retry in 42 s', { limit: 600, retryAfterSeconds: 42 }],
+  500: ['Internal server error', { requestId: '7f9c2ba4-e88f-4e2a-9b61-8d2a7b6c1f00' }],
+};
+
+function errorExample(status: number): TJson {
+  const [message, data] = ERROR_EXAMPLES[status] ?? ['Error', {}];
+  return { code: status, message, data };
+}
+
+const STRING_FORMATS: Record<string, string> = {
+  'date-time': '2026-05-01T12:00:00.000Z',
+  date: '2026-05-01',
+  uuid: '3f6c8a52-1d4e-4b7a-9c0e-5a2b7d9e1f34',
+  email: 'anne@example.com',
+  uri: 'https://example.com/',
+  url: 'https://example.com/',
+};
+
+/**
+ * A plausible instance of a JSON schema, for the document's response examples. Schemas that carry
+ * their own `example`/`examples`/`default` (zod `.meta({ example })`) win over the generated value.
+ */
+export function exampleOf(schema: TJson | undefined, document: TJson, depth = 0): unknown {
+  if (!schema || depth > 8) return {};
+  if (schema.$ref) {
+    const name = String(schema.$ref).split('/').pop()!;
+    return exampleOf(document.components?.schemas?.[name], document, depth + 1);
+  }
+  if ('example' in schema) return schema.example;
+  if (Array.isArray(schema.examples) && schema.examples.length > 0) return schema.examples[0];
+  if ('const' in schema) return schema.const;
+  if ('default' in schema) return schema.default;
+  if (Array.isArray(schema.enum) && schema.enum.length > 0) return schema.enum[0];
+  const variants: TJson[] | undefined = schema.anyOf ?? schema.oneOf;
+  if (variants) return exampleOf(variants.find((variant) => variant.type !== 'null') ?? variants[0], document, depth + 1);
+  if (Array.isArray(schema.allOf)) {
+    return Object.assign({}, ...schema.allOf.map((part: TJson) => exampleOf(part, document, depth + 1)));
+  }
+  const type = Array.isArray(schema.type) ? schema.type.find((kind: string) => kind !== 'null') : schema.type;
+  switch (type) {
+    case 'string':
+      return STRING_FORMATS[schema.format] ?? (schema.minLength > 6 ? 'x'.repeat(schema.minLength) : 'string');
+    case 'integer':
+    case 'number':
+      // zod's int() bounds are the safe-integer range; 1 reads better and fits any real bound.
+      return Math.min(Math.max(1, schema.minimum ?? 1, (schema.exclusiveMinimum ?? 0) + 1), schema.maximum ?? Infinity);
+    case 'boolean':
+      return true;
+    case 'null':
+      return null;
+    case 'array':
+      return schema.maxItems === 0 ? [] : [exampleOf(schema.items, document, depth + 1)];
+    default: {
+      const example: TJson = {};
+      for (const [name, property] of Object.entries<TJson>(schema.properties ?? {})) {
+        example[name] = exampleOf(property, document, depth + 1);
+      }
+      return example;
+    }
+  }
+}
+
 /**
  * The OpenAPI document of the REST surface. trpc-to-openapi documents the raw procedure outputs;
  * the REST adapter wraps them in `{ code, message, data }`, so the document is rewritten to match.
@@ -41,9 +111,16 @@ export function buildOpenApiDocument(router: AnyRouter, version: string): OpenAP
   document.components.schemas ??= {};
   document.components.schemas.ErrorEnvelope = ERROR_ENVELOPE;
 
+  document.components.headers = { ...document.components.headers, 'Retry-After': RETRY_AFTER };
   for (const pathItem of Object.values<TJson>(document.paths ?? {})) {
     for (const operation of Object.values<TJson>(pathItem)) {
       if (!operation?.responses) continue;
+      // The global per-client limit applies to every path.
+      operation.responses['429'] ??= {
+        description: 'Too many requests',
+        headers: { 'Retry-After': { $ref: '#/components/headers/Retry-After' } },
+        content: { 'application/json': { schema: {} } },
+      };
       for (const [status, response] of Object.entries<TJson>(operation.responses)) {
         const media = response.content?.['application/json'];
         if (!media) continue;
@@ -57,8 +134,10 @@ export function buildOpenApiDocument(router: AnyRouter, version: string): OpenAP
               data: media.schema ?? { type: 'object' },
             },
           };
+          media.example = { code: 200, message: 'success', data: exampleOf(media.schema.properties.data, document) };
         } else {
           media.schema = { $ref: '#/components/schemas/ErrorEnvelope' };
+          media.example = errorExample(Number(status));
         }
       }
     }

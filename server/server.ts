@@ -71,6 +71,9 @@ export async function startServer(
     const port = (server.address() as AddressInfo).port;
     const url = `http://${config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST}:${port}`;
     logger.info({ url, database: database.file }, 'tidewatch listening');
+    if (config.NODE_ENV === 'production' && config.METRICS_TOKEN === undefined) {
+      logger.warn('GET /metrics is served without a token: set METRICS_TOKEN or block /metrics at the proxy if the port is public');
+    }
 
     let closing: Promise<void> | undefined;
     const close = () =>

@@ -1,15 +1,17 @@
-import { readFileSync } from 'node:fs';
 import { count, eq } from 'drizzle-orm';
 import type { TDb } from '../client';
 import { catalogHulls, users } from '../schema';
 import { likeAssembly, publishAssembly, rateAssembly } from '../../server/services/assembly';
 import { importCatalog } from '../../server/services/catalog';
 import { MemoryReadCache } from '../../server/services/read-cache';
+// Imported, not read from disk, so the production bundle carries them.
+import demoItems from './catalog/items.json' with { type: 'json' };
+import demoShips from './catalog/ships.json' with { type: 'json' };
 
 /** Our own small catalog in the community format: enough for `npm start` with no import. */
 export function readDemoCatalog(): { ships: unknown; items: unknown } {
-  const read = (name: string) => JSON.parse(readFileSync(new URL(`./catalog/${name}`, import.meta.url), 'utf8')) as unknown;
-  return { ships: read('ships.json'), items: read('items.json') };
+  // Fresh copies: importers may not mutate the module's own objects.
+  return { ships: structuredClone(demoShips) as unknown, items: structuredClone(demoItems) as unknown };
 }
 
 /** Imports the demo catalog when the catalog is empty. */

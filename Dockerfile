@@ -1,0 +1,35 @@
+# syntax=docker/dockerfile:1
+# Tidewatch: multi-stage image. The build stage installs with the lockfile (compiling the native
+# modules if no prebuilt binary fits) and bundles with esbuild; the runtime stage holds only dist/
+# (bundle, native modules, migrations) on the same Node and libc, run as the unprivileged `node` user.
+
+ARG NODE_VERSION=20
+
+FROM node:${NODE_VERSION}-bookworm-slim AS build
+WORKDIR /src
+# Toolchain for node-gyp, used only when better-sqlite3 has no prebuilt binary for this platform.
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends python3 make g++ \
+ && rm -rf /var/lib/apt/lists/*
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY . .
+RUN npm run build
+
+FROM node:${NODE_VERSION}-bookworm-slim AS runtime
+ENV NODE_ENV=production \
+    HOST=0.0.0.0 \
+    PORT=3000 \
+    DATABASE_URL=file:/data/tidewatch.db \
+    SEED_DEMO=false
+WORKDIR /app
+# Owned by root and read-only to the service; only /data is writable.
+COPY --from=build /src/dist/ /app/
+RUN mkdir -p /data && chown node:node /data
+USER node
+VOLUME ["/data"]
+EXPOSE 3000
+HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/api/health').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+# node is PID 1: main.js handles SIGTERM itself (drains requests, closes the database).
+CMD ["node", "--enable-source-maps", "main.js"]

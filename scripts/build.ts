@@ -1,0 +1,110 @@
+/**
+ * Production build: one esbuild bundle per entry (dist/main.js, dist/cli.js) with everything pure-JS
+ * inlined, plus what cannot be bundled copied beside it: the native modules (better-sqlite3,
+ * @node-rs/argon2 with its platform binary), the Swagger UI assets and the migrations. The result runs
+ * with `node dist/main.js` and needs no node_modules of the project; it must be built on the platform
+ * and Node major it runs on (the native binaries are).
+ *
+ *   npm run build [-- --outdir <dir>]
+ */
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { build } from 'esbuild';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const requireFromRoot = createRequire(join(ROOT, 'package.json'));
+
+/** Packages loaded at run time from dist/node_modules, with the files each needs (relative to the package). */
+const RUNTIME_PACKAGES: Record<string, string[]> = {
+  'better-sqlite3': ['package.json', 'LICENSE', 'lib', 'build/Release/better_sqlite3.node'],
+  bindings: ['package.json', 'LICENSE.md', 'bindings.js'],
+  'file-uri-to-path': ['package.json', 'LICENSE', 'index.js'],
+  '@node-rs/argon2': ['package.json', 'LICENSE', 'index.js'],
+  'swagger-ui-dist': ['package.json', 'LICENSE', 'swagger-ui.css', 'swagger-ui-bundle.js', 'swagger-ui-standalone-preset.js', 'favicon-32x32.png'],
+};
+const EXTERNAL = ['better-sqlite3', '@node-rs/argon2', 'swagger-ui-dist'];
+
+function packageDir(name: string): string {
+  return dirname(requireFromRoot.resolve(`${name}/package.json`));
+}
+
+function copyPackage(name: string, files: string[], outdir: string): void {
+  const from = packageDir(name);
+  const to = join(outdir, 'node_modules', name);
+  for (const file of files) {
+    if (!existsSync(join(from, file))) {
+      if (file.startsWith('LICENSE')) continue;
+      throw new Error(`${name} has no ${file}: is it installed and built?`);
+    }
+    mkdirSync(dirname(join(to, file)), { recursive: true });
+    cpSync(join(from, file), join(to, file), { recursive: true });
+  }
+}
+
+/** @node-rs/argon2 loads its binary from a per-platform package: copy whichever are installed. */
+function argon2PlatformPackages(): string[] {
+  const scope = dirname(packageDir('@node-rs/argon2'));
+  return readdirSync(scope)
+    .filter((name) => name.startsWith('argon2-'))
+    .map((name) => `@node-rs/${name}`);
+}
+
+function sizeOf(path: string): number {
+  const stat = statSync(path);
+  return stat.isDirectory() ? readdirSync(path).reduce((sum, name) => sum + sizeOf(join(path, name)), 0) : stat.size;
+}
+
+export async function buildDist(outdir: string = join(ROOT, 'dist')): Promise<{ outdir: string; bytes: Record<string, number> }> {
+  rmSync(outdir, { recursive: true, force: true });
+  mkdirSync(outdir, { recursive: true });
+  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
+
+  await build({
+    entryPoints: { main: join(ROOT, 'server/main.ts'), cli: join(ROOT, 'server/cli.ts') },
+    outdir,
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'esm',
+    external: EXTERNAL,
+    sourcemap: 'linked',
+    legalComments: 'linked',
+    logLevel: 'warning',
+    // Bundled CommonJS packages call require(); an ES module has none, so give the bundle one.
+    banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+  });
+
+  // db/client.ts resolves migrations beside the running file: in the bundle that is dist/.
+  cpSync(join(ROOT, 'db/migrations'), join(outdir, 'migrations'), { recursive: true });
+  for (const [name, files] of Object.entries(RUNTIME_PACKAGES)) copyPackage(name, files, outdir);
+  for (const name of argon2PlatformPackages()) {
+    const dir = packageDir(name);
+    copyPackage(name, readdirSync(dir), outdir);
+  }
+  writeFileSync(
+    join(outdir, 'package.json'),
+    `${JSON.stringify({ name: pkg.name, version: pkg.version, private: true, license: pkg.license, type: 'module', engines: pkg.engines }, null, 2)}\n`,
+  );
+  return {
+    outdir,
+    bytes: { 'main.js': sizeOf(join(outdir, 'main.js')), 'cli.js': sizeOf(join(outdir, 'cli.js')), node_modules: sizeOf(join(outdir, 'node_modules')) },
+  };
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const { values } = parseArgs({ options: { outdir: { type: 'string' } } });
+  buildDist(values.outdir ? resolve(values.outdir) : undefined).then(
+    ({ outdir, bytes }) => {
+      const kb = (n: number) => `${Math.round(n / 1024)} KB`;
+      console.log(`built ${relative(process.cwd(), outdir) || '.'}: main.js ${kb(bytes['main.js']!)}, cli.js ${kb(bytes['cli.js']!)}, native and static modules ${kb(bytes.node_modules!)}`);
+      console.log(`run: node ${join(relative(process.cwd(), outdir) || '.', 'main.js')}`);
+    },
+    (error: unknown) => {
+      console.error(String((error as Error).message ?? error));
+      process.exit(1);
+    },
+  );
+}
