@@ -116,6 +116,8 @@ export async function startTestServer(overrides: Partial<TConfig> = {}): Promise
     PORT: 0,
     HOST: '127.0.0.1',
     DATABASE_URL: `file:${join(dir, 'test.db')}`,
+    // CI runs the whole suite once per driver.
+    DATABASE_DRIVER: process.env.DATABASE_DRIVER === 'libsql' ? 'libsql' : undefined,
     SEED_DEMO: false,
     CAPTCHA_MAX_NUMBER: 2000,
     // Suites make many calls from one address; the hardening suite sets real limits.
