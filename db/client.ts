@@ -115,6 +115,12 @@ function openLibsql(url: string, authToken?: string): TDatabase {
     }
   }
   const client = createClient({ url: clientUrl, authToken, timeout: BUSY_TIMEOUT_MS });
+  if (local) {
+    // Per connection, and the pool cannot run it on the ones it opens later; in practice the pool
+    // keeps reusing its first connection (our transactions never overlap other queries), and
+    // missing it elsewhere costs only speed (an fsync per commit), never correctness.
+    void client.execute('PRAGMA synchronous = NORMAL').catch(() => undefined);
+  }
   const db = drizzleLibsql({ client, schema });
   registerTransactionRunner(db, libsqlTransactionRunner({ sameTurn: local }));
   return {
