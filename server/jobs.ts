@@ -40,7 +40,10 @@ export function startJobs(jobs: TJob[], db: TDb, deps: TAppDeps): () => Promise<
       if (busy) return;
       busy = true;
       const shared = deps.shared;
-      const elected = shared ? tryRedisLock(shared.redis, `job:${job.name}`, Math.max(1_000, job.intervalMs - 1_000)) : Promise.resolve(true);
+      // Redis unreachable: run anyway (the jobs are safe to run concurrently).
+      const elected = shared
+        ? tryRedisLock(shared.redis, `job:${job.name}`, Math.max(1_000, job.intervalMs - 1_000)).catch(() => true)
+        : Promise.resolve(true);
       const run = elected
         .then((mine) => (mine ? job.run(db, deps) : undefined))
         .catch((error: unknown) => deps.logger.error({ err: error, job: job.name }, 'job failed'))

@@ -11,6 +11,8 @@ import * as assert from 'uvu/assert';
 import { driverFor, openDatabase } from '../db/client';
 import { configWith, ConfigError, loadConfig } from '../server/config';
 import { createRateLimit } from '../server/http/rate-limit';
+import type { TAppDeps } from '../server/context';
+import { startJobs, type TJob } from '../server/jobs';
 import { startServer } from '../server/server';
 import { connectSharedState, type TSharedState } from '../server/scale';
 import { withRedisLock } from '../server/scale/redis';
@@ -188,6 +190,17 @@ redisTest('the start-up lock runs one instance at a time', async ({ a, b }) => {
   assert.is(events.length, 4);
   assert.ok(events[1] === `${events[0]!.split(' ')[0]} end`, `no overlap: ${events.join(', ')}`);
   assert.is(await a.redis.client.exists('tw:lock:test-startup'), 0, 'released');
+});
+
+redisTest('each tick of a periodic job runs on one instance only', async ({ a, b }) => {
+  let runs = 0;
+  const job: TJob = { name: `test-job-${process.pid}`, intervalMs: 50, run: async () => ++runs };
+  // The lock is held for max(1 s, interval - 1 s) = 1 s: 2 instances x ~30 ticks in 1.5 s, 2 runs.
+  const depsOf = (shared: TSharedState) => ({ shared, logger: silentLogger() }) as unknown as TAppDeps;
+  const stops = [startJobs([job], undefined as never, depsOf(a)), startJobs([job], undefined as never, depsOf(b))];
+  await sleep(1_500);
+  await Promise.all(stops.map((stop) => stop()));
+  assert.ok(runs >= 1 && runs <= 2, `ran ${runs} times`);
 });
 
 Stores.run();
