@@ -89,6 +89,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): TConfig {
   if (parsed.data.NODE_ENV === 'production' && parsed.data.PAYMENT_MANUAL_SECRET === undefined) {
     throw new ConfigError('Invalid configuration:\n  PAYMENT_MANUAL_SECRET: is required when NODE_ENV=production');
   }
+  // REDIS_URL means several instances: with a random key per process, a captcha from one fails on the others.
+  if (parsed.data.REDIS_URL !== undefined && parsed.data.CAPTCHA_HMAC_KEY === undefined) {
+    throw new ConfigError('Invalid configuration:\n  CAPTCHA_HMAC_KEY: is required with REDIS_URL (every instance must share the same key)');
+  }
   if (parsed.data.DATABASE_DRIVER === 'better-sqlite3' && !parsed.data.DATABASE_URL.startsWith('file:')) {
     throw new ConfigError(
       'Invalid configuration:\n  DATABASE_DRIVER: better-sqlite3 opens only file: URLs; use libsql (or leave it unset) for a libSQL server',

@@ -61,7 +61,7 @@ export async function startServer(
       }
     };
     // Instances starting together on one database migrate and seed one at a time.
-    if (shared) await withRedisLock(shared.redis, 'startup', { ttlMs: 120_000, waitMs: 120_000 }, prepare);
+    if (shared) await withRedisLock(shared.redis, 'startup', { ttlMs: 120_000, waitMs: 150_000 }, prepare);
     else await prepare();
     const app = createApp({ db: database.db, deps });
     const stopJobs = startJobs(JOBS, database.db, deps);

@@ -446,7 +446,12 @@ Config('the driver follows the URL unless DATABASE_DRIVER says otherwise', () =>
     assert.is(driverFor(url), 'libsql', url);
     assert.is(loadConfig({ DATABASE_URL: url }).DATABASE_URL, url);
   }
-  const config = loadConfig({ DATABASE_DRIVER: 'libsql', DATABASE_AUTH_TOKEN: 'token', REDIS_URL: 'rediss://:secret@cache.example.test:6380/1' });
+  const config = loadConfig({
+    DATABASE_DRIVER: 'libsql',
+    DATABASE_AUTH_TOKEN: 'token',
+    REDIS_URL: 'rediss://:secret@cache.example.test:6380/1',
+    CAPTCHA_HMAC_KEY: 'the key every instance shares',
+  });
   assert.is(config.DATABASE_DRIVER, 'libsql');
   assert.is(config.REDIS_URL, 'rediss://:secret@cache.example.test:6380/1');
   assert.is(loadConfig({}).REDIS_URL, undefined, 'no Redis unless configured');
@@ -458,6 +463,7 @@ Config('bad scale-out settings stop the start naming the variable', () => {
     [{ DATABASE_DRIVER: 'postgres' }, 'DATABASE_DRIVER'],
     [{ DATABASE_URL: 'mysql://db' }, 'DATABASE_URL'],
     [{ REDIS_URL: 'localhost:6379' }, 'REDIS_URL'],
+    [{ REDIS_URL: 'redis://127.0.0.1:6379' }, 'CAPTCHA_HMAC_KEY'],
   ] as const) {
     try {
       loadConfig(env);
