@@ -19,8 +19,9 @@ import { MemoryReadCache } from '../server/services/read-cache';
 
 const total = Number(process.argv[2] ?? 20_000);
 const dir = mkdtempSync(join(tmpdir(), 'tidewatch-bench-'));
-const database = openDatabase(`file:${join(dir, 'bench.db')}`);
-database.migrate();
+// DATABASE_DRIVER=libsql measures the same through @libsql/client.
+const database = openDatabase(`file:${join(dir, 'bench.db')}`, { driver: process.env.DATABASE_DRIVER === 'libsql' ? 'libsql' : undefined });
+await database.migrate();
 const { db } = database;
 const now = new Date();
 

@@ -15,8 +15,9 @@ async function main(): Promise<void> {
   const timings: number[] = [];
   for (let run = 0; run < runs; run++) {
     const dir = mkdtempSync(join(tmpdir(), 'tidewatch-bench-'));
-    const database = openDatabase(`file:${join(dir, 'bench.db')}`);
-    database.migrate();
+    // DATABASE_DRIVER=libsql measures the same through @libsql/client.
+    const database = openDatabase(`file:${join(dir, 'bench.db')}`, { driver: process.env.DATABASE_DRIVER === 'libsql' ? 'libsql' : undefined });
+    await database.migrate();
     const stats = await seedLiveData(database.db, new Date());
     timings.push(stats.ms);
     console.log(`run ${run + 1}: ${stats.ms} ms (${stats.snapshots} snapshots, ${stats.campaigns} campaigns, ${stats.calendarEvents} calendar events)`);

@@ -1,13 +1,16 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { createClient } from '@libsql/client';
 import Database from 'better-sqlite3';
 import { sql } from 'drizzle-orm';
-import { drizzle } from 'drizzle-orm/better-sqlite3';
-import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
+import { drizzle as drizzleBetterSqlite } from 'drizzle-orm/better-sqlite3';
+import { migrate as migrateBetterSqlite } from 'drizzle-orm/better-sqlite3/migrator';
+import { drizzle as drizzleLibsql } from 'drizzle-orm/libsql';
+import { migrate as migrateLibsql } from 'drizzle-orm/libsql/migrator';
 import type { BaseSQLiteDatabase } from 'drizzle-orm/sqlite-core';
-import { fileURLToPath } from 'node:url';
 import * as schema from './schema';
-import { registerTransactionRunner, sqliteTransactionRunner } from './transaction';
+import { libsqlTransactionRunner, registerTransactionRunner, sqliteTransactionRunner } from './transaction';
 
 /**
  * The database as every service sees it: drizzle over SQLite, used with `await` only, so the same
@@ -15,52 +18,138 @@ import { registerTransactionRunner, sqliteTransactionRunner } from './transactio
  */
 export type TDb = BaseSQLiteDatabase<'sync' | 'async', unknown, typeof schema>;
 
+export type TDatabaseDriver = 'better-sqlite3' | 'libsql';
+
 export interface TDatabase {
   db: TDb;
-  /** The file path, or ':memory:'. */
+  driver: TDatabaseDriver;
+  /** The file path, ':memory:', or the URL of a libSQL server (never its token). */
   file: string;
+  /** True for a libSQL server reached over the network: no file here to back up. */
+  remote: boolean;
   /** Applies pending drizzle-kit migrations from db/migrations. */
-  migrate(): void;
-  /** Writes a consistent copy of the live database to a file (SQLite online backup). */
+  migrate(): Promise<void>;
+  /** Writes a consistent copy of the live database to a file (online backup, or VACUUM INTO on libSQL). */
   backup(destination: string): Promise<void>;
   /** Runs PRAGMA integrity_check; returns 'ok' or the problems found. */
-  integrityCheck(): string;
+  integrityCheck(): Promise<string>;
   close(): void;
+}
+
+export interface TOpenOptions {
+  /** Unset: better-sqlite3 for file: URLs, libsql for server URLs. */
+  driver?: TDatabaseDriver;
+  /** libSQL server token (Turso). */
+  authToken?: string;
 }
 
 export const MIGRATIONS_FOLDER = resolve(dirname(fileURLToPath(import.meta.url)), 'migrations');
 
-/** Turns `file:./data/x.db` or `file::memory:` into a path better-sqlite3 opens. */
+/** How long a writer waits for another connection's (or process's) write lock before SQLITE_BUSY. */
+export const BUSY_TIMEOUT_MS = 5000;
+
+/** Turns `file:./data/x.db` or `file::memory:` into a path SQLite opens. */
 export function fileFromUrl(url: string): string {
   if (!url.startsWith('file:')) throw new Error(`Unsupported DATABASE_URL "${url}": expected file:<path>`);
   const rest = url.slice('file:'.length).replace(/^\/\/(?=\/)/, '');
   return rest === ':memory:' ? ':memory:' : rest;
 }
 
-export function openDatabase(url: string): TDatabase {
+export function driverFor(url: string, driver?: TDatabaseDriver): TDatabaseDriver {
+  const local = url.startsWith('file:');
+  if (driver === 'better-sqlite3' && !local) {
+    throw new Error(`better-sqlite3 opens only file: URLs, not "${url}": use the libsql driver`);
+  }
+  return driver ?? (local ? 'better-sqlite3' : 'libsql');
+}
+
+export function openDatabase(url: string, options: TOpenOptions = {}): TDatabase {
+  return driverFor(url, options.driver) === 'libsql' ? openLibsql(url, options.authToken) : openBetterSqlite(url);
+}
+
+function integrityText(rows: { integrity_check: string }[]): string {
+  return rows.map((row) => row.integrity_check).join('; ');
+}
+
+function openBetterSqlite(url: string): TDatabase {
   const file = fileFromUrl(url);
   if (file !== ':memory:') mkdirSync(dirname(resolve(file)), { recursive: true });
   const client = new Database(file);
   client.pragma('journal_mode = WAL');
   client.pragma('foreign_keys = ON');
-  client.pragma('busy_timeout = 5000');
+  client.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   client.pragma('synchronous = NORMAL');
-  const db = drizzle({ client, schema });
+  const db = drizzleBetterSqlite({ client, schema });
   registerTransactionRunner(db, sqliteTransactionRunner(client));
   return {
     db: db as unknown as TDb,
+    driver: 'better-sqlite3',
     file,
-    migrate: () => migrate(db, { migrationsFolder: MIGRATIONS_FOLDER }),
+    remote: false,
+    migrate: async () => migrateBetterSqlite(db, { migrationsFolder: MIGRATIONS_FOLDER }),
     backup: async (destination) => {
       mkdirSync(dirname(resolve(destination)), { recursive: true });
       await client.backup(destination);
     },
-    integrityCheck: () => {
-      const rows = client.pragma('integrity_check') as { integrity_check: string }[];
-      return rows.map((row) => row.integrity_check).join('; ');
-    },
+    integrityCheck: async () => integrityText(client.pragma('integrity_check') as { integrity_check: string }[]),
     close: () => {
       if (client.open) client.close();
+    },
+  };
+}
+
+/**
+ * @libsql/client: a local file (through libSQL's own SQLite) or a libSQL server / Turso database
+ * over the network. libSQL turns foreign keys on for every connection of its pool by itself;
+ * `timeout` is each connection's busy timeout.
+ */
+function openLibsql(url: string, authToken?: string): TDatabase {
+  const local = url.startsWith('file:');
+  const file = local ? fileFromUrl(url) : url.replace(/\?.*$/, '');
+  let clientUrl = url;
+  if (local) {
+    if (file === ':memory:') clientUrl = ':memory:';
+    else {
+      mkdirSync(dirname(resolve(file)), { recursive: true });
+      clientUrl = pathToFileURL(resolve(file)).href;
+    }
+  }
+  const client = createClient({ url: clientUrl, authToken, timeout: BUSY_TIMEOUT_MS });
+  if (local) {
+    // Per connection, and the pool cannot run it on the ones it opens later; in practice the pool
+    // keeps reusing its first connection (our transactions never overlap other queries), and
+    // missing it elsewhere costs only speed (an fsync per commit), never correctness.
+    void client.execute('PRAGMA synchronous = NORMAL').catch(() => undefined);
+  }
+  const db = drizzleLibsql({ client, schema });
+  registerTransactionRunner(db, libsqlTransactionRunner({ sameTurn: local }));
+  return {
+    db: db as unknown as TDb,
+    driver: 'libsql',
+    file,
+    remote: !local,
+    migrate: async () => {
+      // WAL is a property of the file (every later connection sees it); a server manages its own journal.
+      if (local && file !== ':memory:') await client.execute('PRAGMA journal_mode = WAL');
+      await migrateLibsql(db, { migrationsFolder: MIGRATIONS_FOLDER });
+    },
+    backup: async (destination) => {
+      if (!local || file === ':memory:') {
+        throw new Error(
+          'backup writes a local file: a libSQL server is backed up by the server itself (Turso point-in-time restore, sqld snapshots)',
+        );
+      }
+      mkdirSync(dirname(resolve(destination)), { recursive: true });
+      // VACUUM INTO refuses an existing file; the CLI already asked for --force before overwriting.
+      rmSync(destination, { force: true });
+      await client.execute({ sql: 'VACUUM INTO ?', args: [resolve(destination)] });
+    },
+    integrityCheck: async () => {
+      const result = await client.execute('PRAGMA integrity_check');
+      return integrityText(result.rows as unknown as { integrity_check: string }[]);
+    },
+    close: () => {
+      if (!client.closed) client.close();
     },
   };
 }

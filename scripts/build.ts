@@ -25,7 +25,9 @@ const RUNTIME_PACKAGES: Record<string, string[]> = {
   '@node-rs/argon2': ['package.json', 'LICENSE', 'index.js'],
   'swagger-ui-dist': ['package.json', 'LICENSE', 'swagger-ui.css', 'swagger-ui-bundle.js', 'swagger-ui-standalone-preset.js', 'favicon-32x32.png'],
 };
-const EXTERNAL = ['better-sqlite3', '@node-rs/argon2', 'swagger-ui-dist'];
+/** Packages shipped whole, with every installed dependency, because they load platform binaries at run time. */
+const RUNTIME_TREES = ['@libsql/client'];
+const EXTERNAL = ['better-sqlite3', '@node-rs/argon2', 'swagger-ui-dist', ...RUNTIME_TREES];
 
 function packageDir(name: string): string {
   return dirname(requireFromRoot.resolve(`${name}/package.json`));
@@ -50,6 +52,28 @@ function argon2PlatformPackages(): string[] {
   return readdirSync(scope)
     .filter((name) => name.startsWith('argon2-'))
     .map((name) => `@node-rs/${name}`);
+}
+
+/** Copies a package and, recursively, its installed dependencies and optional dependencies (platform binaries). */
+function copyPackageTree(name: string, outdir: string, fromDir: string = ROOT, seen = new Set<string>()): void {
+  if (seen.has(name)) return;
+  // Node's lookup: <dir>/node_modules/<name>, walking up (not require.resolve: "exports" may hide package.json).
+  let dir: string | undefined;
+  for (let base = fromDir; ; base = dirname(base)) {
+    if (existsSync(join(base, 'node_modules', name, 'package.json'))) {
+      dir = join(base, 'node_modules', name);
+      break;
+    }
+    if (dirname(base) === base) break;
+  }
+  if (!dir) return; // an optional dependency for another platform
+  seen.add(name);
+  const packageRoot = dir;
+  cpSync(packageRoot, join(outdir, 'node_modules', name), { recursive: true, filter: (source) => !source.slice(packageRoot.length).includes('/node_modules/') });
+  const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+  for (const dependency of Object.keys({ ...manifest.dependencies, ...manifest.optionalDependencies })) {
+    copyPackageTree(dependency, outdir, dir, seen);
+  }
 }
 
 function sizeOf(path: string): number {
@@ -80,6 +104,7 @@ export async function buildDist(outdir: string = join(ROOT, 'dist')): Promise<{ 
   // db/client.ts resolves migrations beside the running file: in the bundle that is dist/.
   cpSync(join(ROOT, 'db/migrations'), join(outdir, 'migrations'), { recursive: true });
   for (const [name, files] of Object.entries(RUNTIME_PACKAGES)) copyPackage(name, files, outdir);
+  for (const name of RUNTIME_TREES) copyPackageTree(name, outdir);
   for (const name of argon2PlatformPackages()) {
     const dir = packageDir(name);
     copyPackage(name, readdirSync(dir), outdir);

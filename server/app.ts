@@ -22,6 +22,10 @@ import { createCaptchaService } from './services/captcha';
 import { MemoryExpiringSet } from './services/expiring-set';
 import { MemoryReadCache } from './services/read-cache';
 import { createLiveDataRuntime } from './services/live-data-runtime';
+import type { TSharedState } from './scale';
+import { redisRateLimitStore } from './scale/rate-limit-store';
+import { SharedReadCache } from './scale/shared-cache';
+import { RedisExpiringSet, RedisThrottle } from './scale/stores';
 import { createCallerFactory } from './trpc';
 
 // Imported, not read from disk, so the production bundle carries it.
@@ -36,16 +40,37 @@ export interface TApp {
   beginShutdown: () => void;
 }
 
-export function createDeps(config: TConfig, logger: TLogger, now: () => Date = () => new Date()): TAppDeps {
+/** `shared` (REDIS_URL): rate limits, cache invalidation, captcha replays and throttles span every instance. */
+export function createDeps(
+  config: TConfig,
+  logger: TLogger,
+  now: () => Date = () => new Date(),
+  shared?: TSharedState,
+): TAppDeps {
   const hmacKey = config.CAPTCHA_HMAC_KEY ?? randomUUID() + randomUUID();
+  const localCache = new MemoryReadCache({ maxEntries: 2000, ttlMs: 30_000, now: () => now().getTime() });
+  const redis = shared?.redis.client;
   return {
     config,
     logger,
     now,
-    captcha: createCaptchaService({ hmacKey, maxNumber: config.CAPTCHA_MAX_NUMBER, used: new MemoryExpiringSet() }),
-    limits: createRateLimits(config),
-    cache: new MemoryReadCache({ maxEntries: 2000, ttlMs: 30_000, now: () => now().getTime() }),
-    liveData: createLiveDataRuntime(config),
+    captcha: createCaptchaService({
+      hmacKey,
+      maxNumber: config.CAPTCHA_MAX_NUMBER,
+      used: redis ? new RedisExpiringSet(redis, 'tw:captcha-used:') : new MemoryExpiringSet(),
+    }),
+    limits: createRateLimits(config, redis ? redisRateLimitStore(redis) : undefined),
+    cache: shared ? new SharedReadCache(localCache, shared.bus) : localCache,
+    liveData: createLiveDataRuntime(
+      config,
+      shared && redis
+        ? {
+            bus: shared.bus,
+            refreshThrottle: new RedisThrottle(redis, 'tw:drop-refresh:', config.DROP_REFRESH_INTERVAL_SECONDS * 1000, logger),
+          }
+        : {},
+    ),
+    shared,
   };
 }
 

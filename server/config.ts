@@ -15,8 +15,20 @@ export const ZConfig = z.object({
   HOST: z.string().min(1).default('127.0.0.1'),
   DATABASE_URL: z
     .string()
-    .regex(/^file:.+/, 'must be a file: URL such as file:./data/tidewatch.db or file::memory:')
+    .regex(
+      /^(file:.+|libsql:\/\/\S+|https?:\/\/\S+|wss?:\/\/\S+)$/,
+      'must be a file: URL (file:./data/tidewatch.db) or a libSQL server URL (libsql://, http(s)://, ws(s)://)',
+    )
     .default('file:./data/tidewatch.db'),
+  /** better-sqlite3 (default for file: URLs) or libsql (@libsql/client; the only choice for server URLs). */
+  DATABASE_DRIVER: z.enum(['better-sqlite3', 'libsql']).optional(),
+  /** Token of a libSQL server (Turso); never needed for file: URLs. */
+  DATABASE_AUTH_TOKEN: z.string().min(1).optional(),
+  /** Shared state of several instances (rate limits, cache invalidation, captcha replays, throttles); unset keeps it in process. */
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\/\S+$/, 'must be a redis:// or rediss:// URL such as redis://127.0.0.1:6379/0')
+    .optional(),
   SEED_DEMO: zFlag.default(true),
   SIGNUP_CAPTCHA: z.enum(['optional', 'required']).default('optional'),
   CAPTCHA_HMAC_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
@@ -78,6 +90,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): TConfig {
   // A known development key in production would let anyone forge payment confirmations.
   if (parsed.data.NODE_ENV === 'production' && parsed.data.PAYMENT_MANUAL_SECRET === undefined) {
     throw new ConfigError('Invalid configuration:\n  PAYMENT_MANUAL_SECRET: is required when NODE_ENV=production');
+  }
+  // REDIS_URL means several instances: with a random key per process, a captcha from one fails on the others.
+  if (parsed.data.REDIS_URL !== undefined && parsed.data.CAPTCHA_HMAC_KEY === undefined) {
+    throw new ConfigError('Invalid configuration:\n  CAPTCHA_HMAC_KEY: is required with REDIS_URL (every instance must share the same key)');
+  }
+  if (parsed.data.DATABASE_DRIVER === 'better-sqlite3' && !parsed.data.DATABASE_URL.startsWith('file:')) {
+    throw new ConfigError(
+      'Invalid configuration:\n  DATABASE_DRIVER: better-sqlite3 opens only file: URLs; use libsql (or leave it unset) for a libSQL server',
+    );
   }
   return parsed.data;
 }

@@ -7,6 +7,7 @@ import type { TLogger } from './logger';
 import type { TCaptchaService } from './services/captcha';
 import type { TReadCache } from './services/read-cache';
 import type { TLiveDataRuntime } from './services/live-data-runtime';
+import type { TSharedState } from './scale';
 import { validateSessionToken, type TAuth } from './services/session';
 
 /** Long-lived parts of the app, built once at start-up and shared by every request. */
@@ -17,10 +18,12 @@ export interface TAppDeps {
   logger: TLogger;
   /** The service clock; tests replace it. */
   now: () => Date;
-  /** In-process read cache (assembly item and list); writers invalidate what they change. */
+  /** In-process read cache (assembly item and list); writers invalidate what they change (on every instance). */
   cache: TReadCache;
   /** Drop-campaign cache and refresh throttle. */
   liveData: TLiveDataRuntime;
+  /** Redis shared by several instances (REDIS_URL), or undefined for a single process. */
+  shared?: TSharedState;
 }
 
 /** Headers a procedure wants on its response (Cache-Control, Retry-After); both surfaces apply them. */

@@ -1,5 +1,6 @@
 import type { TDb } from '../db/client';
 import type { TAppDeps } from './context';
+import { tryRedisLock } from './scale/redis';
 import { expirePendingOrders } from './services/subscription-orders';
 import { purgeTrash } from './services/assembly';
 import { warThinJob } from './services/war-history';
@@ -26,6 +27,10 @@ export const JOBS: TJob[] = [
 /**
  * Runs each job every `intervalMs` (never two runs of one job at once); timers are unref'd so they
  * never hold the process open. Returns a stop function that also waits for running jobs.
+ *
+ * With several instances (Redis), each tick of a job runs on one instance only: whoever takes the
+ * job's lock for (most of) the interval. Every job is also safe to run concurrently (idempotent
+ * deletes and updates in transactions), so a lost lock costs repeated work, never wrong data.
  */
 export function startJobs(jobs: TJob[], db: TDb, deps: TAppDeps): () => Promise<void> {
   const running = new Set<Promise<unknown>>();
@@ -34,8 +39,13 @@ export function startJobs(jobs: TJob[], db: TDb, deps: TAppDeps): () => Promise<
     const timer = setInterval(() => {
       if (busy) return;
       busy = true;
-      const run = job
-        .run(db, deps)
+      const shared = deps.shared;
+      // Redis unreachable: run anyway (the jobs are safe to run concurrently).
+      const elected = shared
+        ? tryRedisLock(shared.redis, `job:${job.name}`, Math.max(1_000, job.intervalMs - 1_000)).catch(() => true)
+        : Promise.resolve(true);
+      const run = elected
+        .then((mine) => (mine ? job.run(db, deps) : undefined))
         .catch((error: unknown) => deps.logger.error({ err: error, job: job.name }, 'job failed'))
         .finally(() => {
           busy = false;

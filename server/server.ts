@@ -8,6 +8,8 @@ import type { TConfig } from './config';
 import { JOBS, startJobs } from './jobs';
 import { createLogger, type TLogger } from './logger';
 import { envelopeBody } from './rest/envelope';
+import { connectSharedState, type TSharedState } from './scale';
+import { withRedisLock } from './scale/redis';
 
 export const REQUEST_TIMEOUT_MS = 30_000;
 export const HEADERS_TIMEOUT_MS = 20_000;
@@ -49,13 +51,20 @@ export async function startServer(
   options: { logger?: TLogger; now?: () => Date } = {},
 ): Promise<TRunningServer> {
   const logger = options.logger ?? createLogger(config.LOG_LEVEL);
-  const database = openDatabase(config.DATABASE_URL);
+  const database = openDatabase(config.DATABASE_URL, { driver: config.DATABASE_DRIVER, authToken: config.DATABASE_AUTH_TOKEN });
+  let shared: TSharedState | undefined;
   try {
-    database.migrate();
-    const deps = createDeps(config, logger, options.now);
-    if (config.SEED_DEMO && (await seedDemoData(database.db, deps.now()))) {
-      logger.info('seeded demo data into an empty database');
-    }
+    shared = config.REDIS_URL ? await connectSharedState(config.REDIS_URL, logger) : undefined;
+    const deps = createDeps(config, logger, options.now, shared);
+    const prepare = async () => {
+      await database.migrate();
+      if (config.SEED_DEMO && (await seedDemoData(database.db, deps.now()))) {
+        logger.info('seeded demo data into an empty database');
+      }
+    };
+    // Instances starting together on one database migrate and seed one at a time.
+    if (shared) await withRedisLock(shared.redis, 'startup', { ttlMs: 120_000, waitMs: 150_000 }, prepare);
+    else await prepare();
     const app = createApp({ db: database.db, deps });
     const stopJobs = startJobs(JOBS, database.db, deps);
     const server = createServer(
@@ -70,7 +79,7 @@ export async function startServer(
     });
     const port = (server.address() as AddressInfo).port;
     const url = `http://${config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST}:${port}`;
-    logger.info({ url, database: database.file }, 'tidewatch listening');
+    logger.info({ url, database: database.file, driver: database.driver, redis: Boolean(shared) }, 'tidewatch listening');
     if (config.NODE_ENV === 'production' && config.METRICS_TOKEN === undefined) {
       logger.warn('GET /metrics is served without a token: set METRICS_TOKEN or block /metrics at the proxy if the port is public');
     }
@@ -96,14 +105,17 @@ export async function startServer(
           clearTimeout(force);
           clearTimeout(grace);
           clearInterval(reaper);
-          stopJobs().finally(() => {
-            database.close();
-            resolve();
-          });
+          stopJobs()
+            .finally(() => shared?.close())
+            .finally(() => {
+              database.close();
+              resolve();
+            });
         });
       }));
     return { server, app, database, port, url, close };
   } catch (error) {
+    await shared?.close();
     database.close();
     throw error;
   }

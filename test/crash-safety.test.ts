@@ -14,6 +14,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { openDatabase } from '../db/client';
 import { assemblies, mapCollections, mapPoints, subscriptionOrders } from '../db/schema';
+import { TEST_DRIVER } from './helpers';
 
 const ROOT = join(import.meta.dirname, '..');
 const KILLS = 4;
@@ -231,9 +232,9 @@ Crash('SIGKILL during concurrent writes loses no acknowledged write and never co
   }
   await server.kill('SIGTERM');
 
-  const database = openDatabase(`file:${file}`);
+  const database = openDatabase(`file:${file}`, { driver: TEST_DRIVER });
   try {
-    assert.is(database.integrityCheck(), 'ok');
+    assert.is(await database.integrityCheck(), 'ok');
     const { db } = database;
     for (const uuid of ledger.published) {
       const row = await db.select({ name: assemblies.name, deletedAt: assemblies.deletedAt }).from(assemblies).where(eq(assemblies.uuid, uuid)).get();

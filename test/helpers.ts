@@ -7,6 +7,7 @@ import type { AnyRouter } from '@trpc/server';
 import { createTRPCClient, httpLink, TRPCClientError } from '@trpc/client';
 import { pino } from 'pino';
 import superjson from 'superjson';
+import type { TDatabaseDriver } from '../db/client';
 import { createDeps } from '../server/app';
 import { configWith, type TConfig } from '../server/config';
 import { createContext } from '../server/context';
@@ -109,6 +110,13 @@ export const GENEROUS_LIMITS = {
   RATE_LIMIT_ORDERS: 1_000_000,
 } satisfies Partial<TConfig>;
 
+/**
+ * The driver under test: CI runs the whole suite once per driver. Tests that open a file the app
+ * or the CLI also opens must use it too: two SQLite libraries in one process do not see each
+ * other's POSIX locks, so one closing the file can pull the WAL from under the other.
+ */
+export const TEST_DRIVER: TDatabaseDriver | undefined = process.env.DATABASE_DRIVER === 'libsql' ? 'libsql' : undefined;
+
 /** The real app on a free port, over a fresh SQLite file. */
 export async function startTestServer(overrides: Partial<TConfig> = {}): Promise<TTestServer> {
   const dir = mkdtempSync(join(tmpdir(), 'tidewatch-test-'));
@@ -116,6 +124,7 @@ export async function startTestServer(overrides: Partial<TConfig> = {}): Promise
     PORT: 0,
     HOST: '127.0.0.1',
     DATABASE_URL: `file:${join(dir, 'test.db')}`,
+    DATABASE_DRIVER: TEST_DRIVER,
     SEED_DEMO: false,
     CAPTCHA_MAX_NUMBER: 2000,
     // Suites make many calls from one address; the hardening suite sets real limits.

@@ -28,7 +28,8 @@ function startProcess(env: Record<string, string>): Promise<TChild> {
   let output = '';
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 30_000);
+    // Generous: seeding on the libsql driver takes seconds, more on a loaded CI machine.
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 90_000);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       const match = /"url":"(http:\/\/[^"]+)"/.exec(output);

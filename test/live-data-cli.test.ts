@@ -10,6 +10,7 @@ import { calendarEvents, dropCampaigns, seasons, warSnapshots } from '../db/sche
 import { runCommand, UsageError, type TCommand } from '../server/cli/command';
 import { importCalendarCommand, importDropsCommand, importWarCommand, thinWarCommand } from '../server/cli/live-data-commands';
 import { AppError } from '../server/errors';
+import { TEST_DRIVER } from './helpers';
 
 interface TCtx {
   dir: string;
@@ -53,7 +54,7 @@ function file(dir: string, name: string, content: unknown): string {
 }
 
 async function countOf(url: string, table: typeof seasons | typeof warSnapshots | typeof dropCampaigns | typeof calendarEvents): Promise<number> {
-  const database = openDatabase(url);
+  const database = openDatabase(url, { driver: TEST_DRIVER });
   try {
     return (await database.db.select({ n: count() }).from(table).get())!.n;
   } finally {

@@ -28,6 +28,7 @@ Envelope('success has code 200, message "success" and data', async ({ app }) => 
   assert.is(response.body.message, 'success');
   assert.is(response.body.data.status, 'ok');
   assert.is(response.body.data.database, 'ok');
+  assert.is(response.body.data.redis, 'off', 'one process without REDIS_URL');
   assert.ok(response.headers.get('x-request-id'));
 });
 

@@ -11,7 +11,7 @@ import type { AppRouter } from '../server/router';
 import { setRole } from '../server/services/account';
 import { MANUAL_DEV_SECRET, signManualWebhook } from '../server/services/payment/manual';
 import { addCalendarMonths, percentOf, toMinor } from '../server/services/subscription-money';
-import { startTestServer, trpcError, type TTestServer } from './helpers';
+import { startTestServer, TEST_DRIVER, trpcError, type TTestServer } from './helpers';
 
 type TUser = Awaited<ReturnType<TTestServer['signUp']>>;
 
@@ -679,7 +679,7 @@ Setup('CLI: subscription-import loads a catalog, order-confirm pays, orders-expi
     const printed: string[] = [];
     await runCommand(subscriptionImportCommand, [file], (line) => printed.push(line));
     assert.equal(printed, ['imported 1 plan(s), 1 tier(s), 0 pay type(s)']);
-    const database = openDatabase(process.env.DATABASE_URL);
+    const database = openDatabase(process.env.DATABASE_URL, { driver: TEST_DRIVER });
     try {
       const plans = await listPlans(database.db);
       assert.equal(plans.plans[0]!.tiers, [{ tierId: 't', name: 'T', description: null, price: 2.5, currency: 'EUR', months: 2 }]);

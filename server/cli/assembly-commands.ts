@@ -26,7 +26,7 @@ export const importCatalogCommand: TCommand = {
     const [shipsPath, itemsPath, extra] = positionals;
     if (!shipsPath || !itemsPath || extra !== undefined) throw new UsageError('expected exactly two files: <ships.json> <items.json>');
     const files = { ships: readJsonFile(shipsPath, 'ships'), items: readJsonFile(itemsPath, 'items') };
-    const report = await importCatalog(database().db, files, new Date());
+    const report = await importCatalog((await database()).db, files, new Date());
     for (const line of formatImportReport(report)) print(line);
   },
 };
@@ -37,7 +37,7 @@ export const purgeTrashCommand: TCommand = {
   description: 'Deletes for good the assemblies that have been in the trash for more than 30 days (the server also does this every hour).',
   async run({ positionals, database, print }) {
     if (positionals.length > 0) throw new UsageError('takes no arguments');
-    const { purged } = await purgeTrash(database().db, new Date());
+    const { purged } = await purgeTrash((await database()).db, new Date());
     print(`purged ${purged} assembl${purged === 1 ? 'y' : 'ies'} from the trash`);
   },
 };

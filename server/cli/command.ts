@@ -16,7 +16,7 @@ export interface TCommandContext {
   values: Record<string, string | boolean | (string | boolean)[] | undefined>;
   config: TConfig;
   /** Opens (and migrates) the configured database; closed by the runner afterwards. */
-  database(): TDatabase;
+  database(): Promise<TDatabase>;
   print(line: string): void;
 }
 
@@ -43,10 +43,10 @@ export async function runCommand(command: TCommand, argv: string[], print: (line
       positionals,
       values,
       config,
-      database() {
+      async database() {
         if (!opened) {
-          opened = openDatabase(config.DATABASE_URL);
-          opened.migrate();
+          opened = openDatabase(config.DATABASE_URL, { driver: config.DATABASE_DRIVER, authToken: config.DATABASE_AUTH_TOKEN });
+          await opened.migrate();
         }
         return opened;
       },

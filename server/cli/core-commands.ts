@@ -8,7 +8,7 @@ export const migrateCommand: TCommand = {
   usage: 'migrate',
   description: 'Applies pending database migrations to DATABASE_URL (npm start also does this).',
   async run({ database, print }) {
-    const { file } = database();
+    const { file } = await database();
     print(`migrations applied to ${file}`);
   },
 };
@@ -18,7 +18,7 @@ export const seedCommand: TCommand = {
   usage: 'seed',
   description: 'Fills an empty database with the demo data set; does nothing if any account exists.',
   async run({ database, print }) {
-    const seeded = await seedDemoData(database().db, new Date());
+    const seeded = await seedDemoData((await database()).db, new Date());
     print(seeded ? 'demo data seeded' : 'database is not empty: nothing seeded');
   },
 };
@@ -32,7 +32,7 @@ export const createAdminCommand: TCommand = {
   async run({ positionals, values, database, print }) {
     const [username, extra] = positionals;
     if (!username || extra !== undefined) throw new UsageError('expected exactly one <username>');
-    const { db } = database();
+    const { db } = await database();
     if (await setRole(db, username, 'admin')) {
       print(`${username} is now an admin`);
       return;

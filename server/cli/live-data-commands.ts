@@ -31,7 +31,7 @@ export const importDropsCommand: TCommand = {
   async run({ positionals, database, print }) {
     const data = await readJsonArgument(positionals);
     const campaigns = parseDropImport(data);
-    const result = await upsertCampaigns(database().db, campaigns, new Date());
+    const result = await upsertCampaigns((await database()).db, campaigns, new Date());
     print(`drop campaigns: ${result.created} created, ${result.updated} updated`);
   },
 };
@@ -44,7 +44,7 @@ export const importWarCommand: TCommand = {
   async run({ positionals, database, print }) {
     const data = await readJsonArgument(positionals);
     const file = isCommunitySeasons(data) ? { seasons: seasonsFromCommunityFormat(data) } : data;
-    const result = await importWarFile(database().db, file, new Date());
+    const result = await importWarFile((await database()).db, file, new Date());
     print(`war data: ${result.seasons} seasons, ${result.zones} zones, ${result.companies} companies, ${result.snapshots} snapshots imported`);
   },
 };
@@ -56,7 +56,7 @@ export const importCalendarCommand: TCommand = {
     "Replaces season calendars from { \"season\": \"y2s4\", \"events\": [...] } or a list of those (events as PUT /api/admin/calendar/{season}). All or nothing.",
   async run({ positionals, database, print }) {
     const data = await readJsonArgument(positionals);
-    const results = await importCalendarFile(database().db, data);
+    const results = await importCalendarFile((await database()).db, data);
     for (const result of results) print(`calendar of ${result.seasonId}: ${result.events} events`);
   },
 };
@@ -75,7 +75,7 @@ export const thinWarCommand: TCommand = {
       if (typeof given !== 'string' || !/^\d{1,4}$/.test(given) || Number(given) < 1) throw new UsageError('--older-than-days must be a whole number of days, at least 1');
       days = Number(given);
     }
-    const result = await thinWarSnapshots(database().db, new Date(), days);
+    const result = await thinWarSnapshots((await database()).db, new Date(), days);
     print(`thinned war snapshots before ${result.cutoff}: ${result.deleted} deleted`);
   },
 };

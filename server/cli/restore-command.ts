@@ -33,7 +33,7 @@ export const restoreCommand: TCommand = {
       let check: string;
       try {
         candidate = openDatabase(`file:${scratch}`);
-        check = candidate.integrityCheck();
+        check = await candidate.integrityCheck();
       } catch (error) {
         throw new AppError('BAD_REQUEST', `${file} is not a SQLite database (${(error as Error).message})`);
       }
@@ -60,8 +60,8 @@ export const restoreCommand: TCommand = {
 
     const restored = openDatabase(config.DATABASE_URL);
     try {
-      restored.migrate();
-      const check = restored.integrityCheck();
+      await restored.migrate();
+      const check = await restored.integrityCheck();
       if (check !== 'ok') throw new AppError('INTERNAL_SERVER_ERROR', `restored database fails the integrity check: ${check}`);
     } finally {
       restored.close();

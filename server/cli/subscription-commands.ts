@@ -25,7 +25,7 @@ export const subscriptionImportCommand: TCommand = {
       const lines = issuesFromZod(parsed.error).map((issue) => `  ${issue.path || '(root)'}: ${issue.message}`);
       throw new AppError('BAD_REQUEST', `${file} is not a valid catalog:\n${lines.join('\n')}`);
     }
-    const { db } = database();
+    const { db } = await database();
     const now = new Date();
     const counts = await transaction(db, (tx) => importSubscriptionCatalog(tx, parsed.data, now));
     print(`imported ${counts.plans} plan(s), ${counts.tiers} tier(s), ${counts.payTypes} pay type(s)${counts.goal ? ' and the goal' : ''}`);
@@ -39,7 +39,7 @@ export const orderConfirmCommand: TCommand = {
   async run({ positionals, database, print }) {
     const [orderId, extra] = positionals;
     if (!orderId || extra !== undefined) throw new UsageError('expected exactly one <orderId>');
-    const result = await confirmOrder(database().db, orderId, { by: 'admin' }, new Date());
+    const result = await confirmOrder((await database()).db, orderId, { by: 'admin' }, new Date());
     print(
       result.alreadyPaid
         ? `order ${orderId} was already paid; membership until ${result.membershipExpiry}`
@@ -54,6 +54,6 @@ export const ordersExpireCommand: TCommand = {
   description: 'Marks pending sponsorship orders past their 30-minute deadline as expired (the server also does this every minute).',
   async run({ positionals, database, print }) {
     if (positionals.length > 0) throw new UsageError('takes no arguments');
-    print(`${await expirePendingOrders(database().db, new Date())} order(s) expired`);
+    print(`${await expirePendingOrders((await database()).db, new Date())} order(s) expired`);
   },
 };

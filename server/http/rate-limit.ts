@@ -25,14 +25,17 @@ function seconds(ms: number): number {
 }
 
 /**
- * rate-limiter-flexible behind our interface. In memory today; RateLimiterRedis (same API) is the
- * drop-in for several instances.
+ * rate-limiter-flexible behind our interface: in memory for one instance, RateLimiterRedis
+ * (server/scale/rate-limit-store.ts) when several instances share the counters.
  */
+export type TRateLimitStore = (opts: { keyPrefix: string; points: number; duration: number }) => RateLimiterAbstract;
+
+export const memoryRateLimitStore: TRateLimitStore = (opts) => new RateLimiterMemory(opts);
+
 export function createRateLimit(
   name: string,
   options: { points: number; durationSeconds: number; message: string },
-  store: (opts: { keyPrefix: string; points: number; duration: number }) => RateLimiterAbstract = (opts) =>
-    new RateLimiterMemory(opts),
+  store: TRateLimitStore = memoryRateLimitStore,
 ): TRateLimit {
   const limiter = store({ keyPrefix: `tw:${name}`, points: options.points, duration: options.durationSeconds });
   const tooMany = (res: RateLimiterRes, message?: string) =>
@@ -75,22 +78,22 @@ export interface TRateLimits {
   orderCreate: TRateLimit;
 }
 
-export function createRateLimits(config: TConfig): TRateLimits {
+export function createRateLimits(config: TConfig, store: TRateLimitStore = memoryRateLimitStore): TRateLimits {
   return {
-    global: createRateLimit('global', { points: config.RATE_LIMIT_GLOBAL, durationSeconds: 60, message: 'Too many requests' }),
+    global: createRateLimit('global', { points: config.RATE_LIMIT_GLOBAL, durationSeconds: 60, message: 'Too many requests' }, store),
     signinClient: createRateLimit('signin-client', {
       points: config.RATE_LIMIT_SIGNIN,
       durationSeconds: 15 * 60,
       message: 'Too many sign-in attempts from this client',
-    }),
+    }, store),
     signinAccount: createRateLimit('signin-account', {
       points: config.RATE_LIMIT_SIGNIN_ACCOUNT,
       durationSeconds: 15 * 60,
       message: 'Too many failed sign-ins for this account',
-    }),
-    signup: createRateLimit('signup', { points: config.RATE_LIMIT_SIGNUP, durationSeconds: 60 * 60, message: 'Too many sign-ups from this client' }),
-    captcha: createRateLimit('captcha', { points: config.RATE_LIMIT_CAPTCHA, durationSeconds: 60, message: 'Too many captcha requests' }),
-    orderCreate: createRateLimit('order-create', { points: config.RATE_LIMIT_ORDERS, durationSeconds: 60 * 60, message: 'Too many orders' }),
+    }, store),
+    signup: createRateLimit('signup', { points: config.RATE_LIMIT_SIGNUP, durationSeconds: 60 * 60, message: 'Too many sign-ups from this client' }, store),
+    captcha: createRateLimit('captcha', { points: config.RATE_LIMIT_CAPTCHA, durationSeconds: 60, message: 'Too many captcha requests' }, store),
+    orderCreate: createRateLimit('order-create', { points: config.RATE_LIMIT_ORDERS, durationSeconds: 60 * 60, message: 'Too many orders' }, store),
   };
 }
 

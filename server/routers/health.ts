@@ -10,11 +10,28 @@ export const healthRouter = router({
   get: publicProcedure
     .meta({ openapi: { method: 'GET', path: '/health', tags: ['meta'], protect: false, summary: 'Liveness and database check' } })
     .input(ZEmpty)
-    .output(z.object({ status: z.literal('ok'), database: z.literal('ok'), uptimeSeconds: z.number() }))
+    .output(
+      z.object({
+        status: z.literal('ok'),
+        database: z.literal('ok'),
+        redis: z.enum(['ok', 'unavailable', 'off']).meta({
+          description: 'Shared state of several instances: off without REDIS_URL; unavailable means this instance falls back to its own memory for now',
+        }),
+        uptimeSeconds: z.number(),
+      }),
+    )
     .query(async ({ ctx }) => {
       ctx.responseHeaders['cache-control'] = 'no-store';
       const alive = await pingDatabase(ctx.db).catch(() => false);
       if (!alive) throw new AppError('SERVICE_UNAVAILABLE', 'Database unavailable');
-      return { status: 'ok' as const, database: 'ok' as const, uptimeSeconds: Math.round((Date.now() - startedAt) / 1000) };
+      // A Redis outage degrades (per-instance limits, no cache) but does not stop the instance: still 200.
+      const shared = ctx.deps.shared;
+      const redis = !shared ? 'off' : shared.redis.client.status === 'ready' && shared.bus.live ? 'ok' : 'unavailable';
+      return {
+        status: 'ok' as const,
+        database: 'ok' as const,
+        redis: redis as 'ok' | 'unavailable' | 'off',
+        uptimeSeconds: Math.round((Date.now() - startedAt) / 1000),
+      };
     }),
 });

@@ -58,9 +58,8 @@ const ITEM_KEY = (uuid: string) => `assembly:item:${uuid}`;
 const LIST_PREFIX = 'assembly:list:';
 
 /** Every write calls this: the item (when known) and every cached list page are dropped. */
-export function invalidateAssembly(cache: TReadCache, uuid?: string): void {
-  if (uuid) cache.invalidate(ITEM_KEY(uuid));
-  cache.invalidatePrefix(LIST_PREFIX);
+export async function invalidateAssembly(cache: TReadCache, uuid?: string): Promise<void> {
+  await Promise.all([uuid ? cache.invalidate(ITEM_KEY(uuid)) : undefined, cache.invalidatePrefix(LIST_PREFIX)]);
 }
 
 const round2 = (value: number) => Math.round(value * 100) / 100;
@@ -217,7 +216,7 @@ export async function publishAssembly(db: TDb, cache: TReadCache, creatorId: str
     createdAt: now,
     updatedAt: now,
   });
-  invalidateAssembly(cache, uuid);
+  await invalidateAssembly(cache, uuid);
   return toView(await findActive(db, uuid));
 }
 
@@ -257,7 +256,7 @@ export async function editAssembly(db: TDb, cache: TReadCache, userId: string, u
     .where(and(eq(assemblies.id, row.id), isNull(assemblies.deletedAt)))
     .returning({ id: assemblies.id });
   if (updated.length === 0) throw new AppError('NOT_FOUND', `Assembly ${uuid} not found`);
-  invalidateAssembly(cache, uuid);
+  await invalidateAssembly(cache, uuid);
   return toView(await findActive(db, uuid));
 }
 
@@ -265,7 +264,7 @@ export async function trashAssembly(db: TDb, cache: TReadCache, userId: string, 
   const row = await findActive(db, uuid);
   assertCreator(row, userId, 'delete');
   await db.update(assemblies).set({ deletedAt: now }).where(and(eq(assemblies.id, row.id), isNull(assemblies.deletedAt)));
-  invalidateAssembly(cache, uuid);
+  await invalidateAssembly(cache, uuid);
   return { uuid, deletedAt: now.toISOString(), purgeAt: new Date(now.getTime() + TRASH_RETENTION_MS).toISOString() };
 }
 
@@ -275,7 +274,7 @@ export async function restoreAssembly(db: TDb, cache: TReadCache, userId: string
   assertCreator(row, userId, 'restore');
   if (row.deletedAt === null) throw new AppError('NOT_FOUND', `Assembly ${uuid} is not in the trash`);
   await db.update(assemblies).set({ deletedAt: null, updatedAt: now }).where(eq(assemblies.id, row.id));
-  invalidateAssembly(cache, uuid);
+  await invalidateAssembly(cache, uuid);
   return toView(await findActive(db, uuid));
 }
 
@@ -301,7 +300,7 @@ export async function purgeTrash(db: TDb, now: Date, cache?: TReadCache): Promis
     .delete(assemblies)
     .where(and(isNotNull(assemblies.deletedAt), lt(assemblies.deletedAt, cutoff)))
     .returning({ uuid: assemblies.uuid });
-  if (cache) for (const { uuid } of removed) invalidateAssembly(cache, uuid);
+  if (cache) for (const { uuid } of removed) await invalidateAssembly(cache, uuid);
   return { purged: removed.length, uuids: removed.map((row) => row.uuid) };
 }
 
@@ -338,7 +337,7 @@ export async function getAssembly(
       : await db.update(assemblies).set({ views: sql`${assemblies.views} + 1` }).where(live).returning({ views: assemblies.views });
   if (!counted[0]) {
     // Trashed or purged since it was cached.
-    cache.invalidate(ITEM_KEY(uuid));
+    await cache.invalidate(ITEM_KEY(uuid));
     throw new AppError('NOT_FOUND', `Assembly ${uuid} not found`);
   }
   const views = counted[0].views;
@@ -454,7 +453,7 @@ export async function likeAssembly(
     await tx.update(assemblies).set({ likes: n }).where(eq(assemblies.id, row.id));
     return n;
   });
-  invalidateAssembly(cache, input.uuid);
+  await invalidateAssembly(cache, input.uuid);
   return { uuid: input.uuid, liked: input.like, likes };
 }
 
@@ -481,6 +480,6 @@ export async function rateAssembly(
     await tx.update(assemblies).set({ ratingSum: sum, ratingCount: n }).where(eq(assemblies.id, row.id));
     return { sum, n };
   });
-  invalidateAssembly(cache, input.uuid);
+  await invalidateAssembly(cache, input.uuid);
   return { uuid: input.uuid, yourScore: input.score, rating: ratingOf(totals.sum, totals.n) };
 }

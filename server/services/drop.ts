@@ -342,7 +342,7 @@ export async function upsertCampaigns(
     }
     return items;
   });
-  runtime?.dropCurrentCache.invalidate();
+  await runtime?.invalidateDropCurrent();
   const created = result.filter((item) => item.created).length;
   return { created, updated: result.length - created, items: result };
 }

@@ -1,4 +1,5 @@
 import type { TConfig } from '../config';
+import { localBus, type TInvalidationBus } from '../scale/invalidation';
 import type { TDropCurrentSnapshot } from './drop';
 import { MemoryThrottle, type TThrottle } from './throttle';
 
@@ -11,13 +12,18 @@ export interface TCacheEntry<T> {
 
 /**
  * A single-value, short-lived, in-process cache (the active drop campaigns). Admin writes call
- * `invalidate()`; a process that did not see the write (the CLI) is covered by the short TTL.
+ * `invalidate()` (and tell the other instances); a process that did not see the write (the CLI) is
+ * covered by the short TTL.
  */
 export class ShortCache<T> {
   private entry: TCacheEntry<T> | undefined;
   private generation = 0;
 
+  /** `usable`: false while invalidations from other instances may be missed. */
+  constructor(private readonly usable: () => boolean = () => true) {}
+
   get(nowMs: number): TCacheEntry<T> | undefined {
+    if (!this.usable()) return undefined;
     return this.entry && this.entry.expiresAtMs > nowMs ? this.entry : undefined;
   }
 
@@ -43,14 +49,30 @@ export interface TLiveDataRuntime {
   dropRefreshThrottle: TThrottle;
   dropCacheTtlMs: number;
   dropRefreshIntervalMs: number;
+  /** Drops the cached current campaigns here and, through the bus, on every other instance. */
+  invalidateDropCurrent(): Promise<void>;
 }
 
-export function createLiveDataRuntime(config: TConfig): TLiveDataRuntime {
+const DROP_CURRENT = 'drop-current';
+
+/** `shared`: the invalidation bus and a throttle shared by every instance (Redis); memory otherwise. */
+export function createLiveDataRuntime(
+  config: TConfig,
+  shared: { bus?: TInvalidationBus; refreshThrottle?: TThrottle } = {},
+): TLiveDataRuntime {
   const dropRefreshIntervalMs = config.DROP_REFRESH_INTERVAL_SECONDS * 1000;
+  const bus = shared.bus ?? localBus;
+  const dropCurrentCache = new ShortCache<TDropCurrentSnapshot>(() => bus.live);
+  bus.subscribe(DROP_CURRENT, () => dropCurrentCache.invalidate());
+  bus.onResync(() => dropCurrentCache.invalidate());
   return {
-    dropCurrentCache: new ShortCache<TDropCurrentSnapshot>(),
-    dropRefreshThrottle: new MemoryThrottle(dropRefreshIntervalMs),
+    dropCurrentCache,
+    dropRefreshThrottle: shared.refreshThrottle ?? new MemoryThrottle(dropRefreshIntervalMs),
     dropCacheTtlMs: config.DROP_CACHE_TTL_SECONDS * 1000,
     dropRefreshIntervalMs,
+    async invalidateDropCurrent() {
+      dropCurrentCache.invalidate();
+      await bus.publish({ target: DROP_CURRENT, op: 'all' });
+    },
   };
 }
