@@ -4,7 +4,6 @@
  * Afterwards SQLite's integrity check passes and every write the clients saw acknowledged is there.
  * Then SIGTERM under load: every request the server accepted is answered.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -15,8 +14,8 @@ import * as assert from 'uvu/assert';
 import { openDatabase } from '../db/client';
 import { assemblies, mapCollections, mapPoints, subscriptionOrders } from '../db/schema';
 import { TEST_DRIVER } from './helpers';
+import { startServerProcess, TSX_ARGS, type TServerProcess } from './process';
 
-const ROOT = join(import.meta.dirname, '..');
 const KILLS = 4;
 const WORKERS = 6;
 
@@ -65,46 +64,20 @@ function call(base: string, method: string, path: string, body?: unknown, token?
   });
 }
 
+/** The server under test, restartable on the same database file. */
 class ServerProcess {
-  child?: ChildProcess;
+  private running?: TServerProcess;
   base = '';
-  exited?: Promise<void>;
 
   constructor(private readonly env: Record<string, string>) {}
 
-  start(): Promise<void> {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-      cwd: ROOT,
-      env: { ...process.env, ...this.env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    this.child = child;
-    this.exited = new Promise((resolve) => child.once('exit', () => resolve()));
-    let output = '';
-    let started = false;
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no start:\n${output}`)), 60_000);
-      child.stdout!.on('data', (chunk: Buffer) => {
-        output += chunk;
-        const match = /"url":"(http:\/\/[^"]+)"/.exec(output);
-        if (match && !started) {
-          started = true;
-          clearTimeout(timer);
-          this.base = match[1]!;
-          resolve();
-        }
-      });
-      child.stderr!.on('data', (chunk: Buffer) => (output += chunk));
-      child.once('exit', (code) => {
-        clearTimeout(timer);
-        if (!started) reject(new Error(`exited ${code}:\n${output}`));
-      });
-    });
+  async start(): Promise<void> {
+    this.running = await startServerProcess([...TSX_ARGS, 'server/main.ts'], { env: this.env, timeoutMs: 60_000 });
+    this.base = this.running.url;
   }
 
   async kill(signal: NodeJS.Signals): Promise<void> {
-    this.child?.kill(signal);
-    await this.exited;
+    await this.running?.stop(signal);
   }
 }
 
@@ -133,7 +106,6 @@ Crash('SIGKILL during concurrent writes loses no acknowledged write and never co
   const server = new ServerProcess({
     DATABASE_URL: `file:${file}`,
     PORT: port,
-    LOG_LEVEL: 'info',
     RATE_LIMIT_GLOBAL: '1000000',
     RATE_LIMIT_SIGNUP: '1000000',
     RATE_LIMIT_SIGNIN: '1000000',
@@ -269,7 +241,6 @@ Crash('SIGTERM under load: every accepted request is answered', async ({ dir }) 
   const server = new ServerProcess({
     DATABASE_URL: `file:${join(dir, 'term.db')}`,
     PORT: '0',
-    LOG_LEVEL: 'info',
     RATE_LIMIT_GLOBAL: '1000000',
     RATE_LIMIT_SIGNUP: '1000000',
   });

@@ -1,4 +1,3 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,45 +5,17 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { buildDist } from '../scripts/build';
 import { rest } from './helpers';
+import { ROOT, runNode, startServerProcess, type TServerProcess } from './process';
 
-const ROOT = join(import.meta.dirname, '..');
 const VERSION = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version;
 
-function run(args: string[], cwd: string, env: Record<string, string>): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { cwd, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-    child.once('error', reject);
-    child.once('close', (status) => {
-      clearTimeout(timer);
-      resolve({ status, stdout, stderr });
-    });
-  });
+function run(args: string[], cwd: string, env: Record<string, string>) {
+  return runNode(args, { cwd, env, inheritEnv: false, timeoutMs: 60_000 });
 }
 
 /** Starts `node main.js` in the build directory and waits for its "listening" line. */
-function startBundle(dir: string, env: Record<string, string>): Promise<{ child: ChildProcess; url: string; exited: Promise<number | null>; output: () => string }> {
-  const child = spawn(process.execPath, ['main.js'], { cwd: dir, env: { PATH: process.env.PATH ?? '', PORT: '0', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`bundle did not start:\n${output}`)), 30_000);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /"url":"(http:\/\/[^"]+)"/.exec(output);
-      if (match) {
-        clearTimeout(timer);
-        resolve({ child, url: match[1]!, exited, output: () => output });
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    exited.then((code) => reject(new Error(`bundle exited with ${code}:\n${output}`)));
-  });
+function startBundle(dir: string, env: Record<string, string>): Promise<TServerProcess> {
+  return startServerProcess(['main.js'], { cwd: dir, env: { PORT: '0', ...env }, inheritEnv: false, timeoutMs: 30_000 });
 }
 
 const Build = suite<{ dir: string; dist: string }>('production build: esbuild bundle + native modules, run with node');

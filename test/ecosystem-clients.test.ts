@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Validator } from '@seriousme/openapi-schema-validator';
@@ -8,24 +7,11 @@ import superjson from 'superjson';
 import { appRouter } from '../server/router';
 import { generateOpenApiTypes } from '../scripts/openapi-types';
 import { startTestServer, type TTestServer } from './helpers';
+import { ROOT, runNode } from './process';
 
-const ROOT = join(import.meta.dirname, '..');
 
-/** Runs a child without blocking this process's event loop (the server under test lives in it). */
-function run(args: string[], env: Record<string, string> = {}): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
-    child.once('error', reject);
-    child.once('close', (status) => {
-      clearTimeout(timer);
-      resolve({ status, stdout, stderr });
-    });
-  });
+function run(args: string[], env: Record<string, string> = {}) {
+  return runNode(args, { env, timeoutMs: 120_000 });
 }
 
 type TAuth = 'public' | 'token';

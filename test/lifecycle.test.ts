@@ -1,4 +1,4 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -6,42 +6,13 @@ import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { rest } from './helpers';
+import { ROOT, startServerProcess, TSX_ARGS, type TServerProcess } from './process';
 
-const ROOT = join(import.meta.dirname, '..');
-// As `npm start` runs it: one node process with the tsx loader, so signals reach our handlers.
-const NODE_ARGS = ['--import', 'tsx'];
-
-interface TChild {
-  child: ChildProcess;
-  url: string;
-  exited: Promise<number | null>;
-  output: () => string;
-}
+const NODE_ARGS = TSX_ARGS;
 
 /** Starts `server/main.ts` as `npm start` does and waits for its "listening" log line. */
-function startProcess(env: Record<string, string>): Promise<TChild> {
-  const child = spawn(process.execPath, [...NODE_ARGS, 'server/main.ts'], {
-    cwd: ROOT,
-    env: { ...process.env, PORT: '0', LOG_LEVEL: 'info', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return new Promise((resolve, reject) => {
-    // Generous: seeding on the libsql driver takes seconds, more on a loaded CI machine.
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 90_000);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /"url":"(http:\/\/[^"]+)"/.exec(output);
-      if (match) {
-        clearTimeout(timer);
-        resolve({ child, url: match[1]!, exited, output: () => output });
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    exited.then((code) => reject(new Error(`server exited with ${code}:\n${output}`)));
-  });
+function startProcess(env: Record<string, string>): Promise<TServerProcess> {
+  return startServerProcess([...TSX_ARGS, 'server/main.ts'], { env: { PORT: '0', ...env } });
 }
 
 const Lifecycle = suite<{ dir: string }>('process lifecycle: start, seed, SIGTERM, bad configuration, CLI');
