@@ -15,12 +15,12 @@ import { buildOpenApiDocument } from './openapi';
 import { BODY_LIMIT_BYTES } from './rest/body';
 import { envelopeBody, sendJson } from './rest/envelope';
 import { createRestHandler, sendError } from './rest/handler';
+import { splitRequestTarget } from './rest/url';
 import { appRouter } from './router';
 import { createCaptchaService } from './services/captcha';
 import { MemoryExpiringSet } from './services/expiring-set';
 import { MemoryReadCache } from './services/read-cache';
 import { createLiveDataRuntime } from './services/live-data-runtime';
-import { createCallerFactory } from './trpc';
 
 export const VERSION: string = JSON.parse(
   readFileSync(new URL('../package.json', import.meta.url), 'utf8'),
@@ -64,10 +64,8 @@ export function createApp(options: { db: TDb; deps: TAppDeps }): TApp {
   const logServerError = (error: unknown, info: Record<string, unknown>) =>
     deps.logger.error({ err: error, ...info }, 'request failed');
 
-  const createCaller = createCallerFactory(appRouter);
   const rest = createRestHandler({
     router: appRouter,
-    createCaller: (ctx) => createCaller(ctx) as unknown as Record<string, unknown>,
     createContext: contextFor,
     onServerError: logServerError,
   });
@@ -80,8 +78,7 @@ export function createApp(options: { db: TDb; deps: TAppDeps }): TApp {
     if ((req.url ?? '').length > MAX_URL_LENGTH) {
       throw new AppError('BAD_REQUEST', `URL longer than ${MAX_URL_LENGTH} characters`);
     }
-    const url = new URL(req.url ?? '/', 'http://localhost');
-    const pathname = url.pathname;
+    const { pathname, search } = splitRequestTarget(req.url ?? '/');
     if (!UNLIMITED.test(pathname)) {
       const state = await deps.limits.global.hit(clientIpOf(req, deps.config.TRUST_PROXY));
       for (const [name, value] of Object.entries(rateLimitHeaders(state))) res.setHeader(name, value);
@@ -110,7 +107,7 @@ export function createApp(options: { db: TDb; deps: TAppDeps }): TApp {
       if (serveDocs(res, pathname.slice('/api/docs'.length))) return;
     }
     if (pathname.startsWith('/api/')) {
-      await rest(req, res, pathname.slice('/api'.length), url, requestId);
+      await rest(req, res, pathname.slice('/api'.length), search, requestId);
       return;
     }
     if (pathname === '/' && (req.method === 'GET' || req.method === 'HEAD')) {
