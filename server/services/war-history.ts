@@ -105,6 +105,14 @@ export async function warHistory(db: TDb, input: { range: THistoryRange; season?
   const toMs = lastBucketStart + bucketMs;
   const window = { seasonId: season.id, fromMs, toMs, bucketMs };
   const perBucket = await q.perBucket.all(window);
+  const names = await companyNames(db);
+  // Snapshots are never edited, only added or deleted (each with a new id), so the buckets' counts
+  // and last ids, with the company names, identify the result: a match skips the heavy aggregates.
+  const signature = JSON.stringify([perBucket.map((row) => [row.bucket, row.n, row.lastId]), [...names]]);
+  const memoKey = `${season.id}/${input.range}/${fromMs}`;
+  const memo = historyMemo(db);
+  const remembered = memo.get(memoKey);
+  if (remembered?.signature === signature) return { ...base, ...remembered.value };
   const perCompany = await q.perCompany.all(window);
   const lastIds = perBucket.map((row) => row.lastId);
   const closing = lastIds.length
@@ -119,7 +127,6 @@ export async function warHistory(db: TDb, input: { range: THistoryRange; season?
         .all()
     : [];
 
-  const names = await companyNames(db);
   const closingScore = new Map(closing.map((row) => [`${row.snapshotId}/${row.companyId}`, row.score]));
   const heldCount = new Map(held.map((row) => [`${row.snapshotId}/${row.companyId}`, row.n]));
   const statsByBucket = new Map(perBucket.map((row) => [row.bucket, row]));
@@ -157,13 +164,28 @@ export async function warHistory(db: TDb, input: { range: THistoryRange; season?
       companies,
     };
   });
-  return {
-    ...base,
+  const value = {
     from: new Date(fromMs).toISOString(),
     to: new Date(toMs).toISOString(),
     lastSnapshotAt: last.at.toISOString(),
     buckets,
   };
+  if (memo.size >= HISTORY_MEMO_ENTRIES) memo.delete(memo.keys().next().value!);
+  memo.set(memoKey, { signature, value });
+  return { ...base, ...value };
+}
+
+/** Bounded per database: a few seasons times three ranges in normal use. */
+const HISTORY_MEMO_ENTRIES = 32;
+const historyMemos = new WeakMap<object, Map<string, { signature: string; value: Omit<TWarHistory, 'season' | 'range' | 'bucketSeconds'> }>>();
+
+function historyMemo(db: TDb) {
+  let memo = historyMemos.get(db);
+  if (!memo) {
+    memo = new Map();
+    historyMemos.set(db, memo);
+  }
+  return memo;
 }
 
 // ---------- retention ----------
