@@ -13,7 +13,7 @@
  * Prints req/s, p50, p99 per endpoint and target, then ratios, RSS under load and start-up time.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir, cpus, loadavg, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
@@ -196,10 +196,33 @@ function oursEnv(db: string): Record<string, string> {
   };
 }
 
+/**
+ * Our code as one ESM file (dependencies stay in node_modules), laid out so its import.meta.url
+ * paths (../package.json, ./migrations) resolve: what a production build saves over tsx at start-up.
+ */
+async function bundleOurs(): Promise<string> {
+  const { build } = await import('esbuild');
+  const outDir = join(ROOT, 'bench', '.build');
+  rmSync(outDir, { recursive: true, force: true });
+  await build({
+    entryPoints: [join(ROOT, 'server', 'main.ts')],
+    outfile: join(outDir, 'server', 'main.mjs'),
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    packages: 'external',
+    logLevel: 'error',
+  });
+  cpSync(join(ROOT, 'db', 'migrations'), join(outDir, 'server', 'migrations'), { recursive: true });
+  cpSync(join(ROOT, 'package.json'), join(outDir, 'package.json'));
+  return join(outDir, 'server', 'main.mjs');
+}
+
 /** Spawn to first healthy answer, in ms. */
-async function startOurs(db: string): Promise<{ child: ChildProcess; startupMs: number }> {
+async function startOurs(db: string, entry?: string): Promise<{ child: ChildProcess; startupMs: number }> {
   const started = performance.now();
-  const child = start('ours', ['--import', 'tsx', 'server/main.ts'], oursEnv(db));
+  const child = start('ours', entry ? [entry] : ['--import', 'tsx', 'server/main.ts'], oursEnv(db));
   await waitFor(`http://127.0.0.1:${PORTS.ours}/api/health`);
   return { child, startupMs: performance.now() - started };
 }
@@ -296,6 +319,13 @@ async function main(): Promise<void> {
     startups.push(startupMs);
     await stop(child);
   }
+  const bundled: number[] = [];
+  const entry = await bundleOurs();
+  for (let i = 0; i < 2; i++) {
+    const { child, startupMs } = await startOurs(db, entry);
+    bundled.push(startupMs);
+    await stop(child);
+  }
   const ours = await startOurs(db);
   startups.push(ours.startupMs);
   const peer = start('peer', ['--import', 'tsx', 'bench/peer/server.ts', db, String(PORTS.peer)]);
@@ -343,10 +373,10 @@ async function main(): Promise<void> {
   console.log(`\n${table(cells, list.map((endpoint) => endpoint.name))}\n`);
   console.log(`database: ${assemblyCount} assemblies, ${userCount} users; ${args.duration} s per cell, ${args.connections} connections (sign-in 4)`);
   console.log(`our RSS: peak ${fmt(peakRss)} MB under load, ${fmt(finalRss)} MB after`);
-  console.log(`start-up to first healthy answer (node --import tsx): ${startups.map((ms) => `${fmt(ms)} ms`).join(', ')}`);
+  console.log(`start-up to first healthy answer: node --import tsx ${startups.map((ms) => `${fmt(ms)} ms`).join(', ')}; esbuild bundle ${bundled.map((ms) => `${fmt(ms)} ms`).join(', ')}`);
   console.log(`load average at the end: ${loadavg().map((n) => n.toFixed(2)).join(' ')}`);
   if (args.json) {
-    writeFileSync(args.json, JSON.stringify({ at: new Date().toISOString(), assemblyCount, userCount, duration: args.duration, cells, peakRss, finalRss, startups, load: loadavg() }, null, 2));
+    writeFileSync(args.json, JSON.stringify({ at: new Date().toISOString(), assemblyCount, userCount, duration: args.duration, cells, peakRss, finalRss, startups, bundled, load: loadavg() }, null, 2));
   }
   for (const child of children) await stop(child);
   rmSync(work, { recursive: true, force: true });
