@@ -12,7 +12,7 @@
  *   trpc     the same server, native tRPC surface /trpc/<path>?input=<superjson>
  * Prints req/s, p50, p99 per endpoint and target, then ratios, RSS under load and start-up time.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir, cpus, loadavg, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -62,6 +62,8 @@ interface TEndpoint {
   rest(i: number): TRequestSpec;
   trpc(i: number): TRequestSpec;
   connections?: number;
+  /** Seconds of load at least (slow endpoints need more than a few requests for a p99). */
+  minDuration?: number;
 }
 
 const trpcGet = (path: string, input: unknown): TRequestSpec => ({
@@ -91,6 +93,9 @@ function endpoints(assemblyCount: number, userCount: number): TEndpoint[] {
     {
       name: 'search',
       variants: WORDS.length * WORDS.length * 3,
+      // Uncached searches over a million rows take far longer than a cached read: more connections only queue.
+      connections: 2,
+      minDuration: 10,
       rest: (i) => ({ method: 'GET', path: `/api/assembly/list?${query(searchInput(i))}` }),
       trpc: (i) => trpcGet('assembly.list', searchInput(i)),
     },
@@ -219,12 +224,18 @@ async function bundleOurs(): Promise<string> {
   return join(outDir, 'server', 'main.mjs');
 }
 
-/** Spawn to first healthy answer, in ms. */
-async function startOurs(db: string, entry?: string): Promise<{ child: ChildProcess; startupMs: number }> {
+/** CPU time (user + system) a process has used so far, in ms: start-up cost independent of the machine's load. */
+function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+}
+
+/** Spawn to first healthy answer: wall time and the server's CPU time, in ms. */
+async function startOurs(db: string, entry?: string): Promise<{ child: ChildProcess; startupMs: number; startupCpuMs: number }> {
   const started = performance.now();
   const child = start('ours', entry ? [entry] : ['--import', 'tsx', 'server/main.ts'], oursEnv(db));
   await waitFor(`http://127.0.0.1:${PORTS.ours}/api/health`);
-  return { child, startupMs: performance.now() - started };
+  return { child, startupMs: performance.now() - started, startupCpuMs: cpuMs(child.pid!) };
 }
 
 // ---------- load ----------
@@ -239,8 +250,9 @@ interface TCell {
 }
 
 async function load(port: number, endpoint: TEndpoint, target: TTarget, seconds: number, connections: number): Promise<TCell> {
-  let counter = 0;
-  const first = requestFor(endpoint, target, 0);
+  // Each target starts elsewhere in the variants: otherwise tRPC would re-ask what REST just put in the shared read cache.
+  let counter = TARGETS.indexOf(target) * 997;
+  const first = requestFor(endpoint, target, counter % endpoint.variants);
   const result = await autocannon({
     url: `http://127.0.0.1:${port}`,
     connections: endpoint.connections ?? connections,
@@ -314,20 +326,27 @@ async function main(): Promise<void> {
 
   // Start-up on the existing database: twice, the first may fill tsx's transpile cache.
   const startups: number[] = [];
+  const startupCpu: number[] = [];
   for (let i = 0; i < 2; i++) {
-    const { child, startupMs } = await startOurs(db);
+    const { child, startupMs, startupCpuMs } = await startOurs(db);
     startups.push(startupMs);
+    startupCpu.push(startupCpuMs);
     await stop(child);
   }
   const bundled: number[] = [];
+  const bundledCpu: number[] = [];
   const entry = await bundleOurs();
+  let bundledIdleRss = 0;
   for (let i = 0; i < 2; i++) {
-    const { child, startupMs } = await startOurs(db, entry);
+    const { child, startupMs, startupCpuMs } = await startOurs(db, entry);
     bundled.push(startupMs);
+    bundledCpu.push(startupCpuMs);
+    bundledIdleRss = rssMb(child.pid!);
     await stop(child);
   }
   const ours = await startOurs(db);
   startups.push(ours.startupMs);
+  startupCpu.push(ours.startupCpuMs);
   const peer = start('peer', ['--import', 'tsx', 'bench/peer/server.ts', db, String(PORTS.peer)]);
   await waitFor(`http://127.0.0.1:${PORTS.peer}/`, true);
 
@@ -358,11 +377,16 @@ async function main(): Promise<void> {
     if (ours.child.exitCode === null) peakRss = Math.max(peakRss, rssMb(ours.child.pid!));
   }, 100);
   const portOf: Record<TTarget, number> = { ceiling: PORTS.ceiling, peer: PORTS.peer, rest: PORTS.ours, trpc: PORTS.ours };
+  const drained = (target: TTarget) => waitFor(`http://127.0.0.1:${portOf[target]}${target === 'rest' || target === 'trpc' ? '/api/health' : '/'}`, true, 120_000);
   for (const endpoint of list) {
     for (const target of TARGETS) {
       // A short warm-up (JIT, SQLite page cache, read caches) that is not counted.
       await load(portOf[target], endpoint, target, 1, args.connections);
-      const cell = await load(portOf[target], endpoint, target, args.duration, args.connections);
+      await drained(target);
+      const cell = await load(portOf[target], endpoint, target, endpoint.minDuration ? Math.max(endpoint.minDuration, args.duration) : args.duration, args.connections);
+      // autocannon stops sending, but a slow server still works through what it received: wait, so
+      // the next cell does not share the CPU with this one's backlog.
+      await drained(target);
       cells.push(cell);
       console.log(`  ${endpoint.name.padEnd(16)} ${target.padEnd(8)} ${fmt(cell.rps).padStart(7)} req/s  p50 ${cell.p50} ms  p99 ${cell.p99} ms${cell.bad ? `  ${cell.bad} non-2xx/errors` : ''}`);
     }
@@ -371,14 +395,17 @@ async function main(): Promise<void> {
   const finalRss = rssMb(ours.child.pid!);
 
   console.log(`\n${table(cells, list.map((endpoint) => endpoint.name))}\n`);
-  console.log(`database: ${assemblyCount} assemblies, ${userCount} users; ${args.duration} s per cell, ${args.connections} connections (sign-in 4)`);
-  console.log(`our RSS: peak ${fmt(peakRss)} MB under load, ${fmt(finalRss)} MB after`);
-  console.log(`start-up to first healthy answer: node --import tsx ${startups.map((ms) => `${fmt(ms)} ms`).join(', ')}; esbuild bundle ${bundled.map((ms) => `${fmt(ms)} ms`).join(', ')}`);
+  console.log(`database: ${assemblyCount} assemblies, ${userCount} users; ${args.duration} s per cell, ${args.connections} connections (search 2, sign-in 4)`);
+  console.log(`our RSS (node --import tsx): peak ${fmt(peakRss)} MB under load, ${fmt(finalRss)} MB after; the esbuild bundle idle after start-up: ${fmt(bundledIdleRss)} MB`);
+  const runs = (wall: number[], cpu: number[]) => wall.map((ms, i) => `${fmt(ms)} ms (${fmt(cpu[i]!)} ms CPU)`).join(', ');
+  console.log(`start-up to first healthy answer, wall (server CPU): node --import tsx ${runs(startups, startupCpu)}; esbuild bundle ${runs(bundled, bundledCpu)}`);
   console.log(`load average at the end: ${loadavg().map((n) => n.toFixed(2)).join(' ')}`);
   if (args.json) {
-    writeFileSync(args.json, JSON.stringify({ at: new Date().toISOString(), assemblyCount, userCount, duration: args.duration, cells, peakRss, finalRss, startups, bundled, load: loadavg() }, null, 2));
+    writeFileSync(args.json, JSON.stringify({ at: new Date().toISOString(), assemblyCount, userCount, duration: args.duration, cells, peakRss, finalRss, bundledIdleRss, startups, startupCpu, bundled, bundledCpu, load: loadavg() }, null, 2));
   }
   for (const child of children) await stop(child);
+  console.log('\nservice-level timings, uncached (bench/queries.ts):');
+  spawnSync(process.execPath, ['--import', 'tsx', 'bench/queries.ts', db, '50'], { cwd: ROOT, stdio: 'inherit' });
   rmSync(work, { recursive: true, force: true });
 }
 
