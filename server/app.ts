@@ -17,6 +17,7 @@ import { buildOpenApiDocument } from './openapi';
 import { BODY_LIMIT_BYTES } from './rest/body';
 import { envelopeBody, sendJson } from './rest/envelope';
 import { createRestHandler, sendError } from './rest/handler';
+import { splitRequestTarget } from './rest/url';
 import { appRouter } from './router';
 import { createCaptchaService } from './services/captcha';
 import { MemoryExpiringSet } from './services/expiring-set';
@@ -26,7 +27,6 @@ import type { TSharedState } from './scale';
 import { redisRateLimitStore } from './scale/rate-limit-store';
 import { SharedReadCache } from './scale/shared-cache';
 import { RedisExpiringSet, RedisThrottle } from './scale/stores';
-import { createCallerFactory } from './trpc';
 
 // Imported, not read from disk, so the production bundle carries it.
 export const VERSION: string = packageJson.version;
@@ -92,10 +92,8 @@ export function createApp(options: { db: TDb; deps: TAppDeps }): TApp {
   const logServerError = (error: unknown, info: Record<string, unknown>) =>
     deps.logger.error({ err: error, ...info }, 'request failed');
 
-  const createCaller = createCallerFactory(appRouter);
   const rest = createRestHandler({
     router: appRouter,
-    createCaller: (ctx) => createCaller(ctx) as unknown as Record<string, unknown>,
     createContext: contextFor,
     onServerError: logServerError,
   });
@@ -110,8 +108,7 @@ export function createApp(options: { db: TDb; deps: TAppDeps }): TApp {
     if ((req.url ?? '').length > MAX_URL_LENGTH) {
       throw new AppError('BAD_REQUEST', `URL longer than ${MAX_URL_LENGTH} characters`);
     }
-    const url = new URL(req.url ?? '/', 'http://localhost');
-    const pathname = url.pathname;
+    const { pathname, search } = splitRequestTarget(req.url ?? '/');
     if (!UNLIMITED.test(pathname)) {
       const state = await deps.limits.global.hit(clientIpOf(req, deps.config.TRUST_PROXY));
       for (const [name, value] of Object.entries(rateLimitHeaders(state))) res.setHeader(name, value);
@@ -144,7 +141,7 @@ export function createApp(options: { db: TDb; deps: TAppDeps }): TApp {
       if (serveDocs(res, pathname.slice('/api/docs'.length))) return;
     }
     if (pathname.startsWith('/api/')) {
-      await rest(req, res, pathname.slice('/api'.length), url, requestId);
+      await rest(req, res, pathname.slice('/api'.length), search, requestId);
       return;
     }
     if (pathname === '/' && (req.method === 'GET' || req.method === 'HEAD')) {

@@ -14,7 +14,6 @@ import { createContext } from '../server/context';
 import { createRestHandler } from '../server/rest/handler';
 import type { AppRouter } from '../server/router';
 import { startServer, type TRunningServer } from '../server/server';
-import { createCallerFactory } from '../server/trpc';
 
 export interface TRestResponse<T = any> {
   status: number;
@@ -159,16 +158,14 @@ export async function startTestServer(overrides: Partial<TConfig> = {}): Promise
 /** Serves any router through the real REST adapter, for tests of the adapter itself. */
 export async function serveRestRouter(router: AnyRouter): Promise<{ url: string; close: () => Promise<void> }> {
   const deps = createDeps(configWith(), silentLogger());
-  const createCaller = createCallerFactory(router);
   const handler = createRestHandler({
     router,
-    createCaller: (ctx) => createCaller(ctx) as unknown as Record<string, unknown>,
     createContext: (req, requestId, rawBody) => createContext({ req, db: undefined as never, deps, requestId, rawBody }),
     onServerError: () => {},
   });
   const server: Server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
-    void handler(req, res, url.pathname.replace(/^\/api/, ''), url, 'test-request');
+    void handler(req, res, url.pathname.replace(/^\/api/, ''), url.search.slice(1), 'test-request');
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

@@ -9,21 +9,20 @@ import { RouteTable } from './routes';
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-type TCallerFactory = (ctx: TContext) => Record<string, unknown>;
-
 export interface TRestHandlerOptions {
   router: AnyRouter;
-  createCaller: TCallerFactory;
   createContext: (req: IncomingMessage, requestId: string, rawBody?: Buffer) => Promise<TContext>;
   /** Called with every error that maps to a 5xx, for logging. */
   onServerError: (error: unknown, info: { requestId: string; method: string; path: string }) => void;
 }
 
-export type TRestHandler = (req: IncomingMessage, res: ServerResponse, path: string, url: URL, requestId: string) => Promise<void>;
+/** `search` is the raw query string without `?` (see splitRequestTarget). */
+export type TRestHandler = (req: IncomingMessage, res: ServerResponse, path: string, search: string, requestId: string) => Promise<void>;
 
 function decodeParams(params: Record<string, string>): Record<string, string> {
   const decoded: Record<string, string> = {};
-  for (const [name, value] of Object.entries(params)) {
+  for (const name in params) {
+    const value = params[name]!;
     try {
       decoded[name] = decodeURIComponent(value);
     } catch {
@@ -52,7 +51,7 @@ function matchesEtag(ifNoneMatch: string | undefined, etag: string): boolean {
 export function createRestHandler(options: TRestHandlerOptions): TRestHandler {
   const routes = RouteTable.fromRouter(options.router);
 
-  return async (req, res, rawPath, url, requestId) => {
+  return async (req, res, rawPath, search, requestId) => {
     const path = rawPath.length > 1 && rawPath.endsWith('/') ? rawPath.slice(0, -1) : rawPath;
     const method = (req.method ?? 'GET').toUpperCase();
     let ctx: TContext | undefined;
@@ -66,13 +65,19 @@ export function createRestHandler(options: TRestHandlerOptions): TRestHandler {
       }
       const { route } = match;
       const body = BODY_METHODS.has(method) ? await readJsonObjectBody(req) : undefined;
-      const source = BODY_METHODS.has(method) ? (body?.value ?? {}) : queryToObject(url.searchParams);
-      const input = { ...source, ...decodeParams(match.params) };
+      const source = BODY_METHODS.has(method) ? (body?.value ?? {}) : search === '' ? {} : queryToObject(new URLSearchParams(search));
+      const input = route.paramNames.length === 0 ? source : { ...source, ...decodeParams(match.params) };
 
       ctx = await options.createContext(req, requestId, body?.raw);
-      let target: unknown = options.createCaller(ctx);
-      for (const segment of route.procedureSegments) target = (target as Record<string, unknown>)[segment];
-      const data = await (target as (input: unknown) => Promise<unknown>)(input);
+      // What a tRPC caller does for one call, without building its proxy chain on every request.
+      const data: unknown = await route.procedure({
+        path: route.procedurePath,
+        getRawInput: async () => input,
+        ctx,
+        type: route.type,
+        signal: undefined,
+        batchIndex: 0,
+      });
 
       const responseBody = envelopeBody(200, 'success', data);
       const headers: Record<string, string> = { ...ctx.responseHeaders };

@@ -1,6 +1,16 @@
 import type { AnyRouter } from '@trpc/server';
 import { forEachOpenApiProcedure, normalizePath } from 'trpc-to-openapi';
 
+/** A tRPC procedure called as its caller does (ctx, lazy raw input, path, type). */
+export type TProcedureCall = (options: {
+  path: string;
+  getRawInput: () => Promise<unknown>;
+  ctx: unknown;
+  type: 'query' | 'mutation';
+  signal: AbortSignal | undefined;
+  batchIndex: number;
+}) => Promise<unknown>;
+
 export type THttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export interface TRestRoute {
@@ -9,7 +19,8 @@ export interface TRestRoute {
   template: string;
   /** The procedure's dotted path in the router, e.g. `drop.getItem`. */
   procedurePath: string;
-  procedureSegments: string[];
+  /** Resolved once when the table is built: requests call it directly instead of through a caller proxy. */
+  procedure: TProcedureCall;
   type: 'query' | 'mutation';
   paramNames: string[];
   pattern: RegExp;
@@ -72,7 +83,7 @@ export class RouteTable {
 
   static fromRouter(router: AnyRouter): RouteTable {
     const routes: TRestRoute[] = [];
-    forEachOpenApiProcedure(router._def.procedures, ({ path, type, meta }) => {
+    forEachOpenApiProcedure(router._def.procedures, ({ path, type, meta, procedure }) => {
       if (type === 'subscription') return;
       const template = normalizePath(meta.openapi.path);
       const { pattern, paramNames, literalSegments } = compile(template);
@@ -80,7 +91,7 @@ export class RouteTable {
         method: meta.openapi.method,
         template,
         procedurePath: path,
-        procedureSegments: path.split('.'),
+        procedure: procedure as unknown as TProcedureCall,
         type,
         paramNames,
         pattern,

@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { and, count, desc, eq, isNotNull, isNull, lt, sql, type SQL } from 'drizzle-orm';
 import type { TDb } from '../../db/client';
+import { prepared } from '../../db/prepared';
 import { assemblies, assemblyLikes, assemblyRatings, catalogHulls, users } from '../../db/schema';
 import { transaction } from '../../db/transaction';
 import { AppError } from '../errors';
@@ -147,7 +148,18 @@ function loadoutOf(row: Pick<TRow, 'shipId' | 'weapons' | 'armor' | 'furnitures'
 }
 
 async function findRow(db: TDb, uuid: string): Promise<TRow | undefined> {
-  return selectRows(db).where(eq(assemblies.uuid, uuid)).get();
+  return prepared(db, 'assembly.byUuid', (d) => selectRows(d).where(eq(assemblies.uuid, sql.placeholder('uuid'))).prepare()).get({ uuid });
+}
+
+/** The live view counter: read by the creator, counted up by anyone else. */
+function viewCounter(db: TDb) {
+  return prepared(db, 'assembly.views', (d) => {
+    const live = and(eq(assemblies.uuid, sql.placeholder('uuid')), isNull(assemblies.deletedAt));
+    return {
+      read: d.select({ views: assemblies.views }).from(assemblies).where(live).prepare(),
+      count: d.update(assemblies).set({ views: sql`${assemblies.views} + 1` }).where(live).returning({ views: assemblies.views }).prepare(),
+    };
+  });
 }
 
 /** An assembly that is not in the trash; 404 otherwise (trashed ones do not exist for readers). */
@@ -330,11 +342,8 @@ export async function getAssembly(
   }
   await assertReadable(entry, options.viewerId, options.password);
   // The counter is always read live: the cached copy of it is stale by design.
-  const live = and(eq(assemblies.uuid, uuid), isNull(assemblies.deletedAt));
-  const counted =
-    options.viewerId === entry.creatorId
-      ? await db.select({ views: assemblies.views }).from(assemblies).where(live).all()
-      : await db.update(assemblies).set({ views: sql`${assemblies.views} + 1` }).where(live).returning({ views: assemblies.views });
+  const counter = viewCounter(db);
+  const counted = options.viewerId === entry.creatorId ? await counter.read.all({ uuid }) : await counter.count.all({ uuid });
   if (!counted[0]) {
     // Trashed or purged since it was cached.
     await cache.invalidate(ITEM_KEY(uuid));
@@ -383,9 +392,9 @@ export function ftsQuery(keyword: string): string | null {
   return words.length ? words.join(' ') : null;
 }
 
-/** `hottest`: (2 x likes + views / 10 + 1) / (ageHours + 2)^2. */
-function hotScore(now: Date): SQL {
-  const ageHours = sql`max(0, (${now.getTime()} - ${assemblies.createdAt}) / 3600000.0)`;
+/** `hottest`: (2 x likes + views / 10 + 1) / (ageHours + 2)^2. `nowMs` is bound at run time. */
+function hotScore(): SQL {
+  const ageHours = sql`max(0, (${sql.placeholder('nowMs')} - ${assemblies.createdAt}) / 3600000.0)`;
   return sql`((${assemblies.likes} * 2.0 + ${assemblies.views} / 10.0 + 1.0) / ((${ageHours} + 2.0) * (${ageHours} + 2.0)))`;
 }
 
@@ -394,34 +403,46 @@ function smoothedRating(): SQL {
   return sql`((${assemblies.ratingSum} + ${RATING_PRIOR_MEAN * RATING_PRIOR_COUNT}) * 1.0 / (${assemblies.ratingCount} + ${RATING_PRIOR_COUNT}))`;
 }
 
+/** The list's count and page queries for one filter shape and sort, prepared once per database. */
+function listQueries(db: TDb, keyword: 'none' | 'match' | 'nothing', byShipType: boolean, sort: TListSort) {
+  return prepared(db, `assembly.list:${keyword}:${byShipType}:${sort}`, (d) => {
+    const conditions: SQL[] = [isNull(assemblies.deletedAt), eq(assemblies.isPublic, true)];
+    if (keyword === 'match') conditions.push(sql`${assemblies.id} in (select rowid from assemblies_fts where assemblies_fts match ${sql.placeholder('match')})`);
+    if (keyword === 'nothing') conditions.push(sql`0`);
+    if (byShipType) {
+      const shipType = sql.placeholder('shipType');
+      conditions.push(
+        sql`${assemblies.shipId} in (select ${catalogHulls.id} from ${catalogHulls} where lower(${catalogHulls.size}) = lower(${shipType}) or lower(${catalogHulls.archetype}) = lower(${shipType}))`,
+      );
+    }
+    const where = and(...conditions);
+    const order =
+      sort === 'hottest'
+        ? [desc(hotScore()), desc(assemblies.id)]
+        : sort === 'rating'
+          ? [desc(smoothedRating()), desc(assemblies.ratingCount), desc(assemblies.id)]
+          : [desc(assemblies.createdAt), desc(assemblies.id)];
+    return {
+      count: d.select({ n: count() }).from(assemblies).where(where).prepare(),
+      page: selectRows(d).where(where).orderBy(...order).limit(sql.placeholder('limit')).offset(sql.placeholder('offset')).prepare(),
+    };
+  });
+}
+
 export async function listAssemblies(db: TDb, cache: TReadCache, query: TListQuery, now: Date): Promise<{ items: TAssemblySummary[]; pagination: TPagination }> {
   const key = LIST_PREFIX + JSON.stringify([query.page, query.pageSize, query.keyword ?? '', query.shipType ?? '', query.sort]);
   const cached = cache.get<{ items: TAssemblySummary[]; pagination: TPagination }>(key);
   if (cached) return cached;
 
   const window = pageWindow(query.page, query.pageSize);
-  const conditions: SQL[] = [isNull(assemblies.deletedAt), eq(assemblies.isPublic, true)];
   const keyword = query.keyword?.trim();
-  if (keyword) {
-    const match = ftsQuery(keyword);
-    // A keyword made only of punctuation matches nothing rather than everything.
-    conditions.push(match ? sql`${assemblies.id} in (select rowid from assemblies_fts where assemblies_fts match ${match})` : sql`0`);
-  }
-  const shipType = query.shipType?.trim();
-  if (shipType) {
-    conditions.push(
-      sql`${assemblies.shipId} in (select ${catalogHulls.id} from ${catalogHulls} where lower(${catalogHulls.size}) = lower(${shipType}) or lower(${catalogHulls.archetype}) = lower(${shipType}))`,
-    );
-  }
-  const where = and(...conditions);
-  const order =
-    query.sort === 'hottest'
-      ? [desc(hotScore(now)), desc(assemblies.id)]
-      : query.sort === 'rating'
-        ? [desc(smoothedRating()), desc(assemblies.ratingCount), desc(assemblies.id)]
-        : [desc(assemblies.createdAt), desc(assemblies.id)];
-  const total = (await db.select({ n: count() }).from(assemblies).where(where).get())?.n ?? 0;
-  const rows = await selectRows(db).where(where).orderBy(...order).limit(window.limit).offset(window.offset).all();
+  // A keyword made only of punctuation matches nothing rather than everything.
+  const match = keyword ? (ftsQuery(keyword) ?? false) : null;
+  const shipType = query.shipType?.trim() || null;
+  const q = listQueries(db, match === null ? 'none' : match === false ? 'nothing' : 'match', shipType !== null, query.sort);
+  const params = { match: match || '', shipType: shipType ?? '', nowMs: now.getTime(), limit: window.limit, offset: window.offset };
+  const total = (await q.count.get(params))?.n ?? 0;
+  const rows = await q.page.all(params);
   const result = { items: rows.map(toSummary), pagination: window.describe(total) };
   cache.set(key, result);
   return result;

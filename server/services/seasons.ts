@@ -1,6 +1,7 @@
 import { asc, desc, eq, inArray, lte, or, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { TDb } from '../../db/client';
+import { prepared } from '../../db/prepared';
 import { seasons } from '../../db/schema';
 import { AppError, type TIssue } from '../errors';
 
@@ -223,13 +224,17 @@ export async function resolveSeason(db: TDb, ref: string | number): Promise<TSea
  * overlap by days); between seasons, the one that ended last. Null when no season has started.
  */
 export async function findCurrentSeason(db: TDb, now: Date): Promise<TSeasonRow | undefined> {
-  return db
-    .select()
-    .from(seasons)
-    .where(lte(seasons.startsAt, now))
-    .orderBy(desc(sql`${seasons.endsAt} > ${now.getTime()}`), desc(seasons.startsAt))
-    .limit(1)
-    .get();
+  const query = prepared(db, 'seasons.current', (d) =>
+    d
+      .select()
+      .from(seasons)
+      // Placeholders in conditions are not mapped by the column: timestamps are bound as epoch ms.
+      .where(lte(seasons.startsAt, sql.placeholder('nowMs')))
+      .orderBy(desc(sql`${seasons.endsAt} > ${sql.placeholder('nowMs')}`), desc(seasons.startsAt))
+      .limit(1)
+      .prepare(),
+  );
+  return query.get({ nowMs: now.getTime() });
 }
 
 export async function requireCurrentSeason(db: TDb, now: Date): Promise<TSeasonRow> {

@@ -1,6 +1,7 @@
 import { and, count, eq, gte, inArray, isNotNull, lt, max, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { TDb } from '../../db/client';
+import { prepared } from '../../db/prepared';
 import { warCompanyScores, warSnapshots, warZoneControl } from '../../db/schema';
 import { transaction } from '../../db/transaction';
 import type { TJob } from '../jobs';
@@ -48,6 +49,42 @@ export type TWarHistory = z.infer<typeof ZWarHistory>;
 
 const round2 = (value: number) => Math.round(value * 100) / 100;
 
+/** The history's fixed-shape queries, prepared once per database (the window is all placeholders). */
+function historyQueries(db: TDb) {
+  return prepared(db, 'war.history', (d) => {
+    const inWindow = and(
+      eq(warSnapshots.seasonId, sql.placeholder('seasonId')),
+      // Placeholders in conditions are not mapped by the column: timestamps are bound as epoch ms.
+      gte(warSnapshots.capturedAt, sql.placeholder('fromMs')),
+      lt(warSnapshots.capturedAt, sql.placeholder('toMs')),
+    );
+    const bucketOf = sql<number>`cast((${warSnapshots.capturedAt} - ${sql.placeholder('fromMs')}) / ${sql.placeholder('bucketMs')} as integer)`;
+    return {
+      last: d.select({ at: max(warSnapshots.capturedAt) }).from(warSnapshots).where(eq(warSnapshots.seasonId, sql.placeholder('seasonId'))).prepare(),
+      // SQLite returns the bare column `id` from the row holding max(captured_at): the bucket's last snapshot.
+      perBucket: d
+        .select({ bucket: bucketOf, n: count(), lastAt: sql<number>`max(${warSnapshots.capturedAt})`, lastId: warSnapshots.id })
+        .from(warSnapshots)
+        .where(inWindow)
+        .groupBy(bucketOf)
+        .prepare(),
+      perCompany: d
+        .select({
+          bucket: bucketOf,
+          companyId: warCompanyScores.companyId,
+          average: sql<number>`avg(${warCompanyScores.score})`,
+          min: sql<number>`min(${warCompanyScores.score})`,
+          max: sql<number>`max(${warCompanyScores.score})`,
+        })
+        .from(warSnapshots)
+        .innerJoin(warCompanyScores, eq(warCompanyScores.snapshotId, warSnapshots.id))
+        .where(inWindow)
+        .groupBy(bucketOf, warCompanyScores.companyId)
+        .prepare(),
+    };
+  });
+}
+
 /**
  * Buckets a season's snapshots. Buckets are aligned to whole minutes, quarter-hours or hours (UTC)
  * and the window ends with the bucket holding the season's last snapshot, so a range always has the
@@ -58,40 +95,25 @@ export async function warHistory(db: TDb, input: { range: THistoryRange; season?
   const season = input.season === undefined ? await requireCurrentSeason(db, now) : await resolveSeason(db, input.season);
   const { bucketMs, buckets: bucketCount } = HISTORY_RANGES[input.range];
   const base = { season: toSeason(season, now), range: input.range, bucketSeconds: bucketMs / 1000 };
-  const last = await db.select({ at: max(warSnapshots.capturedAt) }).from(warSnapshots).where(eq(warSnapshots.seasonId, season.id)).get();
+  const q = historyQueries(db);
+  const last = await q.last.get({ seasonId: season.id });
   if (!last?.at) return { ...base, from: null, to: null, lastSnapshotAt: null, buckets: [] };
 
   const lastMs = last.at.getTime();
   const lastBucketStart = Math.floor(lastMs / bucketMs) * bucketMs;
   const fromMs = lastBucketStart - (bucketCount - 1) * bucketMs;
   const toMs = lastBucketStart + bucketMs;
-  const inWindow = and(
-    eq(warSnapshots.seasonId, season.id),
-    gte(warSnapshots.capturedAt, new Date(fromMs)),
-    lt(warSnapshots.capturedAt, new Date(toMs)),
-  );
-  const bucketOf = sql<number>`cast((${warSnapshots.capturedAt} - ${fromMs}) / ${bucketMs} as integer)`;
-
-  // SQLite returns the bare column `id` from the row holding max(captured_at): the bucket's last snapshot.
-  const perBucket = await db
-    .select({ bucket: bucketOf, n: count(), lastAt: sql<number>`max(${warSnapshots.capturedAt})`, lastId: warSnapshots.id })
-    .from(warSnapshots)
-    .where(inWindow)
-    .groupBy(bucketOf)
-    .all();
-  const perCompany = await db
-    .select({
-      bucket: bucketOf,
-      companyId: warCompanyScores.companyId,
-      average: sql<number>`avg(${warCompanyScores.score})`,
-      min: sql<number>`min(${warCompanyScores.score})`,
-      max: sql<number>`max(${warCompanyScores.score})`,
-    })
-    .from(warSnapshots)
-    .innerJoin(warCompanyScores, eq(warCompanyScores.snapshotId, warSnapshots.id))
-    .where(inWindow)
-    .groupBy(bucketOf, warCompanyScores.companyId)
-    .all();
+  const window = { seasonId: season.id, fromMs, toMs, bucketMs };
+  const perBucket = await q.perBucket.all(window);
+  const names = await companyNames(db);
+  // Snapshots are never edited, only added or deleted (each with a new id), so the buckets' counts
+  // and last ids, with the company names, identify the result: a match skips the heavy aggregates.
+  const signature = JSON.stringify([perBucket.map((row) => [row.bucket, row.n, row.lastId]), [...names]]);
+  const memoKey = `${season.id}/${input.range}/${fromMs}`;
+  const memo = historyMemo(db);
+  const remembered = memo.get(memoKey);
+  if (remembered?.signature === signature) return { ...base, ...remembered.value };
+  const perCompany = await q.perCompany.all(window);
   const lastIds = perBucket.map((row) => row.lastId);
   const closing = lastIds.length
     ? await db.select().from(warCompanyScores).where(inArray(warCompanyScores.snapshotId, lastIds)).all()
@@ -105,7 +127,6 @@ export async function warHistory(db: TDb, input: { range: THistoryRange; season?
         .all()
     : [];
 
-  const names = await companyNames(db);
   const closingScore = new Map(closing.map((row) => [`${row.snapshotId}/${row.companyId}`, row.score]));
   const heldCount = new Map(held.map((row) => [`${row.snapshotId}/${row.companyId}`, row.n]));
   const statsByBucket = new Map(perBucket.map((row) => [row.bucket, row]));
@@ -143,13 +164,28 @@ export async function warHistory(db: TDb, input: { range: THistoryRange; season?
       companies,
     };
   });
-  return {
-    ...base,
+  const value = {
     from: new Date(fromMs).toISOString(),
     to: new Date(toMs).toISOString(),
     lastSnapshotAt: last.at.toISOString(),
     buckets,
   };
+  if (memo.size >= HISTORY_MEMO_ENTRIES) memo.delete(memo.keys().next().value!);
+  memo.set(memoKey, { signature, value });
+  return { ...base, ...value };
+}
+
+/** Bounded per database: a few seasons times three ranges in normal use. */
+const HISTORY_MEMO_ENTRIES = 32;
+const historyMemos = new WeakMap<object, Map<string, { signature: string; value: Omit<TWarHistory, 'season' | 'range' | 'bucketSeconds'> }>>();
+
+function historyMemo(db: TDb) {
+  let memo = historyMemos.get(db);
+  if (!memo) {
+    memo = new Map();
+    historyMemos.set(db, memo);
+  }
+  return memo;
 }
 
 // ---------- retention ----------

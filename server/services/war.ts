@@ -1,6 +1,7 @@
 import { and, asc, count, desc, eq, max, min, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { TDb } from '../../db/client';
+import { prepared } from '../../db/prepared';
 import { warCompanies, warCompanyScores, warHotspots, warSnapshots, warZoneControl, warZones } from '../../db/schema';
 import { transaction } from '../../db/transaction';
 import { AppError, issuesFromZod, type TIssue } from '../errors';
@@ -312,26 +313,30 @@ export const ZWarState = z.object({
 export type TWarState = z.infer<typeof ZWarState>;
 
 export async function companyNames(db: TDb): Promise<Map<string, { name: string; color: string }>> {
-  const rows = await db.select().from(warCompanies).all();
+  const rows = await prepared(db, 'war.companies', (d) => d.select().from(warCompanies).prepare()).all();
   return new Map(rows.map((row) => [row.id, { name: row.name, color: row.color }]));
 }
 
 /** The newest snapshot of a season with every id resolved to its name. */
 export async function seasonState(db: TDb, season: TSeasonRow, now: Date): Promise<TWarState> {
   const empty: TWarState = { season: toSeason(season, now), capturedAt: null, companies: [], zones: [], hotspots: [] };
-  const snapshot = await db
-    .select()
-    .from(warSnapshots)
-    .where(eq(warSnapshots.seasonId, season.id))
-    .orderBy(desc(warSnapshots.capturedAt))
-    .limit(1)
-    .get();
+  const q = prepared(db, 'war.seasonState', (d) => {
+    const snapshotId = sql.placeholder('snapshotId');
+    return {
+      snapshot: d.select().from(warSnapshots).where(eq(warSnapshots.seasonId, sql.placeholder('seasonId'))).orderBy(desc(warSnapshots.capturedAt)).limit(1).prepare(),
+      zones: d.select().from(warZones).prepare(),
+      scores: d.select().from(warCompanyScores).where(eq(warCompanyScores.snapshotId, snapshotId)).prepare(),
+      control: d.select().from(warZoneControl).where(eq(warZoneControl.snapshotId, snapshotId)).orderBy(asc(warZoneControl.zoneId)).prepare(),
+      hotspots: d.select().from(warHotspots).where(eq(warHotspots.snapshotId, snapshotId)).orderBy(asc(warHotspots.id)).prepare(),
+    };
+  });
+  const snapshot = await q.snapshot.get({ seasonId: season.id });
   if (!snapshot) return empty;
   const companies = await companyNames(db);
-  const zoneNames = new Map((await db.select().from(warZones).all()).map((row) => [row.id, row.name]));
-  const scores = await db.select().from(warCompanyScores).where(eq(warCompanyScores.snapshotId, snapshot.id)).all();
-  const zones = await db.select().from(warZoneControl).where(eq(warZoneControl.snapshotId, snapshot.id)).orderBy(asc(warZoneControl.zoneId)).all();
-  const hotspots = await db.select().from(warHotspots).where(eq(warHotspots.snapshotId, snapshot.id)).orderBy(asc(warHotspots.id)).all();
+  const zoneNames = new Map((await q.zones.all()).map((row) => [row.id, row.name]));
+  const scores = await q.scores.all({ snapshotId: snapshot.id });
+  const zones = await q.control.all({ snapshotId: snapshot.id });
+  const hotspots = await q.hotspots.all({ snapshotId: snapshot.id });
   const controlled = new Map<string, number>();
   for (const zone of zones) if (zone.controllerId) controlled.set(zone.controllerId, (controlled.get(zone.controllerId) ?? 0) + 1);
   const company = (id: string) => companies.get(id) ?? { name: id, color: '#808080' };

@@ -1,0 +1,323 @@
+/**
+ * Fills a database file with benchmark-scale data (not part of `npm test`):
+ *
+ *   npx tsx bench/generate.ts <file> [--assemblies 1000000] [--users 100000] [--campaigns 500] [--fts rebuild|triggers]
+ *
+ * On top of the demo seed (demo users, catalog, seasons, a week of war snapshots per season) it adds
+ * users, public and private assemblies, drop campaigns with rewards and channels, and the rest of the
+ * war snapshots so both demo seasons are complete from their first day at one snapshot per 5 minutes.
+ *
+ * Every user shares ONE precomputed Argon2id hash of `bench-password`: hashing 100,000 passwords
+ * would take about an hour of CPU. Rows go through drizzle prepared statements inside large
+ * transactions (db/transaction.ts). The FTS5 index is filled either by the insert trigger (row by
+ * row) or by dropping that trigger for the load and rebuilding the index once (`--fts rebuild`,
+ * the default: measured faster, see bench/README.md).
+ */
+import { existsSync, rmSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { sql } from 'drizzle-orm';
+import { openDatabase } from '../db/client';
+import { assemblies, dropCampaigns, dropChannels, dropRewards, users } from '../db/schema';
+import { seedDemoData } from '../db/seed';
+import { DEMO_COMPANIES, DEMO_ZONES, DEMO_SNAPSHOTS_PER_SEASON, demoSeasons } from '../db/seed/live-data';
+import { transaction } from '../db/transaction';
+import { hashPassword } from '../server/services/password';
+import { writeSnapshotBatch, type TPreparedSnapshot } from '../server/services/war';
+
+export const BENCH_PASSWORD = 'bench-password';
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+const SNAPSHOT_EVERY = 5 * MINUTE;
+const BATCH = 25_000;
+
+export interface TGenerateOptions {
+  assemblies: number;
+  users: number;
+  campaigns: number;
+  fts: 'rebuild' | 'triggers';
+  now?: Date;
+  log?: (line: string) => void;
+}
+
+/** Deterministic PRNG (mulberry32) so two runs produce the same data set. */
+function random(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+/** A UUID v4-shaped id derived from a counter: stable across runs, so benchmarks can name rows. */
+export function benchUuid(kind: number, index: number): string {
+  const hex = (index >>> 0).toString(16).padStart(12, '0');
+  return `b0000000-0000-4000-8${kind.toString(16).padStart(3, '0')}-${hex}`;
+}
+
+export const WORDS = [
+  'storm', 'kraken', 'raider', 'merchant', 'broadside', 'ember', 'tide', 'reef', 'gale', 'corsair', 'siren', 'anchor',
+  'mortar', 'ballista', 'culverin', 'torpedo', 'bombard', 'fire', 'frost', 'plague', 'brawler', 'sniper', 'tank', 'hunter',
+  'phantom', 'fortress', 'leviathan', 'tempest', 'viper', 'wraith', 'harbor', 'cutlass', 'monsoon', 'typhoon', 'scourge', 'howler',
+];
+const HULLS = ['dhow', 'cutter', 'hulk', 'brigantine', 'snow'];
+const SIDE_WEAPONS = ['culverin1', 'culverin2', 'demicannon1', 'mortar1'];
+const FRONT_WEAPONS = ['longGun1', 'bombard1', 'torpedo1', 'rocket1'];
+
+export async function generate(file: string, options: TGenerateOptions): Promise<Record<string, number>> {
+  const log = options.log ?? ((line: string) => console.log(line));
+  const now = options.now ?? new Date();
+  for (const suffix of ['', '-wal', '-shm']) if (existsSync(file + suffix)) rmSync(file + suffix);
+  const database = openDatabase(`file:${file}`);
+  const { db } = database;
+  const timings: Record<string, number> = {};
+  const step = async (name: string, work: () => Promise<unknown>) => {
+    const started = performance.now();
+    await work();
+    timings[name] = Math.round(performance.now() - started);
+    log(`  ${name.padEnd(28)} ${(timings[name]! / 1000).toFixed(1)} s`);
+  };
+  const started = performance.now();
+  try {
+    // The default 2 MB page cache thrashes once the indexes of a million rows outgrow it.
+    await db.run(sql`PRAGMA cache_size = -262144`);
+    await step('migrate + demo seed', async () => {
+      database.migrate();
+      await seedDemoData(db, now);
+    });
+    const passwordHash = await hashPassword(BENCH_PASSWORD);
+
+    const userIds: string[] = [];
+    await step(`users (${options.users})`, async () => {
+      const insert = db
+        .insert(users)
+        .values({
+          id: sql.placeholder('id'),
+          username: sql.placeholder('username'),
+          usernameKey: sql.placeholder('usernameKey'),
+          email: sql.placeholder('email'),
+          passwordHash,
+          role: 'user',
+          createdAt: now,
+          updatedAt: now,
+        })
+        .prepare();
+      for (let start = 0; start < options.users; start += BATCH) {
+        await transaction(db, async () => {
+          for (let i = start; i < Math.min(options.users, start + BATCH); i++) {
+            const id = benchUuid(1, i);
+            userIds.push(id);
+            await insert.run({ id, username: `sailor${i}`, usernameKey: `sailor${i}`, email: `sailor${i}@bench.example` });
+          }
+        });
+      }
+    });
+
+    if (options.fts === 'rebuild') {
+      await db.run(sql`DROP TRIGGER assemblies_fts_insert`);
+    }
+    await step(`assemblies (${options.assemblies})`, async () => {
+      const next = random(7);
+      const insert = db
+        .insert(assemblies)
+        .values({
+          uuid: sql.placeholder('uuid'),
+          creatorId: sql.placeholder('creatorId'),
+          name: sql.placeholder('name'),
+          shipId: sql.placeholder('shipId'),
+          weapons: sql.placeholder('weapons'),
+          armor: sql.placeholder('armor'),
+          furnitures: sql.placeholder('furnitures'),
+          description: sql.placeholder('description'),
+          tags: sql.placeholder('tags'),
+          isPublic: sql.placeholder('isPublic'),
+          likes: sql.placeholder('likes'),
+          views: sql.placeholder('views'),
+          ratingSum: sql.placeholder('ratingSum'),
+          ratingCount: sql.placeholder('ratingCount'),
+          createdAt: sql.placeholder('createdAt'),
+          updatedAt: sql.placeholder('updatedAt'),
+        })
+        .prepare();
+      const pick = <T>(list: readonly T[]) => list[Math.floor(next() * list.length)]!;
+      const span = 365 * DAY;
+      for (let start = 0; start < options.assemblies; start += BATCH) {
+        await transaction(db, async () => {
+          for (let i = start; i < Math.min(options.assemblies, start + BATCH); i++) {
+            const side = pick(SIDE_WEAPONS);
+            const ratingCount = Math.floor(next() * 6);
+            // Oldest first, so ids and created_at grow together as on a live site.
+            const createdAt = now.getTime() - span + Math.floor((i / options.assemblies) * span);
+            await insert.run({
+              uuid: benchUuid(2, i),
+              creatorId: userIds.length ? userIds[Math.floor(next() * userIds.length)]! : userIds[0],
+              name: `${pick(WORDS)} ${pick(WORDS)} ${i}`,
+              shipId: pick(HULLS),
+              weapons: JSON.stringify([
+                { slot: 'leftSideWeapon', itemId: side },
+                { slot: 'rightSideWeapon', itemId: side },
+                { slot: 'frontWeapon', itemId: pick(FRONT_WEAPONS) },
+              ]),
+              armor: null,
+              furnitures: '[]',
+              description: 'Generated for the benchmarks.',
+              tags: JSON.stringify([pick(WORDS), pick(WORDS)]),
+              isPublic: i % 20 !== 0,
+              likes: Math.floor(next() * 50),
+              views: Math.floor(next() * 2000),
+              ratingSum: ratingCount * (1 + Math.floor(next() * 5)),
+              ratingCount,
+              createdAt: new Date(createdAt),
+              updatedAt: new Date(createdAt),
+            });
+          }
+        });
+      }
+    });
+    if (options.fts === 'rebuild') {
+      await step('fts rebuild', async () => {
+        await db.run(sql`INSERT INTO assemblies_fts(assemblies_fts) VALUES ('rebuild')`);
+        // The same trigger as migration 0003_assemblies_fts.
+        await db.run(sql.raw(`CREATE TRIGGER \`assemblies_fts_insert\` AFTER INSERT ON \`assemblies\` BEGIN
+  INSERT INTO assemblies_fts(rowid, name, tags) VALUES (new.id, new.name, new.tags);
+END`));
+      });
+    }
+
+    await step(`drop campaigns (${options.campaigns})`, async () => {
+      const next = random(11);
+      const insertCampaign = db
+        .insert(dropCampaigns)
+        .values({
+          campaignId: sql.placeholder('campaignId'),
+          name: sql.placeholder('name'),
+          game: 'Skull and Bones',
+          description: sql.placeholder('description'),
+          imageUrl: sql.placeholder('imageUrl'),
+          detailsUrl: sql.placeholder('detailsUrl'),
+          startsAt: sql.placeholder('startsAt'),
+          endsAt: sql.placeholder('endsAt'),
+          createdAt: now,
+          updatedAt: now,
+        })
+        .returning({ id: dropCampaigns.id })
+        .prepare();
+      const insertReward = db
+        .insert(dropRewards)
+        .values({ campaignId: sql.placeholder('campaignId'), position: sql.placeholder('position'), name: sql.placeholder('name'), imageUrl: sql.placeholder('imageUrl'), requiredMinutes: sql.placeholder('requiredMinutes') })
+        .prepare();
+      const insertChannel = db
+        .insert(dropChannels)
+        .values({ campaignId: sql.placeholder('campaignId'), position: sql.placeholder('position'), name: sql.placeholder('name'), url: sql.placeholder('url') })
+        .prepare();
+      const hourNow = Math.floor(now.getTime() / HOUR) * HOUR;
+      await transaction(db, async () => {
+        for (let i = 0; i < options.campaigns; i++) {
+          // Two years of weekly campaigns, most ended; the last few overlap now (about 4 active).
+          const startsAt = hourNow - (options.campaigns - 1 - i) * 1.5 * DAY + 4 * DAY - Math.floor(next() * 12) * HOUR;
+          const endsAt = startsAt + 7 * DAY;
+          const campaignId = benchUuid(3, i);
+          const row = (await insertCampaign.get({
+            campaignId,
+            name: `${WORDS[i % WORDS.length]} drops ${i}`,
+            description: `Campaign ${i}: watch participating channels to earn the rewards.`,
+            imageUrl: `https://static.tidewatch.example/drops/${campaignId}.jpg`,
+            detailsUrl: `https://www.twitch.tv/drops/campaigns?dropID=${campaignId}`,
+            startsAt: new Date(startsAt),
+            endsAt: new Date(endsAt),
+          })) as { id: number };
+          for (let r = 0; r < 3; r++) {
+            await insertReward.run({ campaignId: row.id, position: r, name: `Reward ${i}.${r}`, imageUrl: `https://static.tidewatch.example/drops/${i}-${r}.png`, requiredMinutes: 30 * (r + 1) });
+          }
+          for (let c = 0; c < 2; c++) {
+            await insertChannel.run({ campaignId: row.id, position: c, name: `channel${(i + c) % 40}`, url: `https://www.twitch.tv/channel${(i + c) % 40}` });
+          }
+        }
+      });
+    });
+
+    let snapshotCount = 0;
+    await step('war snapshots', async () => {
+      const { spans } = demoSeasons(now);
+      // The demo seed wrote the last week of each season; fill each from its first day up to that week.
+      const currentLast = Math.floor(now.getTime() / SNAPSHOT_EVERY) * SNAPSHOT_EVERY;
+      const previousLast = spans.previous.endsAtMs - SNAPSHOT_EVERY;
+      const week = (DEMO_SNAPSHOTS_PER_SEASON - 1) * SNAPSHOT_EVERY;
+      const ranges = [
+        { seasonId: spans.previous.id, from: spans.previous.startsAtMs, to: previousLast - week },
+        { seasonId: spans.current.id, from: spans.current.startsAtMs, to: currentLast - week },
+      ];
+      const next = random(5);
+      for (const range of ranges) {
+        const snapshots: TPreparedSnapshot[] = [];
+        const scores = DEMO_COMPANIES.map(() => 10_000 + Math.round(next() * 5_000));
+        for (let at = range.from; at < range.to; at += SNAPSHOT_EVERY) {
+          scores.forEach((_, c) => (scores[c] = scores[c]! + Math.round(20 + next() * 40)));
+          snapshots.push({
+            seasonId: range.seasonId,
+            capturedAtMs: at,
+            companies: DEMO_COMPANIES.map((company, c) => ({ companyId: company.id, score: scores[c]! })),
+            zones: DEMO_ZONES.map((zone, z) => ({
+              zoneId: zone.id,
+              controllerId: DEMO_COMPANIES[(z + Math.floor(at / DAY)) % DEMO_COMPANIES.length]!.id,
+              scores: Object.fromEntries(DEMO_COMPANIES.map((company) => [company.id, 200 + Math.round(next() * 600)])),
+            })),
+            hotspots: [],
+          });
+        }
+        for (let start = 0; start < snapshots.length; start += 5_000) {
+          await transaction(db, (tx) => writeSnapshotBatch(tx, snapshots.slice(start, start + 5_000)));
+        }
+        snapshotCount += snapshots.length;
+      }
+    });
+    await step('analyze', async () => {
+      await db.run(sql`ANALYZE`);
+      await db.run(sql`PRAGMA wal_checkpoint(TRUNCATE)`);
+    });
+    timings.total = Math.round(performance.now() - started);
+    timings.snapshots = snapshotCount;
+    return timings;
+  } finally {
+    database.close();
+  }
+}
+
+function parseArgs(argv: string[]): { file: string; options: TGenerateOptions } {
+  const usage = 'usage: npx tsx bench/generate.ts <file> [--assemblies N] [--users N] [--campaigns N] [--fts rebuild|triggers]';
+  const file = argv[0];
+  if (!file || file.startsWith('--')) throw new Error(usage);
+  const options: TGenerateOptions = { assemblies: 1_000_000, users: 100_000, campaigns: 500, fts: 'rebuild' };
+  for (let i = 1; i < argv.length; i += 2) {
+    const [flag, value] = [argv[i], argv[i + 1]];
+    if (value === undefined) throw new Error(`${flag} needs a value\n${usage}`);
+    if (flag === '--fts') {
+      if (value !== 'rebuild' && value !== 'triggers') throw new Error(`--fts must be rebuild or triggers\n${usage}`);
+      options.fts = value;
+      continue;
+    }
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < 1) throw new Error(`${flag} must be a positive integer\n${usage}`);
+    if (flag === '--assemblies') options.assemblies = n;
+    else if (flag === '--users') options.users = n;
+    else if (flag === '--campaigns') options.campaigns = n;
+    else throw new Error(`unknown option ${flag}\n${usage}`);
+  }
+  return { file, options };
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
+  try {
+    const { file, options } = parseArgs(process.argv.slice(2));
+    console.log(`generating ${file}: ${options.assemblies} assemblies, ${options.users} users, ${options.campaigns} campaigns, fts=${options.fts}`);
+    const timings = await generate(file, options);
+    console.log(`done in ${(timings.total! / 1000).toFixed(1)} s (${timings.snapshots} extra war snapshots)`);
+  } catch (error) {
+    console.error((error as Error).message);
+    process.exitCode = 1;
+  }
+}

@@ -1,0 +1,79 @@
+/**
+ * CPU profile of our server under load on one endpoint (not part of `npm test`):
+ *
+ *   npx tsx bench/profile.ts <database file> <path> [seconds=5] [connections=10]
+ *   e.g. npx tsx bench/profile.ts /tmp/bench.db '/api/stateOfWar/latest'
+ *
+ * Starts server/main.ts with `node --cpu-prof`, drives the path with autocannon, stops the server
+ * and prints the functions with the most self time, grouped by file (the .cpuprofile is kept for
+ * Chrome DevTools).
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative, resolve } from 'node:path';
+import autocannon from 'autocannon';
+
+interface TNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  children?: number[];
+}
+
+const [db, path, seconds = '5', connections = '10'] = process.argv.slice(2);
+if (!db || !path) throw new Error('usage: npx tsx bench/profile.ts <database file> <path> [seconds] [connections]');
+const root = resolve(import.meta.dirname, '..');
+const dir = mkdtempSync(join(tmpdir(), 'tidewatch-prof-'));
+const port = 3121;
+const child = spawn(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${dir}`, '--import', 'tsx', 'server/main.ts'], {
+  cwd: root,
+  stdio: 'inherit',
+  env: {
+    ...process.env,
+    DATABASE_URL: `file:${db}`,
+    PORT: String(port),
+    LOG_LEVEL: 'silent',
+    SEED_DEMO: 'false',
+    NODE_ENV: 'production',
+    PAYMENT_MANUAL_SECRET: 'bench-secret-bench-secret',
+    RATE_LIMIT_GLOBAL: '1000000000',
+    WAR_THIN_AFTER_DAYS: '3650',
+  },
+});
+for (;;) {
+  try {
+    if ((await fetch(`http://127.0.0.1:${port}/api/health`)).ok) break;
+  } catch {
+    await new Promise((done) => setTimeout(done, 20));
+  }
+}
+const result = await autocannon({ url: `http://127.0.0.1:${port}${path}`, duration: Number(seconds), connections: Number(connections) });
+console.log(`${path}: ${result.requests.average.toFixed(0)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, non-2xx ${result.non2xx}`);
+const exited = new Promise((done) => child.once('exit', done));
+child.kill('SIGTERM');
+await exited;
+
+const file = readdirSync(dir).find((name) => name.endsWith('.cpuprofile'));
+if (!file) throw new Error('no profile written');
+const profile = JSON.parse(readFileSync(join(dir, file), 'utf8')) as { nodes: TNode[]; samples: number[]; timeDeltas: number[] };
+const self = new Map<number, number>();
+profile.samples.forEach((id, index) => self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[index] ?? 0)));
+const total = [...self.values()].reduce((a, b) => a + b, 0);
+const byFunction = new Map<string, number>();
+const byFile = new Map<string, number>();
+for (const node of profile.nodes) {
+  const us = self.get(node.id) ?? 0;
+  const url = node.callFrame.url.replace('file://', '');
+  const where = url ? relative(root, url) : '(native)';
+  const fileKey = where.startsWith('node_modules/') ? where.split('/').slice(0, where.split('/')[1]!.startsWith('@') ? 3 : 2).join('/') : where;
+  const key = `${node.callFrame.functionName || '(anonymous)'}  ${where}:${node.callFrame.lineNumber + 1}`;
+  byFunction.set(key, (byFunction.get(key) ?? 0) + us);
+  byFile.set(fileKey, (byFile.get(fileKey) ?? 0) + us);
+}
+const top = (map: Map<string, number>, n: number) =>
+  [...map.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, n)
+    .map(([key, us]) => `${((us / total) * 100).toFixed(1).padStart(5)}%  ${key}`)
+    .join('\n');
+console.log(`\nself time by package/file:\n${top(byFile, 20)}\n\nself time by function:\n${top(byFunction, 30)}\n\nprofile: ${join(dir, file)}`);

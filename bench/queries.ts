@@ -1,0 +1,51 @@
+/**
+ * Service-level query timings, no HTTP, no read cache (not part of `npm test`):
+ *
+ *   npx tsx bench/queries.ts <database file> [runs=100]
+ *
+ * The latency targets of keyword search and war history are about the query, so they are measured
+ * here uncached; bench/run.ts measures the same endpoints over HTTP under load.
+ */
+import { openDatabase } from '../db/client';
+import { listAssemblies } from '../server/services/assembly';
+import { MemoryReadCache } from '../server/services/read-cache';
+import { latestState } from '../server/services/war';
+import { warHistory } from '../server/services/war-history';
+import { WORDS } from './generate';
+
+const [file, runsArg] = process.argv.slice(2);
+if (!file) throw new Error('usage: npx tsx bench/queries.ts <database file> [runs]');
+const runs = Number(runsArg ?? 100);
+const database = openDatabase(`file:${file}`);
+const { db } = database;
+const noCache = new MemoryReadCache({ maxEntries: 1, ttlMs: 0 });
+const now = new Date();
+
+async function time(label: string, work: (i: number) => Promise<unknown>, count = runs): Promise<void> {
+  await work(0);
+  const samples: number[] = [];
+  for (let i = 0; i < count; i++) {
+    const started = performance.now();
+    await work(i);
+    samples.push(performance.now() - started);
+  }
+  samples.sort((a, b) => a - b);
+  const at = (q: number) => samples[Math.min(samples.length - 1, Math.floor(samples.length * q))]!.toFixed(2);
+  console.log(`${label.padEnd(44)} p50 ${at(0.5).padStart(8)} ms  p99 ${at(0.99).padStart(8)} ms`);
+}
+
+const search = (keyword: string) => listAssemblies(db, noCache, { page: 1, pageSize: 20, sort: 'latest', keyword }, now);
+try {
+  await time('search, two common words (~0.8% of rows)', (i) => search(`${WORDS[i % WORDS.length]} ${WORDS[(i * 7 + 3) % WORDS.length]}`));
+  // Seconds per call at a million rows: a few runs are enough.
+  await time('search, one common word (~10% of rows)', (i) => search(WORDS[i % WORDS.length]!), Math.min(runs, 10));
+  await time('search, a rare word (one name)', (i) => search(`${WORDS[i % WORDS.length]} ${(i * 7919) % 900_000 + 1}`));
+  await time('list page 1, uncached', () => listAssemblies(db, noCache, { page: 1, pageSize: 20, sort: 'latest' }, now));
+  const cold = performance.now();
+  await warHistory(db, { range: '7d' }, now);
+  console.log(`${'war history 7d, first call (computed)'.padEnd(44)} ${(performance.now() - cold).toFixed(2)} ms`);
+  await time('war latest', () => latestState(db, now));
+  await time('war history 7d (memo after the first call)', () => warHistory(db, { range: '7d' }, now));
+} finally {
+  database.close();
+}

@@ -1,0 +1,433 @@
+/**
+ * Load benchmarks against baselines on the same database file and payloads (not part of `npm test`):
+ *
+ *   npm run bench                         short run: generates a 100,000-assembly database, 3 s per cell
+ *   npx tsx bench/run.ts --db <file>      an existing database (bench/generate.ts), e.g. the 1,000,000-row one
+ *   options: --duration <s> --connections <n> --only list,search,... --json <file>
+ *
+ * Each target runs in its own child process; autocannon drives them from this process over loopback:
+ *   ceiling  bare node:http returning our REST body of each endpoint, precomputed (bench/ceiling.ts)
+ *   peer     hand-written Fastify + better-sqlite3 doing the same queries (bench/peer/server.ts)
+ *   rest     our server (server/main.ts bundled by esbuild, as in production), REST surface /api/...
+ *   trpc     the same server, native tRPC surface /trpc/<path>?input=<superjson>
+ * Prints req/s, p50, p99 per endpoint and target, then ratios, RSS under load and start-up time.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir, cpus, loadavg, totalmem } from 'node:os';
+import { join, resolve } from 'node:path';
+import autocannon from 'autocannon';
+import Database from 'better-sqlite3';
+import { benchUuid, BENCH_PASSWORD, generate, WORDS } from './generate';
+
+interface TArgs {
+  db?: string;
+  duration: number;
+  connections: number;
+  only?: string[];
+  json?: string;
+}
+
+function parseArgs(argv: string[]): TArgs {
+  const args: TArgs = { duration: 3, connections: 10 };
+  for (let i = 0; i < argv.length; i += 2) {
+    const [flag, value] = [argv[i]!, argv[i + 1]];
+    if (value === undefined) throw new Error(`${flag} needs a value`);
+    if (flag === '--db') args.db = value;
+    else if (flag === '--duration') args.duration = Number(value);
+    else if (flag === '--connections') args.connections = Number(value);
+    else if (flag === '--only') args.only = value.split(',');
+    else if (flag === '--json') args.json = value;
+    else throw new Error(`unknown option ${flag}`);
+  }
+  return args;
+}
+
+const ROOT = resolve(import.meta.dirname, '..');
+const PORTS = { ours: 3111, peer: 3112, ceiling: 3113 };
+type TTarget = 'ceiling' | 'peer' | 'rest' | 'trpc';
+const TARGETS: TTarget[] = ['ceiling', 'peer', 'rest', 'trpc'];
+
+interface TRequestSpec {
+  method: 'GET' | 'POST';
+  path: string;
+  body?: string;
+}
+
+/** One benchmarked endpoint: how to build the i-th request on each surface. */
+interface TEndpoint {
+  name: string;
+  /** How many distinct requests it cycles through (1: always the same). */
+  variants: number;
+  rest(i: number): TRequestSpec;
+  trpc(i: number): TRequestSpec;
+  connections?: number;
+  /** Seconds of load at least (slow endpoints need more than a few requests for a p99). */
+  minDuration?: number;
+}
+
+const trpcGet = (path: string, input: unknown): TRequestSpec => ({
+  method: 'GET',
+  path: `/trpc/${path}?input=${encodeURIComponent(JSON.stringify({ json: input }))}`,
+});
+const query = (params: Record<string, string | number>) =>
+  new URLSearchParams(Object.entries(params).map(([key, value]): [string, string] => [key, String(value)])).toString();
+
+/** Two-word keywords over 3 pages: 3,888 distinct searches, more than the read cache holds (2,000), so none is a hit. */
+const searchInput = (i: number) => {
+  const pair = i % (WORDS.length * WORDS.length);
+  return { keyword: `${WORDS[pair % WORDS.length]} ${WORDS[Math.floor(pair / WORDS.length)]}`, page: 1 + (Math.floor(i / (WORDS.length * WORDS.length)) % 3), pageSize: 20 };
+};
+/** Public assemblies only (every 20th generated one is private). */
+const itemUuid = (i: number, total: number) => benchUuid(2, ((i * 7919) % Math.floor(total / 20)) * 20 + 1 + (i % 19));
+
+function endpoints(assemblyCount: number, userCount: number): TEndpoint[] {
+  const signinBody = (i: number) => ({ username: `sailor${(i * 31) % userCount}`, password: BENCH_PASSWORD });
+  return [
+    {
+      name: 'list',
+      variants: 1,
+      rest: () => ({ method: 'GET', path: `/api/assembly/list?${query({ page: 1, pageSize: 20 })}` }),
+      trpc: () => trpcGet('assembly.list', { page: 1, pageSize: 20 }),
+    },
+    {
+      name: 'search',
+      variants: WORDS.length * WORDS.length * 3,
+      // Uncached searches over a million rows take far longer than a cached read: more connections only queue.
+      connections: 2,
+      minDuration: 10,
+      rest: (i) => ({ method: 'GET', path: `/api/assembly/list?${query(searchInput(i))}` }),
+      trpc: (i) => trpcGet('assembly.list', searchInput(i)),
+    },
+    {
+      name: 'item',
+      variants: 5000,
+      rest: (i) => ({ method: 'GET', path: `/api/assembly/item?${query({ uuid: itemUuid(i, assemblyCount) })}` }),
+      trpc: (i) => trpcGet('assembly.getItem', { uuid: itemUuid(i, assemblyCount) }),
+    },
+    {
+      name: 'drop current',
+      variants: 1,
+      rest: () => ({ method: 'GET', path: '/api/drop/current' }),
+      trpc: () => trpcGet('drop.getCurrent', {}),
+    },
+    {
+      name: 'war latest',
+      variants: 1,
+      rest: () => ({ method: 'GET', path: '/api/stateOfWar/latest' }),
+      trpc: () => trpcGet('war.getLatest', {}),
+    },
+    {
+      name: 'war history 7d',
+      variants: 1,
+      rest: () => ({ method: 'GET', path: '/api/stateOfWar/history?range=7d' }),
+      trpc: () => trpcGet('war.getHistory', { range: '7d' }),
+    },
+    {
+      name: 'sign-in',
+      variants: 1000,
+      // Argon2id (19 MiB, 2 passes) dominates: a few connections saturate the CPU.
+      connections: 4,
+      rest: (i) => ({ method: 'POST', path: '/api/user/signin', body: JSON.stringify(signinBody(i)) }),
+      trpc: (i) => ({ method: 'POST', path: '/trpc/user.signin', body: JSON.stringify({ json: signinBody(i) }) }),
+    },
+  ];
+}
+
+function requestFor(endpoint: TEndpoint, target: TTarget, i: number): TRequestSpec {
+  return target === 'trpc' ? endpoint.trpc(i) : endpoint.rest(i);
+}
+
+// ---------- processes ----------
+
+const children: ChildProcess[] = [];
+
+function start(name: string, args: string[], env: Record<string, string> = {}): ChildProcess {
+  const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+  let errors = '';
+  child.stderr!.on('data', (chunk: Buffer) => (errors += chunk.toString()));
+  child.on('exit', (code) => {
+    if (code && code !== 0 && !stopping.has(child)) console.error(`${name} exited with ${code}\n${errors}`);
+  });
+  children.push(child);
+  return child;
+}
+
+const stopping = new Set<ChildProcess>();
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  stopping.add(child);
+  const exited = new Promise<void>((done) => child.once('exit', () => done()));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+/** Waits until `url` answers (any status when `anyStatus`, else a 2xx); returns the wait in ms. */
+async function waitFor(url: string, anyStatus = false, timeoutMs = 60_000): Promise<number> {
+  const started = performance.now();
+  for (;;) {
+    try {
+      const response = await fetch(url);
+      await response.arrayBuffer();
+      if (response.ok || anyStatus) return performance.now() - started;
+    } catch {
+      // not listening yet
+    }
+    if (performance.now() - started > timeoutMs) throw new Error(`${url} did not answer within ${timeoutMs} ms`);
+    await new Promise((done) => setTimeout(done, 5));
+  }
+}
+
+function rssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+}
+
+function oursEnv(db: string): Record<string, string> {
+  const big = '1000000000';
+  return {
+    DATABASE_URL: `file:${db}`,
+    PORT: String(PORTS.ours),
+    HOST: '127.0.0.1',
+    NODE_ENV: 'production',
+    PAYMENT_MANUAL_SECRET: 'bench-secret-bench-secret',
+    LOG_LEVEL: 'silent',
+    SEED_DEMO: 'false',
+    // The benchmark is one client hammering the service: the per-client limits would turn it into a 429 test.
+    RATE_LIMIT_GLOBAL: big,
+    RATE_LIMIT_SIGNIN: big,
+    RATE_LIMIT_SIGNIN_ACCOUNT: big,
+    WAR_THIN_AFTER_DAYS: '3650',
+  };
+}
+
+/**
+ * Our code as one ESM file (dependencies stay in node_modules), laid out so its import.meta.url
+ * paths (../package.json, ./migrations) resolve: what a production build saves over tsx at start-up.
+ */
+async function bundleOurs(): Promise<string> {
+  const { build } = await import('esbuild');
+  const outDir = join(ROOT, 'bench', '.build');
+  rmSync(outDir, { recursive: true, force: true });
+  await build({
+    entryPoints: [join(ROOT, 'server', 'main.ts')],
+    outfile: join(outDir, 'server', 'main.mjs'),
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    packages: 'external',
+    logLevel: 'error',
+  });
+  cpSync(join(ROOT, 'db', 'migrations'), join(outDir, 'server', 'migrations'), { recursive: true });
+  cpSync(join(ROOT, 'package.json'), join(outDir, 'package.json'));
+  return join(outDir, 'server', 'main.mjs');
+}
+
+/** CPU time (user + system) a process has used so far, in ms: start-up cost independent of the machine's load. */
+function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+}
+
+/** Spawn to first healthy answer: wall time and the server's CPU time, in ms. */
+async function startOurs(db: string, entry?: string): Promise<{ child: ChildProcess; startupMs: number; startupCpuMs: number }> {
+  const started = performance.now();
+  const child = start('ours', entry ? [entry] : ['--import', 'tsx', 'server/main.ts'], oursEnv(db));
+  await waitFor(`http://127.0.0.1:${PORTS.ours}/api/health`);
+  return { child, startupMs: performance.now() - started, startupCpuMs: cpuMs(child.pid!) };
+}
+
+// ---------- load ----------
+
+interface TCell {
+  endpoint: string;
+  target: TTarget;
+  rps: number;
+  p50: number;
+  p99: number;
+  bad: number;
+}
+
+async function load(port: number, endpoint: TEndpoint, target: TTarget, seconds: number, connections: number): Promise<TCell> {
+  // Each target starts elsewhere in the variants: otherwise tRPC would re-ask what REST just put in the shared read cache.
+  let counter = TARGETS.indexOf(target) * 997;
+  const first = requestFor(endpoint, target, counter % endpoint.variants);
+  const result = await autocannon({
+    url: `http://127.0.0.1:${port}`,
+    connections: endpoint.connections ?? connections,
+    duration: seconds,
+    headers: first.body ? { 'content-type': 'application/json' } : {},
+    requests: [
+      {
+        method: first.method,
+        path: first.path,
+        body: first.body,
+        // One shared counter: concurrent connections do not ask for the same variant in lockstep.
+        setupRequest: (request: Record<string, unknown>) => {
+          const spec = requestFor(endpoint, target, counter++ % endpoint.variants);
+          return { ...request, method: spec.method, path: spec.path, body: spec.body };
+        },
+      },
+    ],
+  });
+  return {
+    endpoint: endpoint.name,
+    target,
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    bad: result.non2xx + result.errors + result.timeouts,
+  };
+}
+
+// ---------- report ----------
+
+const fmt = (value: number, digits = 0) => (Number.isFinite(value) ? value.toFixed(digits) : '-');
+
+function table(cells: TCell[], names: string[]): string {
+  const lines = [
+    `| endpoint | ${TARGETS.map((t) => `${t} req/s`).join(' | ')} | ${TARGETS.map((t) => `${t} p50/p99 ms`).join(' | ')} | rest/peer | rest/ceiling | trpc/peer |`,
+    `|---|${TARGETS.map(() => '---:').join('|')}|${TARGETS.map(() => '---:').join('|')}|---:|---:|---:|`,
+  ];
+  for (const name of names) {
+    const of = (target: TTarget) => cells.find((cell) => cell.endpoint === name && cell.target === target);
+    const rps = (target: TTarget) => of(target)?.rps ?? NaN;
+    const lat = (target: TTarget) => {
+      const cell = of(target);
+      return cell ? `${cell.p50}/${cell.p99}${cell.bad ? ` (${cell.bad} non-2xx!)` : ''}` : '-';
+    };
+    lines.push(
+      `| ${name} | ${TARGETS.map((t) => fmt(rps(t))).join(' | ')} | ${TARGETS.map(lat).join(' | ')} | ${fmt(rps('rest') / rps('peer'), 2)} | ${fmt(rps('rest') / rps('ceiling'), 2)} | ${fmt(rps('trpc') / rps('peer'), 2)} |`,
+    );
+  }
+  return lines.join('\n');
+}
+
+async function main(): Promise<void> {
+  const args = parseArgs(process.argv.slice(2));
+  const work = mkdtempSync(join(tmpdir(), 'tidewatch-bench-'));
+  let db = args.db;
+  let assemblyCount: number;
+  let userCount: number;
+  if (db) {
+    if (!existsSync(db)) throw new Error(`${db} does not exist: create it with npx tsx bench/generate.ts ${db}`);
+    const meta = readCounts(db);
+    assemblyCount = meta.assemblies;
+    userCount = meta.users;
+  } else {
+    db = join(work, 'bench.db');
+    assemblyCount = 100_000;
+    userCount = 10_000;
+    console.log(`generating ${db} (${assemblyCount} assemblies, ${userCount} users, 500 campaigns)`);
+    await generate(db, { assemblies: assemblyCount, users: userCount, campaigns: 500, fts: 'rebuild' });
+  }
+  console.log(`machine: ${cpus().length} x ${cpus()[0]?.model}, ${Math.round(totalmem() / 2 ** 30)} GB, node ${process.version}, load ${loadavg().map((n) => n.toFixed(2)).join(' ')}`);
+
+  // Start-up on the existing database: twice, the first may fill tsx's transpile cache.
+  const startups: number[] = [];
+  const startupCpu: number[] = [];
+  for (let i = 0; i < 2; i++) {
+    const { child, startupMs, startupCpuMs } = await startOurs(db);
+    startups.push(startupMs);
+    startupCpu.push(startupCpuMs);
+    await stop(child);
+  }
+  const bundled: number[] = [];
+  const bundledCpu: number[] = [];
+  const entry = await bundleOurs();
+  let bundledIdleRss = 0;
+  for (let i = 0; i < 2; i++) {
+    const { child, startupMs, startupCpuMs } = await startOurs(db, entry);
+    bundled.push(startupMs);
+    bundledCpu.push(startupCpuMs);
+    bundledIdleRss = rssMb(child.pid!);
+    await stop(child);
+  }
+  {
+    const { child, startupMs, startupCpuMs } = await startOurs(db);
+    startups.push(startupMs);
+    startupCpu.push(startupCpuMs);
+    await stop(child);
+  }
+  // Under load ours runs from the bundle, as in production (issue 8's build); tsx only costs start-up and memory.
+  const ours = await startOurs(db, entry);
+  const peer = start('peer', ['--import', 'tsx', 'bench/peer/server.ts', db, String(PORTS.peer)]);
+  await waitFor(`http://127.0.0.1:${PORTS.peer}/`, true);
+
+  const list = endpoints(assemblyCount, userCount).filter((endpoint) => !args.only || args.only.includes(endpoint.name));
+  const payloads: Record<string, string> = {};
+  for (const endpoint of list) {
+    const spec = endpoint.rest(0);
+    const response = await fetch(`http://127.0.0.1:${PORTS.ours}${spec.path}`, {
+      method: spec.method,
+      body: spec.body,
+      headers: spec.body ? { 'content-type': 'application/json' } : {},
+    });
+    const text = await response.text();
+    if (!response.ok) throw new Error(`${endpoint.name}: our REST answered ${response.status}: ${text.slice(0, 300)}`);
+    const peerResponse = await fetch(`http://127.0.0.1:${PORTS.peer}${spec.path}`, { method: spec.method, body: spec.body, headers: spec.body ? { 'content-type': 'application/json' } : {} });
+    const peerText = await peerResponse.text();
+    console.log(`  ${endpoint.name.padEnd(16)} body ${text.length} B (peer ${peerText.length} B)`);
+    payloads[spec.path.split('?')[0]!] = text;
+  }
+  const payloadFile = join(work, 'payloads.json');
+  writeFileSync(payloadFile, JSON.stringify(payloads));
+  start('ceiling', ['--import', 'tsx', 'bench/ceiling.ts', payloadFile, String(PORTS.ceiling)]);
+  await waitFor(`http://127.0.0.1:${PORTS.ceiling}/`, true);
+
+  const cells: TCell[] = [];
+  let peakRss = rssMb(ours.child.pid!);
+  const sampler = setInterval(() => {
+    if (ours.child.exitCode === null) peakRss = Math.max(peakRss, rssMb(ours.child.pid!));
+  }, 100);
+  const portOf: Record<TTarget, number> = { ceiling: PORTS.ceiling, peer: PORTS.peer, rest: PORTS.ours, trpc: PORTS.ours };
+  const drained = (target: TTarget) => waitFor(`http://127.0.0.1:${portOf[target]}${target === 'rest' || target === 'trpc' ? '/api/health' : '/'}`, true, 120_000);
+  for (const endpoint of list) {
+    for (const target of TARGETS) {
+      // A short warm-up (JIT, SQLite page cache, read caches) that is not counted.
+      await load(portOf[target], endpoint, target, 1, args.connections);
+      await drained(target);
+      const cell = await load(portOf[target], endpoint, target, endpoint.minDuration ? Math.max(endpoint.minDuration, args.duration) : args.duration, args.connections);
+      // autocannon stops sending, but a slow server still works through what it received: wait, so
+      // the next cell does not share the CPU with this one's backlog.
+      await drained(target);
+      cells.push(cell);
+      console.log(`  ${endpoint.name.padEnd(16)} ${target.padEnd(8)} ${fmt(cell.rps).padStart(7)} req/s  p50 ${cell.p50} ms  p99 ${cell.p99} ms${cell.bad ? `  ${cell.bad} non-2xx/errors` : ''}`);
+    }
+  }
+  clearInterval(sampler);
+  const finalRss = rssMb(ours.child.pid!);
+
+  console.log(`\n${table(cells, list.map((endpoint) => endpoint.name))}\n`);
+  console.log(`database: ${assemblyCount} assemblies, ${userCount} users; ${args.duration} s per cell, ${args.connections} connections (search 2, sign-in 4)`);
+  console.log(`our RSS (esbuild bundle): ${fmt(bundledIdleRss)} MB idle after start-up, peak ${fmt(peakRss)} MB under load, ${fmt(finalRss)} MB after`);
+  const runs = (wall: number[], cpu: number[]) => wall.map((ms, i) => `${fmt(ms)} ms (${fmt(cpu[i]!)} ms CPU)`).join(', ');
+  console.log(`start-up to first healthy answer, wall (server CPU): node --import tsx ${runs(startups, startupCpu)}; esbuild bundle ${runs(bundled, bundledCpu)}`);
+  console.log(`load average at the end: ${loadavg().map((n) => n.toFixed(2)).join(' ')}`);
+  if (args.json) {
+    writeFileSync(args.json, JSON.stringify({ at: new Date().toISOString(), assemblyCount, userCount, duration: args.duration, cells, peakRss, finalRss, bundledIdleRss, startups, startupCpu, bundled, bundledCpu, load: loadavg() }, null, 2));
+  }
+  for (const child of children) await stop(child);
+  console.log('\nservice-level timings, uncached (bench/queries.ts):');
+  spawnSync(process.execPath, ['--import', 'tsx', 'bench/queries.ts', db, '50'], { cwd: ROOT, stdio: 'inherit' });
+  rmSync(work, { recursive: true, force: true });
+}
+
+function readCounts(db: string): { assemblies: number; users: number } {
+  // Opened read-only through the peer's driver: the benchmark must not depend on our code to read its inputs.
+  const client = new Database(db, { readonly: true });
+  try {
+    const assemblies = (client.prepare('select count(*) as n from assemblies').get() as { n: number }).n;
+    const users = (client.prepare("select count(*) as n from users where username like 'sailor%'").get() as { n: number }).n;
+    return { assemblies, users };
+  } finally {
+    client.close();
+  }
+}
+
+main().catch(async (error: unknown) => {
+  console.error(error);
+  for (const child of children) await stop(child).catch(() => undefined);
+  process.exitCode = 1;
+});

@@ -1,0 +1,1 @@
+CREATE INDEX `war_company_scores_cover` ON `war_company_scores` (`snapshot_id`,`company_id`,`score`);
