@@ -1,21 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { purgeTrash } from '../services/assembly';
 import { formatImportReport, importCatalog } from '../services/catalog';
-import { UsageError, type TCommand } from './command';
-
-function readJsonFile(path: string, label: string): unknown {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    throw new UsageError(`cannot read ${label} file "${path}": ${(error as Error).message}`);
-  }
-  try {
-    return JSON.parse(text) as unknown;
-  } catch (error) {
-    throw new UsageError(`${label} file "${path}" is not valid JSON: ${(error as Error).message}`);
-  }
-}
+import { readJsonFile, UsageError, type TCommand } from './command';
 
 export const importCatalogCommand: TCommand = {
   name: 'import-catalog',
@@ -25,7 +10,7 @@ export const importCatalogCommand: TCommand = {
   async run({ positionals, database, print }) {
     const [shipsPath, itemsPath, extra] = positionals;
     if (!shipsPath || !itemsPath || extra !== undefined) throw new UsageError('expected exactly two files: <ships.json> <items.json>');
-    const files = { ships: readJsonFile(shipsPath, 'ships'), items: readJsonFile(itemsPath, 'items') };
+    const files = { ships: await readJsonFile(shipsPath), items: await readJsonFile(itemsPath) };
     const report = await importCatalog((await database()).db, files, new Date());
     for (const line of formatImportReport(report)) print(line);
   },

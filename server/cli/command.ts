@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { openDatabase, type TDatabase } from '../../db/client';
 import { loadConfig, type TConfig } from '../config';
@@ -23,6 +24,21 @@ export interface TCommandContext {
 /** A mistake in the command line: printed with the command's usage, exit code 2. */
 export class UsageError extends Error {
   override name = 'UsageError';
+}
+
+/** Reads and parses a JSON file named on the command line; an unreadable or malformed file is a usage error. */
+export async function readJsonFile(path: string): Promise<unknown> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    throw new UsageError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new UsageError(`${path} is not valid JSON: ${(error as Error).message}`);
+  }
 }
 
 export async function runCommand(command: TCommand, argv: string[], print: (line: string) => void): Promise<void> {

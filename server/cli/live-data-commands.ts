@@ -1,26 +1,15 @@
-import { readFile } from 'node:fs/promises';
 import { importCalendarFile } from '../services/calendar';
 import { parseDropImport, upsertCampaigns } from '../services/drop';
 import { isCommunitySeasons, seasonsFromCommunityFormat } from '../services/seasons';
 import { importWarFile } from '../services/war';
 import { thinWarSnapshots } from '../services/war-history';
-import { UsageError, type TCommand } from './command';
+import { readJsonFile, UsageError, type TCommand } from './command';
 
-/** Reads and parses the one <file.json> argument; mistakes are usage errors. */
+/** The one <file.json> argument, read and parsed. */
 async function readJsonArgument(positionals: string[]): Promise<unknown> {
   const [file, extra] = positionals;
   if (!file || extra !== undefined) throw new UsageError('expected exactly one <file.json>');
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    throw new UsageError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
-  }
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    throw new UsageError(`${file} is not valid JSON: ${(error as Error).message}`);
-  }
+  return readJsonFile(file);
 }
 
 export const importDropsCommand: TCommand = {

@@ -1,9 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { transaction } from '../../db/transaction';
 import { AppError, issuesFromZod } from '../errors';
 import { importSubscriptionCatalog, ZCatalogImport } from '../services/subscription-import';
 import { confirmOrder, expirePendingOrders } from '../services/subscription-orders';
-import { UsageError, type TCommand } from './command';
+import { readJsonFile, UsageError, type TCommand } from './command';
 
 export const subscriptionImportCommand: TCommand = {
   name: 'subscription-import',
@@ -14,12 +13,7 @@ export const subscriptionImportCommand: TCommand = {
   async run({ positionals, database, print }) {
     const [file, extra] = positionals;
     if (!file || extra !== undefined) throw new UsageError('expected exactly one <catalog.json>');
-    let json: unknown;
-    try {
-      json = JSON.parse(readFileSync(file, 'utf8'));
-    } catch (error) {
-      throw new UsageError(`cannot read ${file}: ${(error as Error).message}`);
-    }
+    const json = await readJsonFile(file);
     const parsed = ZCatalogImport.safeParse(json);
     if (!parsed.success) {
       const lines = issuesFromZod(parsed.error).map((issue) => `  ${issue.path || '(root)'}: ${issue.message}`);
