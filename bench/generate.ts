@@ -21,6 +21,7 @@ import { openDatabase } from '../db/client';
 import { assemblies, dropCampaigns, dropChannels, dropRewards, users } from '../db/schema';
 import { seedDemoData } from '../db/seed';
 import { DEMO_COMPANIES, DEMO_ZONES, DEMO_SNAPSHOTS_PER_SEASON, demoSeasons } from '../db/seed/live-data';
+import { random } from '../db/seed/random';
 import { transaction } from '../db/transaction';
 import { hashPassword } from '../server/services/password';
 import { writeSnapshotBatch, type TPreparedSnapshot } from '../server/services/war';
@@ -39,18 +40,6 @@ export interface TGenerateOptions {
   fts: 'rebuild' | 'triggers';
   now?: Date;
   log?: (line: string) => void;
-}
-
-/** Deterministic PRNG (mulberry32) so two runs produce the same data set. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
 }
 
 /** A UUID v4-shaped id derived from a counter: stable across runs, so benchmarks can name rows. */

@@ -1,5 +1,6 @@
 import type { TDb } from '../client';
 import { transaction } from '../transaction';
+import { random } from './random';
 import { replaceCalendar, type TCalendarEventInput } from '../../server/services/calendar';
 import { upsertCampaigns, type TDropCampaignInput } from '../../server/services/drop';
 import { seasonsFromCommunityFormat } from '../../server/services/seasons';
@@ -39,18 +40,6 @@ const HOTSPOT_KINDS = [
   ['raid', 'Smuggler Raid'],
   ['storm', 'Storm Front'],
 ] as const;
-
-/** Small deterministic PRNG (mulberry32): the same `now` gives the same demo world. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 const floorDay = (ms: number) => Math.floor(ms / DAY) * DAY;
