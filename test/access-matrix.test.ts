@@ -13,14 +13,10 @@ import { DEMO_SUBSCRIPTION_CATALOG } from '../db/seed/subscription';
 import { setRole } from '../server/services/account';
 import { generateSessionToken, sessionIdFromToken } from '../server/services/session';
 import { startTestServer, type TRestResponse, type TTestServer } from './helpers';
+import { documentOperations, type TDocumentOperation } from './openapi-operations';
 
 type TUser = Awaited<ReturnType<TTestServer['signUp']>>;
-interface TOperation {
-  method: string;
-  path: string;
-  secured: boolean;
-  pathParams: string[];
-}
+type TOperation = TDocumentOperation;
 interface TCall {
   path?: Record<string, string>;
   query?: Record<string, string>;
@@ -84,23 +80,8 @@ const PUBLIC_WITH_OWN_PROOF: Record<string, number[]> = {
   'POST /subscription/webhook/{payType}': [400, 401, 404],
 };
 
-function operationsOf(document: any): TOperation[] {
-  const operations: TOperation[] = [];
-  for (const [path, item] of Object.entries<any>(document.paths)) {
-    for (const [method, operation] of Object.entries<any>(item)) {
-      operations.push({
-        method: method.toUpperCase(),
-        path,
-        secured: Array.isArray(operation.security) && operation.security.length > 0,
-        pathParams: (operation.parameters ?? []).filter((p: any) => p.in === 'path').map((p: any) => p.name),
-      });
-    }
-  }
-  return operations;
-}
-
 function keyOf(operation: TOperation): string {
-  return `${operation.method} ${operation.path}`;
+  return operation.key;
 }
 
 async function call(app: TTestServer, operation: TOperation, token: string | undefined, input: TCall = {}): Promise<TRestResponse> {
@@ -120,7 +101,7 @@ const Matrix = suite<{ app: TTestServer; operations: TOperation[]; fixtures: TFi
 Matrix.before(async (context) => {
   const app = await startTestServer();
   context.app = app;
-  context.operations = operationsOf((await app.rest('GET', '/api/openapi.json')).body);
+  context.operations = documentOperations((await app.rest('GET', '/api/openapi.json')).body);
 
   const owner = await app.signUp();
   const stranger = await app.signUp();

@@ -7,6 +7,7 @@ import superjson from 'superjson';
 import { appRouter } from '../server/router';
 import { generateOpenApiTypes } from '../scripts/openapi-types';
 import { startTestServer, type TTestServer } from './helpers';
+import { documentOperations } from './openapi-operations';
 import { ROOT, runNode } from './process';
 
 
@@ -68,10 +69,9 @@ const LATER_DOMAINS = new Set(['assembly', 'drop', 'stateOfWar', 'calendar']);
 
 type TJson = Record<string, any>;
 
+/** The document's operations, with the method in lower case as the document writes it. */
 function operations(document: TJson): { method: string; path: string; operation: TJson }[] {
-  return Object.entries<TJson>(document.paths).flatMap(([path, item]) =>
-    Object.entries<TJson>(item).map(([method, operation]) => ({ method, path, operation })),
-  );
+  return documentOperations(document).map(({ method, path, operation }) => ({ method: method.toLowerCase(), path, operation }));
 }
 
 function sampleParam(name: string): string {

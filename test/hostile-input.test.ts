@@ -13,6 +13,7 @@ import { readDemoCatalog } from '../db/seed/assemblies';
 import { DEMO_SUBSCRIPTION_CATALOG } from '../db/seed/subscription';
 import { setRole } from '../server/services/account';
 import { startTestServer, type TRestResponse, type TTestServer } from './helpers';
+import { documentOperations, type TDocumentOperation } from './openapi-operations';
 
 interface TTally {
   requests: number;
@@ -21,14 +22,7 @@ interface TTally {
   endpoints: number;
 }
 
-interface TOperation {
-  method: string;
-  path: string;
-  pathParams: string[];
-  queryParams: string[];
-  bodyFields: string[];
-  required: string[];
-}
+type TOperation = TDocumentOperation;
 
 const HUGE = 'A'.repeat(100_000);
 const DEEP = JSON.parse('['.repeat(1500) + ']'.repeat(1500));
@@ -73,25 +67,6 @@ const NASTY_VALUES: unknown[] = [
   DEEP,
 ];
 
-function operationsOf(document: any): TOperation[] {
-  const operations: TOperation[] = [];
-  for (const [path, item] of Object.entries<any>(document.paths)) {
-    for (const [method, operation] of Object.entries<any>(item)) {
-      const parameters: any[] = operation.parameters ?? [];
-      const schema = operation.requestBody?.content?.['application/json']?.schema ?? {};
-      operations.push({
-        method: method.toUpperCase(),
-        path,
-        pathParams: parameters.filter((p) => p.in === 'path').map((p) => p.name),
-        queryParams: parameters.filter((p) => p.in === 'query').map((p) => p.name),
-        bodyFields: Object.keys(schema.properties ?? {}),
-        required: [...(schema.required ?? []), ...parameters.filter((p) => p.required && p.in === 'query').map((p) => p.name)],
-      });
-    }
-  }
-  return operations;
-}
-
 const Hostile = suite<{ app: TTestServer; operations: TOperation[]; userToken: string; adminToken: string; tally: TTally }>(
   'hostile input on every endpoint',
 );
@@ -99,7 +74,7 @@ const Hostile = suite<{ app: TTestServer; operations: TOperation[]; userToken: s
 Hostile.before(async (context) => {
   const app = await startTestServer();
   context.app = app;
-  context.operations = operationsOf((await app.rest('GET', '/api/openapi.json')).body);
+  context.operations = documentOperations((await app.rest('GET', '/api/openapi.json')).body);
   const user = await app.signUp();
   const admin = await app.signUp();
   await setRole(app.database.db, admin.username, 'admin');
