@@ -76,4 +76,27 @@ const top = (map: Map<string, number>, n: number) =>
     .slice(0, n)
     .map(([key, us]) => `${((us / total) * 100).toFixed(1).padStart(5)}%  ${key}`)
     .join('\n');
-console.log(`\nself time by package/file:\n${top(byFile, 20)}\n\nself time by function:\n${top(byFunction, 30)}\n\nprofile: ${join(dir, file)}`);
+// Inclusive time: a function's own samples plus everything it called (recursion counted once per stack).
+const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+const keyOf = (node: TNode) => {
+  const url = node.callFrame.url.replace('file://', '');
+  return `${node.callFrame.functionName || '(anonymous)'}  ${url ? relative(root, url) : '(native)'}:${node.callFrame.lineNumber + 1}`;
+};
+const inclusive = new Map<string, number>();
+const walk = (id: number, onStack: Set<string>): number => {
+  const node = byId.get(id)!;
+  const key = keyOf(node);
+  let us = self.get(id) ?? 0;
+  const nested = onStack.has(key);
+  if (!nested) onStack.add(key);
+  for (const child of node.children ?? []) us += walk(child, onStack);
+  if (!nested) {
+    onStack.delete(key);
+    inclusive.set(key, (inclusive.get(key) ?? 0) + us);
+  }
+  return us;
+};
+walk(profile.nodes[0]!.id, new Set());
+console.log(
+  `\nself time by package/file:\n${top(byFile, 20)}\n\nself time by function:\n${top(byFunction, 30)}\n\ninclusive time by function:\n${top(inclusive, 45)}\n\nprofile: ${join(dir, file)}`,
+);

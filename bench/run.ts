@@ -4,6 +4,7 @@
  *   npm run bench                         short run: generates a 100,000-assembly database, 3 s per cell
  *   npx tsx bench/run.ts --db <file>      an existing database (bench/generate.ts), e.g. the 1,000,000-row one
  *   options: --duration <s> --connections <n> --only list,search,... --json <file>
+ *            --quick   skip the start-up comparisons and bench/queries.ts (for iterating on one endpoint)
  *
  * Each target runs in its own child process; autocannon drives them from this process over loopback:
  *   ceiling  bare node:http returning our REST body of each endpoint, precomputed (bench/ceiling.ts)
@@ -26,12 +27,14 @@ interface TArgs {
   connections: number;
   only?: string[];
   json?: string;
+  quick: boolean;
 }
 
 function parseArgs(argv: string[]): TArgs {
-  const args: TArgs = { duration: 3, connections: 10 };
-  for (let i = 0; i < argv.length; i += 2) {
-    const [flag, value] = [argv[i]!, argv[i + 1]];
+  const args: TArgs = { duration: 3, connections: 10, quick: argv.includes('--quick') };
+  const pairs = argv.filter((arg) => arg !== '--quick');
+  for (let i = 0; i < pairs.length; i += 2) {
+    const [flag, value] = [pairs[i]!, pairs[i + 1]];
     if (value === undefined) throw new Error(`${flag} needs a value`);
     if (flag === '--db') args.db = value;
     else if (flag === '--duration') args.duration = Number(value);
@@ -327,7 +330,7 @@ async function main(): Promise<void> {
   // Start-up on the existing database: twice, the first may fill tsx's transpile cache.
   const startups: number[] = [];
   const startupCpu: number[] = [];
-  for (let i = 0; i < 2; i++) {
+  for (let i = 0; i < (args.quick ? 0 : 2); i++) {
     const { child, startupMs, startupCpuMs } = await startOurs(db);
     startups.push(startupMs);
     startupCpu.push(startupCpuMs);
@@ -337,14 +340,14 @@ async function main(): Promise<void> {
   const bundledCpu: number[] = [];
   const entry = await bundleOurs();
   let bundledIdleRss = 0;
-  for (let i = 0; i < 2; i++) {
+  for (let i = 0; i < (args.quick ? 1 : 2); i++) {
     const { child, startupMs, startupCpuMs } = await startOurs(db, entry);
     bundled.push(startupMs);
     bundledCpu.push(startupCpuMs);
     bundledIdleRss = rssMb(child.pid!);
     await stop(child);
   }
-  {
+  if (!args.quick) {
     const { child, startupMs, startupCpuMs } = await startOurs(db);
     startups.push(startupMs);
     startupCpu.push(startupCpuMs);
@@ -409,6 +412,7 @@ async function main(): Promise<void> {
     writeFileSync(args.json, JSON.stringify({ at: new Date().toISOString(), assemblyCount, userCount, duration: args.duration, cells, peakRss, finalRss, bundledIdleRss, startups, startupCpu, bundled, bundledCpu, load: loadavg() }, null, 2));
   }
   for (const child of children) await stop(child);
+  if (args.quick) return rmSync(work, { recursive: true, force: true });
   console.log('\nservice-level timings, uncached (bench/queries.ts):');
   spawnSync(process.execPath, ['--import', 'tsx', 'bench/queries.ts', db, '50'], { cwd: ROOT, stdio: 'inherit' });
   rmSync(work, { recursive: true, force: true });
