@@ -50,6 +50,7 @@ export function createDeps(
   const hmacKey = config.CAPTCHA_HMAC_KEY ?? randomUUID() + randomUUID();
   const localCache = new MemoryReadCache({ maxEntries: 2000, ttlMs: 30_000, now: () => now().getTime() });
   const redis = shared?.redis.client;
+  const cache = shared ? new SharedReadCache(localCache, shared.bus) : localCache;
   return {
     config,
     logger,
@@ -60,9 +61,10 @@ export function createDeps(
       used: redis ? new RedisExpiringSet(redis, 'tw:captcha-used:') : new MemoryExpiringSet(),
     }),
     limits: createRateLimits(config, redis ? redisRateLimitStore(redis) : undefined),
-    cache: shared ? new SharedReadCache(localCache, shared.bus) : localCache,
+    cache,
     liveData: createLiveDataRuntime(
       config,
+      cache,
       shared && redis
         ? {
             bus: shared.bus,
@@ -96,6 +98,8 @@ export function createApp(options: { db: TDb; deps: TAppDeps }): TApp {
     router: appRouter,
     createContext: contextFor,
     onServerError: logServerError,
+    cache: deps.cache,
+    nowMs: () => deps.now().getTime(),
   });
   const openApiDocument = buildOpenApiDocument(appRouter, VERSION);
   const openApiJson = JSON.stringify(openApiDocument);

@@ -48,6 +48,12 @@ export interface TContext {
   authFailure: 'missing' | 'invalid' | null;
   requestId: string;
   responseHeaders: TResponseHeaders;
+  /**
+   * False when this answer describes the call itself (e.g. `cache: "miss"`) and must not be replayed
+   * to later callers by the REST response cache (server/rest/response-cache.ts). Only routes with
+   * `meta.responseCache` are stored at all.
+   */
+  replayable: boolean;
 }
 
 /** Context without a request: what tests and the CLI use. */
@@ -68,6 +74,7 @@ export function createContextInner(options: {
     authFailure: auth ? null : (options.authFailure ?? 'missing'),
     requestId: options.requestId ?? 'internal',
     responseHeaders: {},
+    replayable: true,
   };
 }
 

@@ -4,9 +4,17 @@ import type { OpenApiMeta } from 'trpc-to-openapi';
 import type { TContext } from './context';
 import { AppError, toPublicError } from './errors';
 
+/**
+ * `responseCache` lets the REST surface answer anonymous GETs of the route from the read cache
+ * (server/rest/response-cache.ts): `scope` is the read-cache prefix whose invalidation drops the stored
+ * responses, so it must be a prefix the route's writers already invalidate. Requests carrying one of
+ * `bypassParams` (e.g. `refresh`) neither read nor fill it.
+ */
+export type TProcedureMeta = OpenApiMeta & { responseCache?: { scope: string; bypassParams?: string[] } };
+
 const t = initTRPC
   .context<TContext>()
-  .meta<OpenApiMeta>()
+  .meta<TProcedureMeta>()
   .create({
     transformer: superjson,
     // Native tRPC clients get the same status, message and issues as the REST envelope.

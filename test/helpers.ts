@@ -162,6 +162,8 @@ export async function serveRestRouter(router: AnyRouter): Promise<{ url: string;
     router,
     createContext: (req, requestId, rawBody) => createContext({ req, db: undefined as never, deps, requestId, rawBody }),
     onServerError: () => {},
+    cache: deps.cache,
+    nowMs: () => deps.now().getTime(),
   });
   const server: Server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');

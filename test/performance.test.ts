@@ -1,6 +1,8 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { seedDemoCatalog } from '../db/seed/assemblies';
 import { DEMO_COMPANIES, seedLiveData } from '../db/seed/live-data';
+import { setRole } from '../server/services/account';
 import { splitRequestTarget } from '../server/rest/url';
 import { recordSnapshots, upsertWarReference } from '../server/services/war';
 import { startTestServer, type TTestServer } from './helpers';
@@ -79,3 +81,114 @@ Memo('a renamed company shows at once', async ({ app }) => {
 });
 
 Memo.run();
+
+const Stored = suite<{ app: TTestServer; owner: { token: string } }>('REST response cache: anonymous reads of cached routes, never stale after a write');
+
+const HULK = {
+  name: 'Stored hulk',
+  shipId: 'hulk',
+  weapons: [
+    { slot: 'leftSideWeapon', itemId: 'demicannon1' },
+    { slot: 'rightSideWeapon', itemId: 'demicannon1' },
+  ],
+};
+
+Stored.before.each(async (context) => {
+  context.app = await startTestServer();
+  await seedDemoCatalog(context.app.database.db, context.app.clock.now());
+  await seedLiveData(context.app.database.db, context.app.clock.now());
+  context.owner = await context.app.signUp();
+});
+Stored.after.each(async ({ app }) => {
+  await app.stop();
+});
+
+Stored('a list page is stored bytes-for-bytes; a publish drops it at once; Age counts up', async ({ app, owner }) => {
+  const first = await app.rest('GET', '/api/assembly/list?pageSize=5');
+  assert.is(first.status, 200);
+  assert.is(first.headers.get('age'), null, 'built by the procedure');
+  app.clock.advance(2_000);
+  const second = await app.rest('GET', '/api/assembly/list?pageSize=5');
+  assert.is(second.text, first.text);
+  assert.is(second.headers.get('age'), '2');
+  assert.is(second.headers.get('etag'), first.headers.get('etag'));
+  assert.is(second.headers.get('cache-control'), 'no-cache');
+  assert.is(second.headers.get('x-content-type-options'), 'nosniff', 'security headers on stored answers too');
+  assert.is((await app.rest('GET', '/api/assembly/list?pageSize=5', { headers: { 'if-none-match': first.headers.get('etag')! } })).status, 304);
+
+  const published = await app.rest('POST', '/api/assembly/publish', { token: owner.token, body: HULK });
+  assert.is(published.status, 200, published.text);
+  const after = await app.rest('GET', '/api/assembly/list?pageSize=5');
+  assert.is(after.headers.get('age'), null);
+  assert.is(after.body.data.items[0].uuid, published.body.data.uuid);
+  assert.is(after.body.data.pagination.total, first.body.data.pagination.total + 1);
+  const trpcList = await app.trpc().assembly.list.query({ pageSize: 5 });
+  assert.is(trpcList.items[0]!.uuid, published.body.data.uuid);
+});
+
+Stored('a request with a token neither reads nor fills the store; the TTL bounds what no write announces', async ({ app, owner }) => {
+  await app.rest('GET', '/api/assembly/list');
+  const withToken = await app.rest('GET', '/api/assembly/list', { token: owner.token });
+  assert.is(withToken.headers.get('age'), null);
+  assert.is(withToken.headers.get('cache-control'), 'private, no-cache');
+  const viaHeader = await app.rest('GET', '/api/assembly/list', { headers: { 'x-access-token': owner.token } });
+  assert.is(viaHeader.headers.get('age'), null);
+  assert.is((await app.rest('GET', '/api/assembly/list')).headers.get('age'), '0');
+  app.clock.advance(31_000);
+  assert.is((await app.rest('GET', '/api/assembly/list')).headers.get('age'), null, 'past the 30 s read-cache TTL');
+  const head = await app.rest('HEAD', '/api/assembly/list');
+  assert.is(head.status, 200);
+  assert.is(head.headers.get('age'), '0');
+  assert.is(head.text, '');
+});
+
+Stored('drop current: only a hit is replayed, refresh=1 bypasses, and the answer never outlives its max-age', async ({ app }) => {
+  const miss = await app.rest('GET', '/api/drop/current');
+  assert.is(miss.body.data.cache, 'miss');
+  const hit = await app.rest('GET', '/api/drop/current');
+  assert.is(hit.body.data.cache, 'hit');
+  assert.is(hit.headers.get('age'), null, 'the miss was not stored');
+  const replayed = await app.rest('GET', '/api/drop/current');
+  assert.is(replayed.text, hit.text);
+  assert.is(replayed.headers.get('age'), '0');
+  const refreshed = await app.rest('GET', '/api/drop/current?refresh=1');
+  assert.is(refreshed.body.data.cache, 'refresh');
+  assert.is(refreshed.headers.get('age'), null);
+  assert.is((await app.rest('GET', '/api/drop/current?refresh=1')).status, 429, 'the refresh throttle is never skipped');
+  const maxAge = Number(/max-age=(\d+)/.exec(hit.headers.get('cache-control') ?? '')?.[1]);
+  assert.ok(maxAge > 0);
+  app.clock.advance(maxAge * 1000);
+  const later = await app.rest('GET', '/api/drop/current');
+  assert.is(later.headers.get('age'), null, 'expired with its max-age');
+});
+
+Stored('an admin campaign upsert drops the stored drop answer at once', async ({ app }) => {
+  const admin = await app.signUp();
+  await setRole(app.database.db, admin.username, 'admin');
+  await app.rest('GET', '/api/drop/current');
+  await app.rest('GET', '/api/drop/current');
+  assert.is((await app.rest('GET', '/api/drop/current')).headers.get('age'), '0');
+  const now = app.clock.now().getTime();
+  const upserted = await app.rest('POST', '/api/admin/drop/campaigns', {
+    token: admin.token,
+    body: {
+      campaigns: [
+        {
+          campaignId: 'stored-new',
+          name: 'Fresh Campaign',
+          game: 'Skull and Bones',
+          startsAt: new Date(now - MINUTE).toISOString(),
+          endsAt: new Date(now + 60 * MINUTE).toISOString(),
+          rewards: [{ name: 'Fresh Sail', requiredMinutes: 15 }],
+          channels: [],
+        },
+      ],
+    },
+  });
+  assert.is(upserted.status, 200, upserted.text);
+  const after = await app.rest('GET', '/api/drop/current');
+  assert.is(after.headers.get('age'), null);
+  assert.ok(after.body.data.items.some((item: { campaignId: string }) => item.campaignId === 'stored-new'));
+});
+
+Stored.run();

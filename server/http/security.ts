@@ -6,12 +6,33 @@ import type { TConfig } from '../config';
 type TMiddleware = (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => void;
 
 /**
+ * The headers a middleware sets when given `req`, recorded instead of written. helmet's and cors's
+ * answers depend only on the configuration (and, for cors with a list of origins, on the request's
+ * Origin and method), so the fixed ones are computed once at start-up rather than by a dozen
+ * middleware calls per request.
+ */
+function recordHeaders(middleware: TMiddleware, req: Pick<IncomingMessage, 'method' | 'headers'>): [string, string | number | string[]][] {
+  const headers = new Map<string, string | number | string[]>();
+  const recorder = {
+    setHeader: (name: string, value: string | number | string[]) => headers.set(name.toLowerCase(), value),
+    removeHeader: (name: string) => headers.delete(name.toLowerCase()),
+    getHeader: (name: string) => headers.get(name.toLowerCase()),
+  };
+  let passed = false;
+  middleware(req as IncomingMessage, recorder as unknown as ServerResponse, () => {
+    passed = true;
+  });
+  if (!passed) throw new Error('security middleware ended a request while being recorded');
+  return [...headers];
+}
+
+/**
  * Security headers (helmet) and CORS (cors) for every response. The CSP allows only our own scripts
  * and styles, which is all the docs page needs. Tokens travel in headers, never cookies, so CORS
  * never allows credentials and `*` is safe.
  */
 export function createSecurityMiddleware(config: TConfig): (req: IncomingMessage, res: ServerResponse) => boolean {
-  const headers = helmet({
+  const helmetMiddleware = helmet({
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
@@ -26,8 +47,9 @@ export function createSecurityMiddleware(config: TConfig): (req: IncomingMessage
     strictTransportSecurity: config.NODE_ENV === 'production',
   }) as unknown as TMiddleware;
   const origins = config.CORS_ORIGINS.split(',').map((origin) => origin.trim()).filter(Boolean);
+  const anyOrigin = origins.includes('*');
   const corsMiddleware = cors({
-    origin: origins.includes('*') ? '*' : origins,
+    origin: anyOrigin ? '*' : origins,
     credentials: false,
     methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
     allowedHeaders: ['authorization', 'x-access-token', 'content-type', 'idempotency-key', 'if-none-match', 'x-request-id', 'trpc-accept'],
@@ -35,9 +57,14 @@ export function createSecurityMiddleware(config: TConfig): (req: IncomingMessage
     maxAge: 600,
   }) as unknown as TMiddleware;
 
+  const fixed = recordHeaders(helmetMiddleware, { method: 'GET', headers: {} });
+  // With `*`, every request but a preflight gets the same CORS headers; a list of origins is answered per Origin.
+  if (anyOrigin) fixed.push(...recordHeaders(corsMiddleware, { method: 'GET', headers: { origin: 'https://example.org' } }));
+
   /** Applies both; returns true when the request was fully answered (a CORS preflight). */
   return (req, res) => {
-    headers(req, res, () => {});
+    for (const [name, value] of fixed) res.setHeader(name, value);
+    if (anyOrigin && req.method !== 'OPTIONS') return false;
     let passed = false;
     corsMiddleware(req, res, () => {
       passed = true;

@@ -5,6 +5,8 @@ import type { TContext } from '../context';
 import { AppError, toPublicError } from '../errors';
 import { queryToObject, readJsonObjectBody } from './body';
 import { envelopeBody, sendJson } from './envelope';
+import type { TReadCache } from '../services/read-cache';
+import { ResponseCache } from './response-cache';
 import { RouteTable } from './routes';
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -14,6 +16,10 @@ export interface TRestHandlerOptions {
   createContext: (req: IncomingMessage, requestId: string, rawBody?: Buffer) => Promise<TContext>;
   /** Called with every error that maps to a 5xx, for logging. */
   onServerError: (error: unknown, info: { requestId: string; method: string; path: string }) => void;
+  /** Where routes with `meta.responseCache` keep their anonymous answers (the app's read cache). */
+  cache: TReadCache;
+  /** The service clock, in ms. */
+  nowMs: () => number;
 }
 
 /** `search` is the raw query string without `?` (see splitRequestTarget). */
@@ -46,10 +52,12 @@ function matchesEtag(ifNoneMatch: string | undefined, etag: string): boolean {
 
 /**
  * The REST surface: every procedure with `meta.openapi`, at its contract path, answering in the
- * envelope. Built once; each request costs a route lookup, a context and one procedure call.
+ * envelope. Built once; each request costs a route lookup, a context and one procedure call, or
+ * only the lookup when a stored answer serves it (response-cache.ts).
  */
 export function createRestHandler(options: TRestHandlerOptions): TRestHandler {
   const routes = RouteTable.fromRouter(options.router);
+  const responseCache = new ResponseCache(options.cache, options.nowMs);
 
   return async (req, res, rawPath, search, requestId) => {
     const path = rawPath.length > 1 && rawPath.endsWith('/') ? rawPath.slice(0, -1) : rawPath;
@@ -64,6 +72,13 @@ export function createRestHandler(options: TRestHandlerOptions): TRestHandler {
         throw new AppError('METHOD_NOT_SUPPORTED', `Method ${method} not allowed for /api${path}; use ${match.allowed.join(' or ')}`);
       }
       const { route } = match;
+      const cacheKey = responseCache.keyFor(route, req, path, search);
+      const stored = cacheKey === null ? undefined : responseCache.read(cacheKey);
+      if (stored) {
+        sendSuccess(req, res, method, stored.body, stored.headers);
+        return;
+      }
+
       const body = BODY_METHODS.has(method) ? await readJsonObjectBody(req) : undefined;
       const source = BODY_METHODS.has(method) ? (body?.value ?? {}) : search === '' ? {} : queryToObject(new URLSearchParams(search));
       const input = route.paramNames.length === 0 ? source : { ...source, ...decodeParams(match.params) };
@@ -84,29 +99,34 @@ export function createRestHandler(options: TRestHandlerOptions): TRestHandler {
       if (route.method === 'GET') {
         headers['cache-control'] ??= req.headers.authorization || req.headers['x-access-token'] ? 'private, no-cache' : 'no-cache';
         // A procedure may set its own (weak) ETag when its body carries a counter that should not defeat revalidation.
-        const etag = headers.etag ?? etagOf(responseBody);
-        headers.etag = etag;
-        if (matchesEtag(req.headers['if-none-match'], etag)) {
-          res.statusCode = 304;
-          for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
-          res.end();
-          return;
-        }
+        headers.etag ??= etagOf(responseBody);
+        if (cacheKey !== null && ctx.replayable) responseCache.write(cacheKey, responseBody, headers);
       } else {
         headers['cache-control'] ??= 'no-store';
       }
-      if (method === 'HEAD') {
-        res.statusCode = 200;
-        for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
-        res.setHeader('content-type', 'application/json; charset=utf-8');
-        res.end();
-        return;
-      }
-      sendJson(res, 200, responseBody, headers);
+      sendSuccess(req, res, method, responseBody, headers);
     } catch (error) {
       sendError(res, error, requestId, ctx, () => options.onServerError(error, { requestId, method, path }));
     }
   };
+}
+
+/** A 200 envelope, or a bodiless 304 (If-None-Match matches the ETag) or HEAD answer. */
+function sendSuccess(req: IncomingMessage, res: ServerResponse, method: string, body: string, headers: Record<string, string>): void {
+  if (headers.etag !== undefined && matchesEtag(req.headers['if-none-match'], headers.etag)) {
+    res.statusCode = 304;
+    for (const name in headers) res.setHeader(name, headers[name]!);
+    res.end();
+    return;
+  }
+  if (method === 'HEAD') {
+    res.statusCode = 200;
+    for (const name in headers) res.setHeader(name, headers[name]!);
+    res.setHeader('content-type', 'application/json; charset=utf-8');
+    res.end();
+    return;
+  }
+  sendJson(res, 200, body, headers);
 }
 
 /** Writes any error as an envelope with its mapped status. */

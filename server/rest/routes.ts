@@ -1,5 +1,6 @@
 import type { AnyRouter } from '@trpc/server';
 import { forEachOpenApiProcedure, normalizePath } from 'trpc-to-openapi';
+import type { TProcedureMeta } from '../trpc';
 
 /** A tRPC procedure called as its caller does (ctx, lazy raw input, path, type). */
 export type TProcedureCall = (options: {
@@ -27,6 +28,8 @@ export interface TRestRoute {
   isStatic: boolean;
   literalSegments: number;
   definitionOrder: number;
+  /** From `meta.responseCache` (server/trpc.ts). */
+  responseCache?: { scope: string; bypassParams: string[] };
 }
 
 export type TRouteMatch =
@@ -55,6 +58,11 @@ function compile(template: string): { pattern: RegExp; paramNames: string[]; lit
     .join('/');
   // Case-sensitive on purpose: /drop/Current is not /drop/current.
   return { pattern: new RegExp(`^${source}$`), paramNames, literalSegments };
+}
+
+function responseCacheOf(meta: unknown): TRestRoute['responseCache'] {
+  const declared = (meta as TProcedureMeta).responseCache;
+  return declared && { scope: declared.scope, bypassParams: declared.bypassParams ?? [] };
 }
 
 /**
@@ -98,6 +106,7 @@ export class RouteTable {
         isStatic: paramNames.length === 0,
         literalSegments,
         definitionOrder: routes.length,
+        responseCache: responseCacheOf(meta),
       });
     });
     return new RouteTable(routes);

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { zBool, zPage, zPageInput } from '../schemas';
 import { zRef } from '../services/seasons';
 import { getCampaign, getCurrentCampaigns, listCampaignHistory, ZDropCampaign, ZDropStatus } from '../services/drop';
+import { DROP_CURRENT_SCOPE } from '../services/live-data-runtime';
 import { publicProcedure, router } from '../trpc';
 
 const ZDropCurrent = z.object({
@@ -24,6 +25,7 @@ export const dropRouter = router({
         description:
           'Served from a short-lived cache. refresh=1 rebuilds it, at most once every DROP_REFRESH_INTERVAL_SECONDS per client; faster is a 429 with Retry-After.',
       },
+      responseCache: { scope: DROP_CURRENT_SCOPE, bypassParams: ['refresh'] },
     })
     .input(z.object({ refresh: zBool().optional().meta({ description: '1 forces a cache rebuild (rate-limited per client)' }) }))
     .output(ZDropCurrent)
@@ -32,6 +34,8 @@ export const dropRouter = router({
       const result = await getCurrentCampaigns(ctx.db, ctx.deps.liveData, { now, refresh: input.refresh === true, clientKey: ctx.request.clientIp });
       const freshFor = Math.max(0, Math.floor((Date.parse(result.expiresAt) - now.getTime()) / 1000));
       ctx.responseHeaders['cache-control'] = input.refresh ? 'no-cache' : `public, max-age=${freshFor}`;
+      // A stored answer is replayed as it was: only a hit stays true for everyone who gets it.
+      ctx.replayable = result.cache === 'hit';
       return result;
     }),
 

@@ -26,8 +26,8 @@ export class SharedReadCache implements TReadCache {
     return this.local.get<T>(key);
   }
 
-  set<T>(key: string, value: T): void {
-    if (this.bus.live) this.local.set(key, value);
+  set<T>(key: string, value: T, ttlMs?: number): void {
+    if (this.bus.live) this.local.set(key, value, ttlMs);
   }
 
   async invalidate(key: string): Promise<void> {

@@ -56,7 +56,8 @@ export interface TAssemblyDraft {
 }
 
 const ITEM_KEY = (uuid: string) => `assembly:item:${uuid}`;
-const LIST_PREFIX = 'assembly:list:';
+/** Every cached list page (and, through meta.responseCache, every stored REST answer of /assembly/list). */
+export const LIST_PREFIX = 'assembly:list:';
 
 /** Every write calls this: the item (when known) and every cached list page are dropped. */
 export async function invalidateAssembly(cache: TReadCache, uuid?: string): Promise<void> {

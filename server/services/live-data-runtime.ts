@@ -1,6 +1,7 @@
 import type { TConfig } from '../config';
 import { localBus, type TInvalidationBus } from '../scale/invalidation';
 import type { TDropCurrentSnapshot } from './drop';
+import type { TReadCache } from './read-cache';
 import { MemoryThrottle, type TThrottle } from './throttle';
 
 /** One cached value with its build and expiry times. */
@@ -54,10 +55,13 @@ export interface TLiveDataRuntime {
 }
 
 const DROP_CURRENT = 'drop-current';
+/** Read-cache scope of the stored REST answers of /drop/current (meta.responseCache), dropped with the campaigns. */
+export const DROP_CURRENT_SCOPE = 'drop:current:';
 
 /** `shared`: the invalidation bus and a throttle shared by every instance (Redis); memory otherwise. */
 export function createLiveDataRuntime(
   config: TConfig,
+  readCache: TReadCache,
   shared: { bus?: TInvalidationBus; refreshThrottle?: TThrottle } = {},
 ): TLiveDataRuntime {
   const dropRefreshIntervalMs = config.DROP_REFRESH_INTERVAL_SECONDS * 1000;
@@ -72,7 +76,7 @@ export function createLiveDataRuntime(
     dropRefreshIntervalMs,
     async invalidateDropCurrent() {
       dropCurrentCache.invalidate();
-      await bus.publish({ target: DROP_CURRENT, op: 'all' });
+      await Promise.all([bus.publish({ target: DROP_CURRENT, op: 'all' }), readCache.invalidatePrefix(DROP_CURRENT_SCOPE)]);
     },
   };
 }

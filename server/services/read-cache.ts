@@ -5,7 +5,8 @@
  */
 export interface TReadCache {
   get<T>(key: string): T | undefined;
-  set<T>(key: string, value: T): void;
+  /** `ttlMs` shortens the cache's own time-to-live for this entry (never lengthens it). */
+  set<T>(key: string, value: T, ttlMs?: number): void;
   /** Drops one key. */
   invalidate(key: string): Promise<void>;
   /** Drops every key starting with `prefix`. */
@@ -48,12 +49,12 @@ export class MemoryReadCache implements TReadCache {
     return entry.value as T;
   }
 
-  set<T>(key: string, value: T): void {
+  set<T>(key: string, value: T, ttlMs?: number): void {
     const missed = this.missedAt.get(key);
     this.missedAt.delete(key);
     if (missed !== undefined && missed !== this.generation) return;
     this.entries.delete(key);
-    this.entries.set(key, { value, expiresAt: this.now() + this.options.ttlMs });
+    this.entries.set(key, { value, expiresAt: this.now() + Math.min(ttlMs ?? this.options.ttlMs, this.options.ttlMs) });
     while (this.entries.size > this.options.maxEntries) {
       const oldest = this.entries.keys().next().value;
       if (oldest === undefined) break;

@@ -1,0 +1,60 @@
+import type { IncomingMessage } from 'node:http';
+import type { TReadCache } from '../services/read-cache';
+import type { TRestRoute } from './routes';
+
+/** A REST answer kept as its exact bytes: a hit costs no context, procedure call, validation or serialisation. */
+interface TStoredResponse {
+  body: string;
+  etag: string;
+  headers: Record<string, string>;
+  storedAtMs: number;
+}
+
+const MAX_AGE = /(?:^|,)\s*max-age=(\d+)/i;
+const NOT_SHARED = /(?:^|,)\s*(?:no-store|private)\b/i;
+
+/**
+ * Anonymous GETs of routes that declare `meta.responseCache` (server/trpc.ts), stored in the read
+ * cache under the route's scope. Whatever invalidates that scope (a write, on every instance) drops
+ * the stored responses with the values they were built from; the read cache's TTL bounds what no
+ * invalidation reaches (another process, e.g. the CLI). A response is stored only if its
+ * Cache-Control allows a shared cache to, and never longer than its max-age. Hits carry `Age`, as
+ * from any HTTP cache.
+ */
+export class ResponseCache {
+  constructor(
+    private readonly cache: TReadCache,
+    private readonly nowMs: () => number,
+  ) {}
+
+  /** The key of this request, or null when the route or request may not be served from the cache. */
+  keyFor(route: TRestRoute, req: IncomingMessage, path: string, search: string): string | null {
+    const declared = route.responseCache;
+    if (!declared || route.method !== 'GET') return null;
+    if (req.headers.authorization !== undefined || req.headers['x-access-token'] !== undefined) return null;
+    if (declared.bypassParams.length > 0 && search !== '') {
+      const params = new URLSearchParams(search);
+      if (declared.bypassParams.some((name) => params.has(name))) return null;
+    }
+    return `${declared.scope}rest:${path}?${search}`;
+  }
+
+  /** The stored answer with its headers (`Age` added), or undefined. */
+  read(key: string): { body: string; headers: Record<string, string> } | undefined {
+    const stored = this.cache.get<TStoredResponse>(key);
+    if (!stored) return undefined;
+    const now = this.nowMs();
+    return { body: stored.body, headers: { ...stored.headers, etag: stored.etag, age: String(Math.floor((now - stored.storedAtMs) / 1000)) } };
+  }
+
+  /** `headers` include the ETag and Cache-Control the answer was sent with. */
+  write(key: string, body: string, headers: Record<string, string>): void {
+    const cacheControl = headers['cache-control'] ?? '';
+    if (NOT_SHARED.test(cacheControl)) return;
+    const maxAge = MAX_AGE.exec(cacheControl);
+    if (maxAge && Number(maxAge[1]) === 0) return;
+    const now = this.nowMs();
+    const { etag, ...rest } = headers;
+    this.cache.set<TStoredResponse>(key, { body, etag: etag!, headers: rest, storedAtMs: now }, maxAge ? Number(maxAge[1]) * 1000 : undefined);
+  }
+}
