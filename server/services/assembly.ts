@@ -319,6 +319,8 @@ export async function purgeTrash(db: TDb, now: Date, cache?: TReadCache): Promis
 
 interface TCachedItem {
   view: TAssemblyView;
+  /** Of the view without its live `views` counter: a new view alone does not change it. */
+  etag: string;
   isPublic: boolean;
   creatorId: string;
   passwordHash: string | null;
@@ -338,7 +340,10 @@ export async function getAssembly(
   let entry = options.force ? undefined : cache.get<TCachedItem>(ITEM_KEY(uuid));
   if (!entry) {
     const row = await findActive(db, uuid);
-    entry = { view: toView(row), isPublic: row.isPublic, creatorId: row.creatorId, passwordHash: row.passwordHash };
+    const view = toView(row);
+    const { views: _views, ...stable } = view;
+    const etag = `W/"${createHash('sha1').update(JSON.stringify(stable)).digest('base64url')}"`;
+    entry = { view, etag, isPublic: row.isPublic, creatorId: row.creatorId, passwordHash: row.passwordHash };
     cache.set(ITEM_KEY(uuid), entry);
   }
   await assertReadable(entry, options.viewerId, options.password);
@@ -350,10 +355,7 @@ export async function getAssembly(
     await cache.invalidate(ITEM_KEY(uuid));
     throw new AppError('NOT_FOUND', `Assembly ${uuid} not found`);
   }
-  const views = counted[0].views;
-  const { views: _views, ...stable } = entry.view;
-  const etag = `W/"${createHash('sha1').update(JSON.stringify(stable)).digest('base64url')}"`;
-  return { view: { ...entry.view, views }, etag, isPublic: entry.isPublic };
+  return { view: { ...entry.view, views: counted[0].views }, etag: entry.etag, isPublic: entry.isPublic };
 }
 
 export async function getAttributes(

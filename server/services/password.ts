@@ -1,15 +1,25 @@
+import { availableParallelism } from 'node:os';
 import { hash, verify } from '@node-rs/argon2';
+import { concurrencyLimit } from './concurrency';
 
 // OWASP's Argon2id baseline: 19 MiB, 2 passes, 1 lane.
 const OPTIONS = { algorithm: 2 /* Argon2id (a const enum in the typings) */, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
 
+/**
+ * Argon2 computations at once. Each holds 19 MiB and keeps a core busy, so running more than there
+ * are cores only adds memory (libuv would run four) without adding throughput; the rest queue here.
+ */
+export const PASSWORD_HASH_CONCURRENCY = Math.max(1, Math.min(4, availableParallelism()));
+
+const limited = concurrencyLimit(PASSWORD_HASH_CONCURRENCY);
+
 export function hashPassword(password: string): Promise<string> {
-  return hash(password, OPTIONS);
+  return limited(() => hash(password, OPTIONS));
 }
 
 export async function verifyPassword(passwordHash: string, password: string): Promise<boolean> {
   try {
-    return await verify(passwordHash, password);
+    return await limited(() => verify(passwordHash, password));
   } catch {
     return false;
   }
