@@ -3,6 +3,8 @@ import * as assert from 'uvu/assert';
 import { seedDemoCatalog } from '../db/seed/assemblies';
 import { DEMO_COMPANIES, seedLiveData } from '../db/seed/live-data';
 import { setRole } from '../server/services/account';
+import { concurrencyLimit } from '../server/services/concurrency';
+import { PASSWORD_HASH_CONCURRENCY } from '../server/services/password';
 import { splitRequestTarget } from '../server/rest/url';
 import { recordSnapshots, upsertWarReference } from '../server/services/war';
 import { startTestServer, type TTestServer } from './helpers';
@@ -192,3 +194,37 @@ Stored('an admin campaign upsert drops the stored drop answer at once', async ({
 });
 
 Stored.run();
+
+const Limit = suite('concurrency limit (Argon2 checks)');
+
+Limit('never more than N at once, first come first served, a failure frees its slot', async () => {
+  const limited = concurrencyLimit(2);
+  let inFlight = 0;
+  let peak = 0;
+  const started: number[] = [];
+  const releases: (() => void)[] = [];
+  const task = (id: number, fail = false) =>
+    limited(async () => {
+      started.push(id);
+      inFlight++;
+      peak = Math.max(peak, inFlight);
+      await new Promise<void>((resolve) => releases.push(resolve));
+      inFlight--;
+      if (fail) throw new Error(`task ${id} failed`);
+      return id;
+    });
+  const results = [task(1, true), task(2), task(3), task(4), task(5)].map((promise) => promise.catch((error: Error) => error.message));
+  const settle = () => new Promise((resolve) => setImmediate(resolve));
+  await settle();
+  assert.equal(started, [1, 2]);
+  while (releases.length > 0) {
+    releases.shift()!();
+    await settle();
+  }
+  assert.equal(await Promise.all(results), ['task 1 failed', 2, 3, 4, 5]);
+  assert.equal(started, [1, 2, 3, 4, 5]);
+  assert.is(peak, 2);
+  assert.is(PASSWORD_HASH_CONCURRENCY >= 1 && PASSWORD_HASH_CONCURRENCY <= 4, true);
+});
+
+Limit.run();
