@@ -458,14 +458,28 @@ function searchCandidates(db: TDb, byShipType: boolean) {
   });
 }
 
-/** A page of rows among given ids (a JSON array: one placeholder, one prepared statement), in a sort's order. */
-function pageAmong(db: TDb, sort: TListSort) {
-  return prepared(db, `assembly.search.page:${sort}`, (d) =>
-    selectRows(d)
+/**
+ * The keyword page in two steps, both over a JSON array of ids (one placeholder, one prepared
+ * statement): rank the candidates by a sort reading only the columns it needs, then read the full
+ * rows of the page alone (reading every candidate's full row into the sorter cost more than the rank).
+ */
+function rankAmong(db: TDb, sort: Exclude<TListSort, 'latest'>) {
+  return prepared(db, `assembly.search.rank:${sort}`, (d) =>
+    d
+      .select({ id: assemblies.id })
+      .from(assemblies)
       .where(and(sql`${assemblies.id} in (select value from json_each(${sql.placeholder('ids')}))`, listable()))
       .orderBy(...orderOf(sort))
       .limit(sql.placeholder('limit'))
       .offset(sql.placeholder('offset'))
+      .prepare(),
+  );
+}
+
+function rowsAmong(db: TDb) {
+  return prepared(db, 'assembly.search.rows', (d) =>
+    selectRows(d)
+      .where(and(sql`${assemblies.id} in (select value from json_each(${sql.placeholder('ids')}))`, listable()))
       .prepare(),
   );
 }
@@ -500,10 +514,15 @@ export async function listAssemblies(db: TDb, cache: TReadCache, query: TListQue
     // One more than the cap tells "exactly the cap" from "more than the cap".
     const found = await searchCandidates(db, shipType !== null).all({ match, shipType: shipType ?? '', cap: MAX_SEARCH_RESULTS + 1 });
     const ids = found.slice(0, MAX_SEARCH_RESULTS).map((row) => row.id);
-    // `latest` is the candidates' own order: only the page's ids are read. The other sorts rank all candidates.
-    const among = query.sort === 'latest' ? ids.slice(window.offset, window.offset + window.limit) : ids;
-    const offset = query.sort === 'latest' ? 0 : window.offset;
-    const rows = among.length > offset ? await pageAmong(db, query.sort).all({ ids: JSON.stringify(among), nowMs: now.getTime(), limit: window.limit, offset }) : [];
+    // `latest` is the candidates' own order; the other sorts rank all candidates and keep the page.
+    const pageIds =
+      query.sort === 'latest'
+        ? ids.slice(window.offset, window.offset + window.limit)
+        : ids.length > window.offset
+          ? (await rankAmong(db, query.sort).all({ ids: JSON.stringify(ids), nowMs: now.getTime(), limit: window.limit, offset: window.offset })).map((row) => row.id)
+          : [];
+    const byId = new Map((pageIds.length ? await rowsAmong(db).all({ ids: JSON.stringify(pageIds) }) : []).map((row) => [row.id, row]));
+    const rows = pageIds.flatMap((id) => byId.get(id) ?? []);
     result = { items: rows.map(toSummary), pagination: window.describe(ids.length), truncated: found.length > MAX_SEARCH_RESULTS };
   }
   cache.set(key, result);
