@@ -927,6 +927,10 @@ List(`keyword search pages through the newest ${MAX_SEARCH_RESULTS} matches; shi
   const rating = await list('sort=rating&page=200&pageSize=5');
   assert.equal([rating.items.length, rating.pagination.totalPages], [5, 200]);
   assert.equal((await list('sort=rating&page=201&pageSize=5')).items, []);
+
+  // The field is documented in the OpenAPI document.
+  const documented = JSON.stringify(((await app.rest('GET', '/api/openapi.json')).body as unknown as { paths: Record<string, unknown> }).paths['/assembly/list']);
+  assert.match(documented, new RegExp(`"truncated":\\{"type":"boolean","description":"True when the keyword matched more than ${MAX_SEARCH_RESULTS} `));
 });
 
 List.run();
