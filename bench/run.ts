@@ -323,7 +323,7 @@ async function main(): Promise<void> {
     assemblyCount = 100_000;
     userCount = 10_000;
     console.log(`generating ${db} (${assemblyCount} assemblies, ${userCount} users, 500 campaigns)`);
-    await generate(db, { assemblies: assemblyCount, users: userCount, campaigns: 500, fts: 'rebuild' });
+    await generate(db, { assemblies: assemblyCount, users: userCount, campaigns: 500, fts: 'bulk' });
   }
   console.log(`machine: ${cpus().length} x ${cpus()[0]?.model}, ${Math.round(totalmem() / 2 ** 30)} GB, node ${process.version}, load ${loadavg().map((n) => n.toFixed(2)).join(' ')}`);
 

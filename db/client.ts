@@ -27,8 +27,8 @@ export interface TDatabase {
   file: string;
   /** True for a libSQL server reached over the network: no file here to back up. */
   remote: boolean;
-  /** Applies pending drizzle-kit migrations from db/migrations. */
-  migrate(): Promise<void>;
+  /** Applies pending drizzle-kit migrations from db/migrations (tests may name another folder, e.g. a prefix of it). */
+  migrate(migrationsFolder?: string): Promise<void>;
   /** Writes a consistent copy of the live database to a file (online backup, or VACUUM INTO on libSQL). */
   backup(destination: string): Promise<void>;
   /** Runs PRAGMA integrity_check; returns 'ok' or the problems found. */
@@ -86,7 +86,7 @@ function openBetterSqlite(url: string): TDatabase {
     driver: 'better-sqlite3',
     file,
     remote: false,
-    migrate: async () => migrateBetterSqlite(db, { migrationsFolder: MIGRATIONS_FOLDER }),
+    migrate: async (migrationsFolder = MIGRATIONS_FOLDER) => migrateBetterSqlite(db, { migrationsFolder }),
     backup: async (destination) => {
       mkdirSync(dirname(resolve(destination)), { recursive: true });
       await client.backup(destination);
@@ -128,10 +128,10 @@ function openLibsql(url: string, authToken?: string): TDatabase {
     driver: 'libsql',
     file,
     remote: !local,
-    migrate: async () => {
+    migrate: async (migrationsFolder = MIGRATIONS_FOLDER) => {
       // WAL is a property of the file (every later connection sees it); a server manages its own journal.
       if (local && file !== ':memory:') await client.execute('PRAGMA journal_mode = WAL');
-      await migrateLibsql(db, { migrationsFolder: MIGRATIONS_FOLDER });
+      await migrateLibsql(db, { migrationsFolder });
     },
     backup: async (destination) => {
       if (!local || file === ':memory:') {

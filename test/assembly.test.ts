@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,11 +7,12 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { assemblies, catalogHulls, catalogItems } from '../db/schema';
 import { readDemoCatalog } from '../db/seed/assemblies';
+import { transaction } from '../db/transaction';
 import { importCatalogCommand, purgeTrashCommand } from '../server/cli/assembly-commands';
 import { runCommand, UsageError } from '../server/cli/command';
 import { JOBS } from '../server/jobs';
 import { setRole } from '../server/services/account';
-import { ftsQuery } from '../server/services/assembly';
+import { ftsQuery, invalidateAssembly, MAX_SEARCH_RESULTS } from '../server/services/assembly';
 import { computeAttributes, resolveLoadout } from '../server/services/assembly-loadout';
 import { importCatalog, ZBlueprint } from '../server/services/catalog';
 import { MemoryReadCache } from '../server/services/read-cache';
@@ -681,6 +683,8 @@ List('paging defaults 1/20, pageSize over 100 is a 400, private and trashed neve
   await app.rest('POST', '/api/assembly/delete', { token: owner.token, body: { uuid: trashed.uuid } });
   const first = (await app.rest('GET', '/api/assembly/list?keyword=paging')).body.data;
   assert.equal(first.pagination, { page: 1, pageSize: 20, total: 22, totalPages: 2 });
+  assert.is(first.truncated, false, 'truncated is always present');
+  assert.is((await app.rest('GET', '/api/assembly/list')).body.data.truncated, false, 'and false without a keyword');
   assert.is(first.items.length, 20);
   assert.is(first.items[0].name, 'Paged 21', 'latest first');
   assert.is(first.items[0].weapons, undefined, 'list items are summaries');
@@ -696,6 +700,7 @@ List('paging defaults 1/20, pageSize over 100 is a 400, private and trashed neve
   assert.is((await app.rest('GET', '/api/assembly/list?sort=best')).status, 400);
   const viaTrpc = await app.trpc().assembly.list.query({ keyword: 'paging', pageSize: 5, page: 5 });
   assert.equal(viaTrpc.pagination, { page: 5, pageSize: 5, total: 22, totalPages: 5 });
+  assert.is(viaTrpc.truncated, false);
   assert.is(viaTrpc.items.length, 2);
   assert.is((await trpcError(app.trpc().assembly.list.query({ pageSize: 101 }))).status, 400);
 });
@@ -784,6 +789,148 @@ List('sort=rating: smoothed (sum + 15) / (count + 5), hand-computed', async ({ a
     { average: null, count: 0, smoothed: 3 },
     { average: 2, count: 1, smoothed: 2.83 },
   ]);
+});
+
+/** Ids in the FTS5 index itself that match a keyword (not through the list). */
+async function indexedIds(app: TTestServer, keyword: string): Promise<number[]> {
+  const rows = await app.database.db.all<{ id: number }>(
+    sql`select rowid as id from assemblies_fts where assemblies_fts match ${ftsQuery(keyword)} order by rowid`,
+  );
+  return rows.map((row) => Number(row.id));
+}
+
+async function idOf(app: TTestServer, uuid: string): Promise<number> {
+  return (await app.database.db.select({ id: assemblies.id }).from(assemblies).where(eq(assemblies.uuid, uuid)).get())!.id;
+}
+
+List('the index holds only listable assemblies: publish state, trash, rename and purge move rows in and out', async ({ app, owner }) => {
+  const names = async (keyword: string) =>
+    (await app.rest('GET', `/api/assembly/list?keyword=${encodeURIComponent(keyword)}`)).body.data.items.map((item: { name: string }) => item.name);
+  const viaTrpc = async (keyword: string) => (await app.trpc().assembly.list.query({ keyword })).items.map((item) => item.name);
+  const shown = await publish(app, owner.token, { ...HULK, name: 'Lagoon shown', tags: ['lagoonidx'] });
+  const hidden = await publish(app, owner.token, { ...HULK, name: 'Lagoon hidden', tags: ['lagoonidx'], isPublic: false, password: 'open-sesame' });
+  const binned = await publish(app, owner.token, { ...HULK, name: 'Lagoon binned', tags: ['lagoonidx'] });
+  await app.rest('POST', '/api/assembly/delete', { token: owner.token, body: { uuid: binned.uuid } });
+  const [shownId, hiddenId, binnedId] = [await idOf(app, shown.uuid), await idOf(app, hidden.uuid), await idOf(app, binned.uuid)];
+  assert.equal(await names('lagoonidx'), ['Lagoon shown']);
+  assert.equal(await viaTrpc('lagoon'), ['Lagoon shown']);
+  assert.equal(await indexedIds(app, 'lagoonidx'), [shownId], 'private and trashed are not in the index at all');
+  assert.equal(await indexedIds(app, 'hidden'), [], 'a private name is not searchable text anywhere');
+
+  // Made public, restored from the trash: findable.
+  await app.trpc(owner.token).assembly.edit.mutate({ uuid: hidden.uuid, data: { isPublic: true } });
+  await app.rest('POST', '/api/assembly/restore', { token: owner.token, body: { uuid: binned.uuid } });
+  assert.equal(await names('lagoonidx'), ['Lagoon binned', 'Lagoon hidden', 'Lagoon shown']);
+  assert.equal(await viaTrpc('lagoonidx'), ['Lagoon binned', 'Lagoon hidden', 'Lagoon shown']);
+  assert.equal(await indexedIds(app, 'lagoonidx'), [shownId, hiddenId, binnedId]);
+
+  // Renamed: the index follows (old words gone, new words in).
+  await app.rest('POST', '/api/assembly/edit', { token: owner.token, body: { uuid: shown.uuid, data: { name: 'Atoll shown', tags: ['atollidx'] } } });
+  assert.equal(await names('atollidx'), ['Atoll shown']);
+  assert.equal(await indexedIds(app, 'atoll'), [shownId]);
+  assert.equal(await indexedIds(app, 'lagoonidx'), [hiddenId, binnedId]);
+
+  // Made private again, trashed: out of the index.
+  await app.rest('POST', '/api/assembly/edit', { token: owner.token, body: { uuid: hidden.uuid, data: { isPublic: false } } });
+  await app.trpc(owner.token).assembly.delete.mutate({ uuid: binned.uuid });
+  assert.equal(await names('lagoonidx'), []);
+  assert.equal(await viaTrpc('lagoonidx'), []);
+  assert.equal(await indexedIds(app, 'lagoonidx'), []);
+  // Editing a private one (name included) keeps it out.
+  await app.rest('POST', '/api/assembly/edit', { token: owner.token, body: { uuid: hidden.uuid, data: { name: 'Lagoon hidden renamed' } } });
+  assert.equal(await indexedIds(app, 'lagoonidx'), []);
+  // Views and likes never touch the index (the update trigger fires on name, tags, is_public, deleted_at only).
+  await app.rest('GET', `/api/assembly/item?uuid=${shown.uuid}`);
+  assert.equal(await indexedIds(app, 'atollidx'), [shownId]);
+
+  // Purged (trashed 30 days ago) and deleted outright (an account's cascade, say): gone for good.
+  await app.trpc(owner.token).assembly.delete.mutate({ uuid: shown.uuid });
+  app.clock.advance(30 * DAY + 1000);
+  const job = JOBS.find((candidate) => candidate.name === 'assembly-trash-purge')!;
+  const purged = (await job.run(app.database.db, app.app.deps)) as { uuids: string[] };
+  assert.ok(purged.uuids.includes(shown.uuid) && purged.uuids.includes(binned.uuid));
+  assert.equal(await indexedIds(app, 'atollidx'), []);
+  assert.equal(await names('atollidx'), []);
+  const later = await app.signUp(); // the owner's session has expired with the 30 days
+  const doomed = await publish(app, later.token, { ...HULK, name: 'Lagoon doomed', tags: ['lagoonidx'] });
+  assert.equal(await indexedIds(app, 'lagoonidx'), [await idOf(app, doomed.uuid)]);
+  await app.database.db.delete(assemblies).where(eq(assemblies.uuid, doomed.uuid));
+  assert.equal(await indexedIds(app, 'lagoonidx'), []);
+  // What is left in the index is exactly the listable rows.
+  const listable = await app.database.db.get<{ n: number }>(sql`select count(*) as n from assemblies where is_public = 1 and deleted_at is null`);
+  const indexed = await app.database.db.get<{ n: number }>(sql`select count(*) as n from assemblies_fts_docsize`);
+  assert.is(Number(indexed!.n), Number(listable!.n));
+});
+
+List(`keyword search pages through the newest ${MAX_SEARCH_RESULTS} matches; shipType filters before the cap`, async ({ app, owner }) => {
+  // 1,205 matches written straight through drizzle in one transaction (the triggers index them):
+  // the 3 oldest are the only medium hulls, the newest 1,000 also carry the tag capexact.
+  const total = MAX_SEARCH_RESULTS + 205;
+  const base = app.clock.now().getTime() - total * 1000;
+  const row = (i: number) => ({
+    uuid: randomUUID(),
+    creatorId: owner.id,
+    name: `Capped ${i}`,
+    shipId: i < 3 ? 'brigantine' : 'hulk',
+    weapons: '[]',
+    furnitures: '[]',
+    tags: JSON.stringify(i >= total - MAX_SEARCH_RESULTS ? ['capword', 'capexact'] : ['capword']),
+    isPublic: true,
+    // The oldest one would be the hottest of all by far, but it is not among the newest 1,000.
+    likes: i === 0 ? 1_000_000 : i === 700 ? 500 : 0,
+    createdAt: new Date(base + i * 1000),
+    updatedAt: new Date(base + i * 1000),
+  });
+  await transaction(app.database.db, async (tx) => {
+    for (let start = 0; start < total; start += 100) {
+      await tx.insert(assemblies).values(Array.from({ length: Math.min(100, total - start) }, (_, k) => row(start + k)));
+    }
+  });
+  await invalidateAssembly(app.app.deps.cache);
+  const list = async (query: string) => {
+    const response = await app.rest('GET', `/api/assembly/list?keyword=capword&${query}`);
+    assert.is(response.status, 200, response.text);
+    return response.body.data;
+  };
+  const first = await list('pageSize=100');
+  assert.equal(first.pagination, { page: 1, pageSize: 100, total: MAX_SEARCH_RESULTS, totalPages: 10 });
+  assert.is(first.truncated, true);
+  assert.is(first.items[0].name, `Capped ${total - 1}`, 'newest first');
+  const last = await list('pageSize=100&page=10');
+  assert.is(last.items.length, 100, 'the last page is full');
+  assert.is(last.items[99].name, `Capped ${total - MAX_SEARCH_RESULTS}`, 'the oldest of the newest 1,000');
+  const past = await list('pageSize=100&page=11');
+  assert.equal(past.items, [], 'a page past the cap is empty, not an error');
+  assert.equal(past.pagination, { page: 11, pageSize: 100, total: MAX_SEARCH_RESULTS, totalPages: 10 });
+  assert.is(past.truncated, true);
+  const partial = await app.trpc().assembly.list.query({ keyword: 'capword', pageSize: 30, page: 34 });
+  assert.equal(partial.pagination, { page: 34, pageSize: 30, total: MAX_SEARCH_RESULTS, totalPages: 34 });
+  assert.is(partial.items.length, 10, 'the page that straddles the cap stops at it');
+  assert.is(partial.truncated, true);
+
+  // Exactly the cap is not truncated.
+  const exact = await app.trpc().assembly.list.query({ keyword: 'capexact', pageSize: 100 });
+  assert.equal([exact.pagination.total, exact.truncated], [MAX_SEARCH_RESULTS, false]);
+
+  // shipType applies before the cap: the only 3 medium hulls are older than the newest 1,000 matches.
+  const medium = await list('shipType=medium');
+  assert.equal(medium.items.map((item: { name: string }) => item.name), ['Capped 2', 'Capped 1', 'Capped 0']);
+  assert.equal([medium.pagination.total, medium.truncated], [3, false]);
+  const small = await app.trpc().assembly.list.query({ keyword: 'capword', shipType: 'small' });
+  assert.equal([small.pagination.total, small.truncated, small.items[0]!.name], [MAX_SEARCH_RESULTS, true, `Capped ${total - 1}`]);
+
+  // hottest and rating rank the newest 1,000 candidates only.
+  const hottest = await list('sort=hottest&pageSize=5');
+  assert.is(hottest.items[0].name, 'Capped 700');
+  assert.not.ok(hottest.items.some((item: { name: string }) => item.name === 'Capped 0'));
+  assert.equal([hottest.pagination.total, hottest.truncated], [MAX_SEARCH_RESULTS, true]);
+  const rating = await list('sort=rating&page=200&pageSize=5');
+  assert.equal([rating.items.length, rating.pagination.totalPages], [5, 200]);
+  assert.equal((await list('sort=rating&page=201&pageSize=5')).items, []);
+
+  // The field is documented in the OpenAPI document.
+  const documented = JSON.stringify(((await app.rest('GET', '/api/openapi.json')).body as unknown as { paths: Record<string, unknown> }).paths['/assembly/list']);
+  assert.match(documented, new RegExp(`"truncated":\\{"type":"boolean","description":"True when the keyword matched more than ${MAX_SEARCH_RESULTS} `));
 });
 
 List.run();

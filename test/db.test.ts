@@ -1,11 +1,12 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { openDatabase, type TDatabase, type TDatabaseDriver } from '../db/client';
-import { users } from '../db/schema';
+import { MIGRATIONS_FOLDER, openDatabase, type TDatabase, type TDatabaseDriver } from '../db/client';
+import { assemblies, users } from '../db/schema';
 import { transaction, TransactionMisuseError } from '../db/transaction';
 import { ConfigError, loadConfig } from '../server/config';
 
@@ -122,6 +123,81 @@ Store('online backup produces a consistent copy', async ({ dir, database }) => {
 });
 
 Store.run();
+
+/** A copy of db/migrations that stops after the migration tagged `lastTag`: a database "at" that point. */
+function migrationsUpTo(dir: string, lastTag: string): string {
+  const folder = join(dir, `migrations-to-${lastTag}`);
+  mkdirSync(join(folder, 'meta'), { recursive: true });
+  const journal = JSON.parse(readFileSync(join(MIGRATIONS_FOLDER, 'meta', '_journal.json'), 'utf8')) as { entries: { tag: string }[] };
+  const last = journal.entries.findIndex((entry) => entry.tag === lastTag);
+  if (last < 0) throw new Error(`no migration ${lastTag}`);
+  journal.entries = journal.entries.slice(0, last + 1);
+  writeFileSync(join(folder, 'meta', '_journal.json'), JSON.stringify(journal));
+  for (const file of readdirSync(MIGRATIONS_FOLDER)) if (file.endsWith('.sql')) copyFileSync(join(MIGRATIONS_FOLDER, file), join(folder, file));
+  return folder;
+}
+
+const Fts = suite<{ dir: string }>(`migration 0006 (${DRIVER ?? 'better-sqlite3'}): the FTS5 index keeps only listable assemblies`);
+
+Fts.before((context) => {
+  context.dir = mkdtempSync(join(tmpdir(), 'tidewatch-fts-'));
+});
+Fts.after(({ dir }) => rmSync(dir, { recursive: true, force: true }));
+
+Fts('a database at 0005 with public, private and trashed rows has an index of exactly the listable ones after 0006', async ({ dir }) => {
+  const database = openDatabase(`file:${join(dir, 'at-0005.db')}`, { driver: DRIVER });
+  try {
+    await database.migrate(migrationsUpTo(dir, '0005_war_history_cover'));
+    const { db } = database;
+    await db.insert(users).values(row('fts_owner'));
+    const now = new Date();
+    const assembly = (name: string, isPublic: boolean, deletedAt: Date | null) => ({
+      uuid: randomUUID(),
+      creatorId: 'fts_owner',
+      name,
+      shipId: 'hulk',
+      weapons: '[]',
+      furnitures: '[]',
+      tags: '["reefword"]',
+      isPublic,
+      createdAt: now,
+      updatedAt: now,
+      deletedAt,
+    });
+    await db.insert(assemblies).values([
+      assembly('Public one', true, null),
+      assembly('Private one', false, null),
+      assembly('Trashed one', true, now),
+      assembly('Private trashed one', false, now),
+      assembly('Public two', true, null),
+    ]);
+    const ids = async (keyword: string) =>
+      (await db.all<{ id: number }>(sql`select rowid as id from assemblies_fts where assemblies_fts match ${keyword} order by rowid`)).map((r) => Number(r.id));
+    const count = async (table: string) => Number((await db.get<{ n: number }>(sql.raw(`select count(*) as n from ${table}`)))!.n);
+    assert.equal(await ids('reefword'), [1, 2, 3, 4, 5], 'before: 0003 indexed every row');
+
+    await database.migrate();
+    assert.equal(await ids('reefword'), [1, 5], 'after: only public, untrashed rows');
+    assert.equal(await ids('private OR trashed'), []);
+    assert.is(await count('assemblies_fts_docsize'), 2, 'nothing else left in the index');
+    assert.is((await db.get<{ n: number }>(sql`select count(*) as n from sqlite_master where name = 'assemblies_listing'`))!.n, 0);
+    assert.is((await db.get<{ n: number }>(sql`select count(*) as n from sqlite_master where name = 'assemblies_listable'`))!.n, 1);
+    assert.is(await database.integrityCheck(), 'ok');
+
+    // The new triggers carry on from there.
+    await db.run(sql`update assemblies set is_public = 1 where id = 2`);
+    await db.run(sql`update assemblies set deleted_at = null where id = 3`);
+    await db.run(sql`update assemblies set is_public = 0 where id = 5`);
+    assert.equal(await ids('reefword'), [1, 2, 3]);
+    await db.run(sql`delete from assemblies where id in (1, 4)`);
+    assert.equal(await ids('reefword'), [2, 3]);
+    assert.is(await count('assemblies_fts_docsize'), 2);
+  } finally {
+    database.close();
+  }
+});
+
+Fts.run();
 
 const Config = suite('configuration from the environment');
 

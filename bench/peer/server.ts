@@ -60,13 +60,15 @@ function summary(row: TAssemblyRow) {
   };
 }
 
-const listWhere = (keyword: boolean) =>
-  `a.deleted_at is null and a.is_public = 1${keyword ? ' and a.id in (select rowid from assemblies_fts where assemblies_fts match ?)' : ''}`;
+/** Our service's cap (MAX_SEARCH_RESULTS): a keyword search pages through the newest 1,000 matches. */
+const MAX_SEARCH_RESULTS = 1000;
+const LISTABLE = 'a.deleted_at is null and a.is_public = 1';
 const statements = {
-  listCount: db.prepare(`select count(*) as n from assemblies a where ${listWhere(false)}`),
-  listPage: db.prepare(`select ${ASSEMBLY_COLUMNS} where ${listWhere(false)} order by a.created_at desc, a.id desc limit ? offset ?`),
-  searchCount: db.prepare(`select count(*) as n from assemblies a where ${listWhere(true)}`),
-  searchPage: db.prepare(`select ${ASSEMBLY_COLUMNS} where ${listWhere(true)} order by a.created_at desc, a.id desc limit ? offset ?`),
+  listCount: db.prepare(`select count(*) as n from assemblies a where ${LISTABLE}`),
+  listPage: db.prepare(`select ${ASSEMBLY_COLUMNS} where ${LISTABLE} order by a.id desc limit ? offset ?`),
+  // The FTS5 index holds only listable assemblies (migration 0006): newest matches first, capped.
+  searchCandidates: db.prepare('select rowid as id from assemblies_fts where assemblies_fts match ? order by rowid desc limit ?'),
+  searchPage: db.prepare(`select ${ASSEMBLY_COLUMNS} where a.id in (select value from json_each(?)) and ${LISTABLE} order by a.id desc`),
   item: db.prepare(`select ${ASSEMBLY_COLUMNS} where a.uuid = ?`),
   countView: db.prepare('update assemblies set views = views + 1 where uuid = ? and deleted_at is null returning views'),
   activeCampaigns: db.prepare('select * from drop_campaigns where starts_at <= ? and ends_at > ? order by ends_at asc, id asc'),
@@ -135,14 +137,18 @@ app.get('/api/assembly/list', async (request) => {
   const offset = (page - 1) * pageSize;
   let total: number;
   let rows: TAssemblyRow[];
+  let truncated = false;
   if (match) {
-    total = (statements.searchCount.get(match) as { n: number }).n;
-    rows = statements.searchPage.all(match, pageSize, offset) as TAssemblyRow[];
+    const found = (statements.searchCandidates.all(match, MAX_SEARCH_RESULTS + 1) as { id: number }[]).map((row) => row.id);
+    truncated = found.length > MAX_SEARCH_RESULTS;
+    total = Math.min(found.length, MAX_SEARCH_RESULTS);
+    const pageIds = found.slice(0, total).slice(offset, offset + pageSize);
+    rows = pageIds.length ? (statements.searchPage.all(JSON.stringify(pageIds)) as TAssemblyRow[]) : [];
   } else {
     total = (statements.listCount.get() as { n: number }).n;
     rows = statements.listPage.all(pageSize, offset) as TAssemblyRow[];
   }
-  return ok({ items: rows.map(summary), pagination: { page, pageSize, total, totalPages: Math.ceil(total / pageSize) } });
+  return ok({ items: rows.map(summary), pagination: { page, pageSize, total, totalPages: Math.ceil(total / pageSize) }, truncated });
 });
 
 app.get('/api/assembly/item', async (request, reply) => {

@@ -83,7 +83,9 @@ export const assemblies = sqliteTable(
     deletedAt: integer('deleted_at', { mode: 'timestamp_ms' }),
   },
   (table) => [
-    index('assemblies_listing').on(table.deletedAt, table.isPublic, table.createdAt),
+    // Lists are newest first by id (assigned at publish): the index's implicit trailing rowid gives
+    // that order for the listable rows (deleted_at IS NULL, is_public = 1) without a sort.
+    index('assemblies_listable').on(table.deletedAt, table.isPublic),
     index('assemblies_creator').on(table.creatorId, table.deletedAt),
     index('assemblies_ship').on(table.shipId),
   ],

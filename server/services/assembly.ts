@@ -406,35 +406,97 @@ function smoothedRating(): SQL {
   return sql`((${assemblies.ratingSum} + ${RATING_PRIOR_MEAN * RATING_PRIOR_COUNT}) * 1.0 / (${assemblies.ratingCount} + ${RATING_PRIOR_COUNT}))`;
 }
 
-/** The list's count and page queries for one filter shape and sort, prepared once per database. */
-function listQueries(db: TDb, keyword: 'none' | 'match' | 'nothing', byShipType: boolean, sort: TListSort) {
-  return prepared(db, `assembly.list:${keyword}:${byShipType}:${sort}`, (d) => {
-    const conditions: SQL[] = [isNull(assemblies.deletedAt), eq(assemblies.isPublic, true)];
-    if (keyword === 'match') conditions.push(sql`${assemblies.id} in (select rowid from assemblies_fts where assemblies_fts match ${sql.placeholder('match')})`);
-    if (keyword === 'nothing') conditions.push(sql`0`);
-    if (byShipType) {
-      const shipType = sql.placeholder('shipType');
-      conditions.push(
-        sql`${assemblies.shipId} in (select ${catalogHulls.id} from ${catalogHulls} where lower(${catalogHulls.size}) = lower(${shipType}) or lower(${catalogHulls.archetype}) = lower(${shipType}))`,
-      );
-    }
-    const where = and(...conditions);
-    const order =
-      sort === 'hottest'
-        ? [desc(hotScore()), desc(assemblies.id)]
-        : sort === 'rating'
-          ? [desc(smoothedRating()), desc(assemblies.ratingCount), desc(assemblies.id)]
-          : [desc(assemblies.createdAt), desc(assemblies.id)];
+/**
+ * Keyword search pages through at most this many matches, the newest ones (GitHub's search API has
+ * the same limit). Walking the FTS5 index newest first and stopping here keeps a search's cost
+ * bounded by the cap, not by how many assemblies match; `total` says at most this, `truncated` that
+ * there were more.
+ */
+export const MAX_SEARCH_RESULTS = 1000;
+
+/** The assemblies a list shows at all: public and not in the trash (the FTS5 index holds only these). */
+function listable(): SQL {
+  return and(isNull(assemblies.deletedAt), eq(assemblies.isPublic, true))!;
+}
+
+function shipTypeFilter(): SQL {
+  const shipType = sql.placeholder('shipType');
+  return sql`${assemblies.shipId} in (select ${catalogHulls.id} from ${catalogHulls} where lower(${catalogHulls.size}) = lower(${shipType}) or lower(${catalogHulls.archetype}) = lower(${shipType}))`;
+}
+
+/** ORDER BY of a sort. `latest` is newest first by publication: ids are assigned at publish. */
+function orderOf(sort: TListSort): SQL[] {
+  if (sort === 'hottest') return [desc(hotScore()), desc(assemblies.id)];
+  if (sort === 'rating') return [desc(smoothedRating()), desc(assemblies.ratingCount), desc(assemblies.id)];
+  return [desc(assemblies.id)];
+}
+
+/** The list without a keyword: an exact count and a page, prepared once per database per shape and sort. */
+function listQueries(db: TDb, byShipType: boolean, sort: TListSort) {
+  return prepared(db, `assembly.list:${byShipType}:${sort}`, (d) => {
+    const where = byShipType ? and(listable(), shipTypeFilter()) : listable();
     return {
       count: d.select({ n: count() }).from(assemblies).where(where).prepare(),
-      page: selectRows(d).where(where).orderBy(...order).limit(sql.placeholder('limit')).offset(sql.placeholder('offset')).prepare(),
+      page: selectRows(d).where(where).orderBy(...orderOf(sort)).limit(sql.placeholder('limit')).offset(sql.placeholder('offset')).prepare(),
     };
   });
 }
 
-export async function listAssemblies(db: TDb, cache: TReadCache, query: TListQuery, now: Date): Promise<{ items: TAssemblySummary[]; pagination: TPagination }> {
+/**
+ * The candidates of a keyword search: the ids of the newest `cap` matches, walked in rowid order
+ * (newest first) straight off the FTS5 index, which holds only listable assemblies (migration
+ * 0006). With a shipType the walk joins each match to its row and hull so the filter applies
+ * before the cap, never after (CROSS JOIN keeps the index as the outer, ordered loop).
+ */
+function searchCandidates(db: TDb, byShipType: boolean) {
+  return prepared(db, `assembly.search.candidates:${byShipType}`, (d) => {
+    const match = sql`assemblies_fts match ${sql.placeholder('match')}`;
+    const query = byShipType
+      ? d
+          .select({ id: sql<number>`assemblies_fts.rowid` })
+          .from(sql`assemblies_fts cross join ${assemblies} on ${assemblies.id} = assemblies_fts.rowid`)
+          .where(and(match, shipTypeFilter()))
+      : d.select({ id: sql<number>`assemblies_fts.rowid` }).from(sql`assemblies_fts`).where(match);
+    return query.orderBy(sql`assemblies_fts.rowid desc`).limit(sql.placeholder('cap')).prepare();
+  });
+}
+
+/**
+ * The keyword page in two steps, both over a JSON array of ids (one placeholder, one prepared
+ * statement): rank the candidates by a sort reading only the columns it needs, then read the full
+ * rows of the page alone (reading every candidate's full row into the sorter cost more than the rank).
+ */
+function rankAmong(db: TDb, sort: Exclude<TListSort, 'latest'>) {
+  return prepared(db, `assembly.search.rank:${sort}`, (d) =>
+    d
+      .select({ id: assemblies.id })
+      .from(assemblies)
+      .where(and(sql`${assemblies.id} in (select value from json_each(${sql.placeholder('ids')}))`, listable()))
+      .orderBy(...orderOf(sort))
+      .limit(sql.placeholder('limit'))
+      .offset(sql.placeholder('offset'))
+      .prepare(),
+  );
+}
+
+function rowsAmong(db: TDb) {
+  return prepared(db, 'assembly.search.rows', (d) =>
+    selectRows(d)
+      .where(and(sql`${assemblies.id} in (select value from json_each(${sql.placeholder('ids')}))`, listable()))
+      .prepare(),
+  );
+}
+
+export interface TAssemblyList {
+  items: TAssemblySummary[];
+  pagination: TPagination;
+  /** True when a keyword matched more than MAX_SEARCH_RESULTS assemblies (only the newest are paged). */
+  truncated: boolean;
+}
+
+export async function listAssemblies(db: TDb, cache: TReadCache, query: TListQuery, now: Date): Promise<TAssemblyList> {
   const key = LIST_PREFIX + JSON.stringify([query.page, query.pageSize, query.keyword ?? '', query.shipType ?? '', query.sort]);
-  const cached = cache.get<{ items: TAssemblySummary[]; pagination: TPagination }>(key);
+  const cached = cache.get<TAssemblyList>(key);
   if (cached) return cached;
 
   const window = pageWindow(query.page, query.pageSize);
@@ -442,11 +504,30 @@ export async function listAssemblies(db: TDb, cache: TReadCache, query: TListQue
   // A keyword made only of punctuation matches nothing rather than everything.
   const match = keyword ? (ftsQuery(keyword) ?? false) : null;
   const shipType = query.shipType?.trim() || null;
-  const q = listQueries(db, match === null ? 'none' : match === false ? 'nothing' : 'match', shipType !== null, query.sort);
-  const params = { match: match || '', shipType: shipType ?? '', nowMs: now.getTime(), limit: window.limit, offset: window.offset };
-  const total = (await q.count.get(params))?.n ?? 0;
-  const rows = await q.page.all(params);
-  const result = { items: rows.map(toSummary), pagination: window.describe(total) };
+  let result: TAssemblyList;
+  if (match === null) {
+    const q = listQueries(db, shipType !== null, query.sort);
+    const params = { shipType: shipType ?? '', nowMs: now.getTime(), limit: window.limit, offset: window.offset };
+    const total = (await q.count.get(params))?.n ?? 0;
+    const rows = await q.page.all(params);
+    result = { items: rows.map(toSummary), pagination: window.describe(total), truncated: false };
+  } else if (match === false) {
+    result = { items: [], pagination: window.describe(0), truncated: false };
+  } else {
+    // One more than the cap tells "exactly the cap" from "more than the cap".
+    const found = await searchCandidates(db, shipType !== null).all({ match, shipType: shipType ?? '', cap: MAX_SEARCH_RESULTS + 1 });
+    const ids = found.slice(0, MAX_SEARCH_RESULTS).map((row) => row.id);
+    // `latest` is the candidates' own order; the other sorts rank all candidates and keep the page.
+    const pageIds =
+      query.sort === 'latest'
+        ? ids.slice(window.offset, window.offset + window.limit)
+        : ids.length > window.offset
+          ? (await rankAmong(db, query.sort).all({ ids: JSON.stringify(ids), nowMs: now.getTime(), limit: window.limit, offset: window.offset })).map((row) => row.id)
+          : [];
+    const byId = new Map((pageIds.length ? await rowsAmong(db).all({ ids: JSON.stringify(pageIds) }) : []).map((row) => [row.id, row]));
+    const rows = pageIds.flatMap((id) => byId.get(id) ?? []);
+    result = { items: rows.map(toSummary), pagination: window.describe(ids.length), truncated: found.length > MAX_SEARCH_RESULTS };
+  }
   cache.set(key, result);
   return result;
 }

@@ -1,12 +1,19 @@
 import { z } from 'zod';
 import { zBool } from '../../schemas';
-import { getAssembly, getAttributes as attributesOf, LIST_PREFIX, listAssemblies, listTrash as trashOf } from '../../services/assembly';
+import { getAssembly, getAttributes as attributesOf, LIST_PREFIX, listAssemblies, listTrash as trashOf, MAX_SEARCH_RESULTS } from '../../services/assembly';
 import { authedProcedure, publicProcedure } from '../../trpc';
 import { ZAssembly, ZAssemblyList, ZAssemblyUuid, ZAttributes, ZListInput, ZTrashInput, ZTrashList } from './schemas';
 
 export const list = publicProcedure
   .meta({
-    openapi: { method: 'GET', path: '/assembly/list', tags: ['assembly'], protect: false, summary: 'Public assemblies: search, filter by hull class, sort' },
+    openapi: {
+      method: 'GET',
+      path: '/assembly/list',
+      tags: ['assembly'],
+      protect: false,
+      summary: 'Public assemblies: search, filter by hull class, sort',
+      description: `Newest first by default (sort=latest). With a keyword, at most the newest ${MAX_SEARCH_RESULTS} matches are paged through and ranked; data.truncated says whether more matched.`,
+    },
     responseCache: { scope: LIST_PREFIX },
   })
   .input(ZListInput)

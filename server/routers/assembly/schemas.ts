@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { zBool, zInt, zPage, zPageInput, ZTimestamp } from '../../schemas';
+import { MAX_SEARCH_RESULTS } from '../../services/assembly';
 import { WEAPON_SLOT_KINDS } from '../../services/catalog';
 
 export const ZAssemblyUuid = z
@@ -80,14 +81,18 @@ export const ZTrashedAssembly = ZAssemblySummary.extend({ deletedAt: ZTimestamp,
 
 export const ZListInput = z.object({
   ...zPageInput(20),
-  keyword: z.string().max(100, 'must be at most 100 characters').optional().meta({ description: 'Matches words of the name or tags (prefix match, all words)' }),
+  keyword: z.string().max(100, 'must be at most 100 characters').optional().meta({ description: `Matches words of the name or tags (prefix match, all words) of public assemblies; only the newest ${MAX_SEARCH_RESULTS} matches are paged through (see truncated)` }),
   shipType: z.string().max(32, 'must be at most 32 characters').optional().meta({ description: 'Hull class: a size (extraSmall, small, medium, large) or archetype' }),
   sort: z.enum(['latest', 'hottest', 'rating'], { error: 'must be latest, hottest or rating' }).default('latest'),
 });
 
 export const ZTrashInput = z.object({ ...zPageInput(20) });
 
-export const ZAssemblyList = zPage(ZAssemblySummary);
+export const ZAssemblyList = zPage(ZAssemblySummary).extend({
+  truncated: z.boolean().meta({
+    description: `True when the keyword matched more than ${MAX_SEARCH_RESULTS} assemblies: a keyword search pages through only the newest ${MAX_SEARCH_RESULTS} matches (pagination.total is then ${MAX_SEARCH_RESULTS}; later pages are empty). Always false without a keyword.`,
+  }),
+});
 export const ZTrashList = zPage(ZTrashedAssembly);
 
 const ZProblem = z.object({
