@@ -1,5 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { openDatabase } from '../db/client';
 import { seedDemoCatalog } from '../db/seed/assemblies';
 import { DEMO_COMPANIES, seedLiveData } from '../db/seed/live-data';
 import { setRole } from '../server/services/account';
@@ -7,7 +8,7 @@ import { concurrencyLimit } from '../server/services/concurrency';
 import { PASSWORD_HASH_CONCURRENCY } from '../server/services/password';
 import { splitRequestTarget } from '../server/rest/url';
 import { recordSnapshots, upsertWarReference } from '../server/services/war';
-import { startTestServer, type TTestServer } from './helpers';
+import { startTestServer, TEST_DRIVER, type TTestServer } from './helpers';
 
 const MINUTE = 60_000;
 
@@ -228,3 +229,48 @@ Limit('never more than N at once, first come first served, a failure frees its s
 });
 
 Limit.run();
+
+const WarMemo = suite<{ app: TTestServer }>('war memo: a write by any process, or a season boundary, shows at once');
+
+WarMemo.before.each(async (context) => {
+  context.app = await startTestServer();
+  await seedLiveData(context.app.database.db, context.app.clock.now());
+});
+WarMemo.after.each(async ({ app }) => {
+  await app.stop();
+});
+
+WarMemo('a snapshot written through another connection (the CLI, another instance) is the latest at once', async ({ app }) => {
+  const before = (await app.rest('GET', '/api/stateOfWar/latest')).body.data;
+  assert.equal((await app.rest('GET', '/api/stateOfWar/latest')).body.data, before, 'served again unchanged');
+  const other = openDatabase(`file:${app.database.file}`, { driver: TEST_DRIVER });
+  try {
+    const capturedAt = new Date(Date.parse(before.capturedAt) + MINUTE).toISOString();
+    await recordSnapshots(
+      other.db,
+      [{ season: before.season.id, capturedAt, companies: DEMO_COMPANIES.map((company, index) => ({ companyId: company.id, score: 1000 - index })), zones: [], hotspots: [] }],
+      app.clock.now(),
+    );
+    const after = (await app.rest('GET', '/api/stateOfWar/latest')).body.data;
+    assert.is(after.capturedAt, capturedAt);
+    assert.equal(after.companies.map((company: { score: number }) => company.score), DEMO_COMPANIES.map((_, index) => 1000 - index));
+    assert.is((await app.trpc().war.getLatest.query({})).capturedAt, capturedAt);
+    const history = (await app.rest('GET', '/api/stateOfWar/history?range=1h')).body.data;
+    assert.is(history.lastSnapshotAt, capturedAt, 'the history memo too');
+  } finally {
+    other.close();
+  }
+});
+
+WarMemo('crossing the end of the season changes its status without any write', async ({ app }) => {
+  const before = (await app.rest('GET', '/api/stateOfWar/latest')).body.data;
+  assert.is(before.season.status, 'active');
+  app.clock.advance(Date.parse(before.season.endsAt) - app.clock.now().getTime() - 5_000);
+  assert.is((await app.rest('GET', '/api/stateOfWar/latest')).body.data.season.status, 'active');
+  app.clock.advance(6_000);
+  const after = (await app.rest('GET', '/api/stateOfWar/latest')).body.data;
+  assert.is(after.season.id, before.season.id);
+  assert.is(after.season.status, 'ended');
+});
+
+WarMemo.run();

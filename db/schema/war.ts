@@ -92,3 +92,13 @@ export const warHotspots = sqliteTable(
   },
   (table) => [index('war_hotspots_snapshot').on(table.snapshotId)],
 );
+
+/**
+ * One change counter per data set, bumped by triggers (custom migration `data_versions_war`) on
+ * every write to the set's tables, whichever process or instance writes. A memo built at version
+ * N is current while the counter still reads N: one indexed read instead of re-running the queries.
+ */
+export const dataVersions = sqliteTable('data_versions', {
+  name: text('name').primaryKey(),
+  version: integer('version').notNull(),
+});

@@ -7,6 +7,7 @@ import { transaction } from '../../db/transaction';
 import type { TJob } from '../jobs';
 import { requireCurrentSeason, resolveSeason, toSeason, ZSeasonOut } from './seasons';
 import { companyNames } from './war';
+import { warMemo } from './war-memo';
 
 /** DESIGN: `1h` by the minute, `1d` by 15 minutes, `7d` by the hour. */
 export const HISTORY_RANGES = {
@@ -92,6 +93,11 @@ function historyQueries(db: TDb) {
  * runs in SQL over the (season_id, captured_at) index; only the bucket aggregates reach JS.
  */
 export async function warHistory(db: TDb, input: { range: THistoryRange; season?: string | number }, now: Date): Promise<TWarHistory> {
+  const seasonKey = input.season === undefined ? 'current' : `${typeof input.season}:${input.season}`;
+  return warMemo(db, `history/${input.range}/${seasonKey}`, now, () => computeHistory(db, input, now));
+}
+
+async function computeHistory(db: TDb, input: { range: THistoryRange; season?: string | number }, now: Date): Promise<TWarHistory> {
   const season = input.season === undefined ? await requireCurrentSeason(db, now) : await resolveSeason(db, input.season);
   const { bucketMs, buckets: bucketCount } = HISTORY_RANGES[input.range];
   const base = { season: toSeason(season, now), range: input.range, bucketSeconds: bucketMs / 1000 };
@@ -106,13 +112,6 @@ export async function warHistory(db: TDb, input: { range: THistoryRange; season?
   const window = { seasonId: season.id, fromMs, toMs, bucketMs };
   const perBucket = await q.perBucket.all(window);
   const names = await companyNames(db);
-  // Snapshots are never edited, only added or deleted (each with a new id), so the buckets' counts
-  // and last ids, with the company names, identify the result: a match skips the heavy aggregates.
-  const signature = JSON.stringify([perBucket.map((row) => [row.bucket, row.n, row.lastId]), [...names]]);
-  const memoKey = `${season.id}/${input.range}/${fromMs}`;
-  const memo = historyMemo(db);
-  const remembered = memo.get(memoKey);
-  if (remembered?.signature === signature) return { ...base, ...remembered.value };
   const perCompany = await q.perCompany.all(window);
   const lastIds = perBucket.map((row) => row.lastId);
   const closing = lastIds.length
@@ -170,22 +169,7 @@ export async function warHistory(db: TDb, input: { range: THistoryRange; season?
     lastSnapshotAt: last.at.toISOString(),
     buckets,
   };
-  if (memo.size >= HISTORY_MEMO_ENTRIES) memo.delete(memo.keys().next().value!);
-  memo.set(memoKey, { signature, value });
   return { ...base, ...value };
-}
-
-/** Bounded per database: a few seasons times three ranges in normal use. */
-const HISTORY_MEMO_ENTRIES = 32;
-const historyMemos = new WeakMap<object, Map<string, { signature: string; value: Omit<TWarHistory, 'season' | 'range' | 'bucketSeconds'> }>>();
-
-function historyMemo(db: TDb) {
-  let memo = historyMemos.get(db);
-  if (!memo) {
-    memo = new Map();
-    historyMemos.set(db, memo);
-  }
-  return memo;
 }
 
 // ---------- retention ----------

@@ -6,6 +6,7 @@ import { warCompanies, warCompanyScores, warHotspots, warSnapshots, warZoneContr
 import { transaction } from '../../db/transaction';
 import { AppError, issuesFromZod, type TIssue } from '../errors';
 import { invalidFile } from './drop';
+import { warMemo } from './war-memo';
 import {
   checkSeasons,
   findCurrentSeason,
@@ -366,11 +367,14 @@ export async function seasonState(db: TDb, season: TSeasonRow, now: Date): Promi
   };
 }
 
+/** Remembered until the next war write or season boundary (war-memo.ts): most calls cost one read. */
 export async function latestState(db: TDb, now: Date): Promise<TWarState> {
-  const season = await requireCurrentSeason(db, now);
-  const state = await seasonState(db, season, now);
-  if (state.capturedAt === null) throw new AppError('NOT_FOUND', `No war snapshot recorded yet for the current season ${season.id}`);
-  return state;
+  return warMemo(db, 'latest', now, async () => {
+    const season = await requireCurrentSeason(db, now);
+    const state = await seasonState(db, season, now);
+    if (state.capturedAt === null) throw new AppError('NOT_FOUND', `No war snapshot recorded yet for the current season ${season.id}`);
+    return state;
+  });
 }
 
 export async function stateOfSeason(db: TDb, ref: string | number, now: Date): Promise<TWarState> {
