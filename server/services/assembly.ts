@@ -380,9 +380,12 @@ export interface TListQuery {
 }
 
 /**
- * An FTS5 query that matches every word of the keyword as a prefix. Each word is quoted (inner
- * quotes doubled), so operators and punctuation in user input are only ever text; words without a
- * letter or digit cannot match anything and are dropped. Returns null when nothing searchable is left.
+ * An FTS5 query that matches every word of the keyword: the last one as a prefix (the word being
+ * typed), the others whole, as search-as-you-type engines do by default ("prefix last"). Each word
+ * is quoted (inner quotes doubled), so operators and punctuation in user input are only ever text;
+ * words without a letter or digit cannot match anything and are dropped. Returns null when nothing
+ * searchable is left. Whole words are why a two-word search stays fast: FTS5 streams a whole word's
+ * matches newest first, but must collect every match of a prefix before it can order them.
  */
 export function ftsQuery(keyword: string): string | null {
   // Control characters (a NUL above all) end an FTS5 string early and make MATCH fail: treat them as spaces.
@@ -391,7 +394,7 @@ export function ftsQuery(keyword: string): string | null {
     .split(/\s+/)
     .filter((word) => /[\p{L}\p{N}]/u.test(word))
     .slice(0, 16)
-    .map((word) => `"${word.replace(/"/g, '""')}"*`);
+    .map((word, index, all) => `"${word.replace(/"/g, '""')}"${index === all.length - 1 ? '*' : ''}`);
   return words.length ? words.join(' ') : null;
 }
 
