@@ -6,10 +6,11 @@ import { concurrencyLimit } from './concurrency';
 const OPTIONS = { algorithm: 2 /* Argon2id (a const enum in the typings) */, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
 
 /**
- * Argon2 computations at once. Each holds 19 MiB and keeps a core busy, so running more than there
- * are cores only adds memory (libuv would run four) without adding throughput; the rest queue here.
+ * Argon2 computations at once: one fewer than the cores (at least one, at most four). Each holds
+ * 19 MiB and keeps a core busy, so more at once only adds memory (libuv would run four) and takes
+ * the last core from the event loop, which serves every other request; the rest queue here.
  */
-export const PASSWORD_HASH_CONCURRENCY = Math.max(1, Math.min(4, availableParallelism()));
+export const PASSWORD_HASH_CONCURRENCY = Math.max(1, Math.min(4, availableParallelism() - 1));
 
 const limited = concurrencyLimit(PASSWORD_HASH_CONCURRENCY);
 
