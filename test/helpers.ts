@@ -11,6 +11,7 @@ import type { TDatabaseDriver } from '../db/client';
 import { createDeps } from '../server/app';
 import { configWith, type TConfig } from '../server/config';
 import { createContext } from '../server/context';
+import { RouteTable } from '../server/rest/routes';
 import { createRestHandler } from '../server/rest/handler';
 import type { AppRouter } from '../server/router';
 import { startServer, type TRunningServer } from '../server/server';
@@ -159,7 +160,7 @@ export async function startTestServer(overrides: Partial<TConfig> = {}): Promise
 export async function serveRestRouter(router: AnyRouter): Promise<{ url: string; close: () => Promise<void> }> {
   const deps = createDeps(configWith(), silentLogger());
   const handler = createRestHandler({
-    router,
+    routes: RouteTable.fromRouter(router),
     createContext: (req, requestId, rawBody) => createContext({ req, db: undefined as never, deps, requestId, rawBody }),
     onServerError: () => {},
     cache: deps.cache,

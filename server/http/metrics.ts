@@ -7,7 +7,7 @@ import type { TDb } from '../../db/client';
 import { sessions } from '../../db/schema';
 import { readAccessToken } from '../context';
 import { AppError } from '../errors';
-import { RouteTable } from '../rest/routes';
+import type { RouteTable } from '../rest/routes';
 
 /** Label of requests that matched no route: raw paths would give scanners unbounded label values. */
 export const UNMATCHED_ROUTE = '(unmatched)';
@@ -22,8 +22,8 @@ export function methodLabel(method: string | undefined): string {
  * Maps a request path to its route template (`/api/map/collection/{uuid}`, `/trpc/user.me`), the
  * label of logs and metrics. Only names that exist in the router come out, so cardinality is bounded.
  */
-export function createRouteLabeler(router: AnyRouter): (pathname: string) => string {
-  const restRoutes = RouteTable.fromRouter(router).all();
+export function createRouteLabeler(router: AnyRouter, routes: RouteTable): (pathname: string) => string {
+  const restRoutes = routes.all();
   const staticTemplates = new Set(restRoutes.filter((route) => route.isStatic).map((route) => route.template));
   const paramRoutes = restRoutes.filter((route) => !route.isStatic);
   const procedures = new Set(Object.keys(router._def.procedures as Record<string, unknown>));

@@ -1,18 +1,18 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AnyRouter } from '@trpc/server';
 import type { TContext } from '../context';
 import { AppError, toPublicError } from '../errors';
 import { queryToObject, readJsonObjectBody } from './body';
 import { envelopeBody, sendJson } from './envelope';
 import type { TReadCache } from '../services/read-cache';
 import { ResponseCache } from './response-cache';
-import { RouteTable } from './routes';
+import type { RouteTable } from './routes';
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 export interface TRestHandlerOptions {
-  router: AnyRouter;
+  /** The REST route table of the router (RouteTable.fromRouter), built once and shared with the route labeler. */
+  routes: RouteTable;
   createContext: (req: IncomingMessage, requestId: string, rawBody?: Buffer) => Promise<TContext>;
   /** Called with every error that maps to a 5xx, for logging. */
   onServerError: (error: unknown, info: { requestId: string; method: string; path: string }) => void;
@@ -56,7 +56,7 @@ function matchesEtag(ifNoneMatch: string | undefined, etag: string): boolean {
  * only the lookup when a stored answer serves it (response-cache.ts).
  */
 export function createRestHandler(options: TRestHandlerOptions): TRestHandler {
-  const routes = RouteTable.fromRouter(options.router);
+  const { routes } = options;
   const responseCache = new ResponseCache(options.cache, options.nowMs);
 
   return async (req, res, rawPath, search, requestId) => {
