@@ -32,4 +32,5 @@ EXPOSE 3000
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/api/health').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # node is PID 1: main.js handles SIGTERM itself (drains requests, closes the database).
-CMD ["node", "--enable-source-maps", "main.js"]
+# Heap flags: server/node-flags.ts.
+CMD ["node", "--max-semi-space-size=4", "--heap-growing-percent=50", "--enable-source-maps", "main.js"]

@@ -19,6 +19,7 @@ import { tmpdir, cpus, loadavg, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
 import Database from 'better-sqlite3';
+import { NODE_MEMORY_FLAGS } from '../server/node-flags';
 import { benchUuid, BENCH_PASSWORD, generate, WORDS } from './generate';
 
 interface TArgs {
@@ -236,7 +237,8 @@ function cpuMs(pid: number): number {
 /** Spawn to first healthy answer: wall time and the server's CPU time, in ms. */
 async function startOurs(db: string, entry?: string): Promise<{ child: ChildProcess; startupMs: number; startupCpuMs: number }> {
   const started = performance.now();
-  const child = start('ours', entry ? [entry] : ['--import', 'tsx', 'server/main.ts'], oursEnv(db));
+  // The heap flags of every production command line (server/node-flags.ts).
+  const child = start('ours', [...NODE_MEMORY_FLAGS, ...(entry ? [entry] : ['--import', 'tsx', 'server/main.ts'])], oursEnv(db));
   await waitFor(`http://127.0.0.1:${PORTS.ours}/api/health`);
   return { child, startupMs: performance.now() - started, startupCpuMs: cpuMs(child.pid!) };
 }

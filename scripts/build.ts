@@ -7,6 +7,7 @@
  *
  *   npm run build [-- --outdir <dir>]
  */
+import { NODE_MEMORY_FLAGS } from '../server/node-flags';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -125,7 +126,7 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     ({ outdir, bytes }) => {
       const kb = (n: number) => `${Math.round(n / 1024)} KB`;
       console.log(`built ${relative(process.cwd(), outdir) || '.'}: main.js ${kb(bytes['main.js']!)}, cli.js ${kb(bytes['cli.js']!)}, native and static modules ${kb(bytes.node_modules!)}`);
-      console.log(`run: node ${join(relative(process.cwd(), outdir) || '.', 'main.js')}`);
+      console.log(`run: node ${NODE_MEMORY_FLAGS.join(' ')} ${join(relative(process.cwd(), outdir) || '.', 'main.js')}`);
     },
     (error: unknown) => {
       console.error(String((error as Error).message ?? error));

@@ -1,3 +1,6 @@
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { openDatabase } from '../db/client';
@@ -6,6 +9,7 @@ import { DEMO_COMPANIES, seedLiveData } from '../db/seed/live-data';
 import { setRole } from '../server/services/account';
 import { concurrencyLimit } from '../server/services/concurrency';
 import { PASSWORD_HASH_CONCURRENCY } from '../server/services/password';
+import { NODE_MEMORY_FLAGS } from '../server/node-flags';
 import { splitRequestTarget } from '../server/rest/url';
 import { recordSnapshots, upsertWarReference } from '../server/services/war';
 import { startTestServer, TEST_DRIVER, type TTestServer } from './helpers';
@@ -274,3 +278,23 @@ WarMemo('crossing the end of the season changes its status without any write', a
 });
 
 WarMemo.run();
+
+const Flags = suite('heap flags on every production command line');
+
+Flags('package.json start, the Dockerfile and the systemd unit carry NODE_MEMORY_FLAGS, and this Node accepts them', () => {
+  const root = join(import.meta.dirname, '..');
+  const start = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.start!;
+  const dockerCmd = readFileSync(join(root, 'Dockerfile'), 'utf8').split('\n').find((line) => line.startsWith('CMD '))!;
+  const execStart = readFileSync(join(root, 'docs', 'operations.md'), 'utf8').split('\n').find((line) => line.startsWith('ExecStart='))!;
+  for (const flag of NODE_MEMORY_FLAGS) {
+    assert.ok(start.split(' ').includes(flag), `npm start: ${flag}`);
+    assert.ok(dockerCmd.includes(`"${flag}"`), `Dockerfile CMD: ${flag}`);
+    assert.ok(execStart.split(' ').includes(flag), `systemd ExecStart: ${flag}`);
+  }
+  const run = spawnSync(process.execPath, [...NODE_MEMORY_FLAGS, '-e', 'process.stdout.write("ok")'], { encoding: 'utf8' });
+  assert.is(run.status, 0);
+  assert.is(run.stdout, 'ok');
+  assert.is(run.stderr, '', 'no warning about an unknown flag');
+});
+
+Flags.run();
