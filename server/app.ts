@@ -172,6 +172,8 @@ export function createApp(options: { db: TDb; deps: TAppDeps }): TApp {
     onRequestDone(req, res, ({ method, path, status, seconds, aborted }) => {
       const route = routeOf(path);
       metrics.observeRequest(method, route, status, seconds);
+      // Building the line costs more than pino's check: skip it when the level is off (LOG_LEVEL=warn and above).
+      if (!deps.logger.isLevelEnabled(status >= 500 ? 'error' : 'info')) return;
       const durationMs = Math.round(seconds * 1e6) / 1e3;
       logRequest(deps.logger, { requestId, method, route, path, status, durationMs, ...(aborted ? { aborted: true as const } : {}) });
     });

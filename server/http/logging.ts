@@ -37,9 +37,9 @@ export function onRequestDone(
   res: ServerResponse,
   done: (outcome: { method: string; path: string; status: number; seconds: number; aborted: boolean }) => void,
 ): void {
-  const startedAt = process.hrtime.bigint();
+  const startedAt = performance.now();
   res.once('close', () => {
-    const seconds = Number(process.hrtime.bigint() - startedAt) / 1e9;
+    const seconds = (performance.now() - startedAt) / 1e3;
     const aborted = !res.writableFinished;
     done({ method: methodLabel(req.method), path: pathOf(req.url), status: aborted ? CLIENT_CLOSED : res.statusCode, seconds, aborted });
   });
