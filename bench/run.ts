@@ -9,16 +9,17 @@
  * Each target runs in its own child process; autocannon drives them from this process over loopback:
  *   ceiling  bare node:http returning our REST body of each endpoint, precomputed (bench/ceiling.ts)
  *   peer     hand-written Fastify + better-sqlite3 doing the same queries (bench/peer/server.ts)
- *   rest     our server (server/main.ts bundled by esbuild, as in production), REST surface /api/...
+ *   rest     our server as production runs it (`npm run build`, node dist/main.js), REST surface /api/...
  *   trpc     the same server, native tRPC surface /trpc/<path>?input=<superjson>
  * Prints req/s, p50, p99 per endpoint and target, then ratios, RSS under load and start-up time.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir, cpus, loadavg, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
 import Database from 'better-sqlite3';
+import { buildDist } from '../scripts/build';
 import { NODE_MEMORY_FLAGS } from '../server/node-flags';
 import { benchUuid, BENCH_PASSWORD, generate, WORDS } from './generate';
 
@@ -205,27 +206,10 @@ function oursEnv(db: string): Record<string, string> {
   };
 }
 
-/**
- * Our code as one ESM file (dependencies stay in node_modules), laid out so its import.meta.url
- * paths (../package.json, ./migrations) resolve: what a production build saves over tsx at start-up.
- */
+/** The production build (`npm run build`, scripts/build.ts) in bench/.build: what operators run. */
 async function bundleOurs(): Promise<string> {
-  const { build } = await import('esbuild');
-  const outDir = join(ROOT, 'bench', '.build');
-  rmSync(outDir, { recursive: true, force: true });
-  await build({
-    entryPoints: [join(ROOT, 'server', 'main.ts')],
-    outfile: join(outDir, 'server', 'main.mjs'),
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    packages: 'external',
-    logLevel: 'error',
-  });
-  cpSync(join(ROOT, 'db', 'migrations'), join(outDir, 'server', 'migrations'), { recursive: true });
-  cpSync(join(ROOT, 'package.json'), join(outDir, 'package.json'));
-  return join(outDir, 'server', 'main.mjs');
+  const { outdir } = await buildDist(join(ROOT, 'bench', '.build'));
+  return join(outdir, 'main.js');
 }
 
 /** CPU time (user + system) a process has used so far, in ms: start-up cost independent of the machine's load. */
@@ -406,9 +390,9 @@ async function main(): Promise<void> {
 
   console.log(`\n${table(cells, list.map((endpoint) => endpoint.name))}\n`);
   console.log(`database: ${assemblyCount} assemblies, ${userCount} users; ${args.duration} s per cell, ${args.connections} connections (search 2, sign-in 4)`);
-  console.log(`our RSS (esbuild bundle): ${fmt(bundledIdleRss)} MB idle after start-up, peak ${fmt(peakRss)} MB under load, ${fmt(finalRss)} MB after`);
+  console.log(`our RSS (production build): ${fmt(bundledIdleRss)} MB idle after start-up, peak ${fmt(peakRss)} MB under load, ${fmt(finalRss)} MB after`);
   const runs = (wall: number[], cpu: number[]) => wall.map((ms, i) => `${fmt(ms)} ms (${fmt(cpu[i]!)} ms CPU)`).join(', ');
-  console.log(`start-up to first healthy answer, wall (server CPU): node --import tsx ${runs(startups, startupCpu)}; esbuild bundle ${runs(bundled, bundledCpu)}`);
+  console.log(`start-up to first healthy answer, wall (server CPU): node --import tsx ${runs(startups, startupCpu)}; production build (node dist/main.js) ${runs(bundled, bundledCpu)}`);
   console.log(`load average at the end: ${loadavg().map((n) => n.toFixed(2)).join(' ')}`);
   if (args.json) {
     writeFileSync(args.json, JSON.stringify({ at: new Date().toISOString(), assemblyCount, userCount, duration: args.duration, cells, peakRss, finalRss, bundledIdleRss, startups, startupCpu, bundled, bundledCpu, load: loadavg() }, null, 2));
