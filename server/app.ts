@@ -42,6 +42,13 @@ export interface TApp {
   beginShutdown: () => void;
 }
 
+/**
+ * What the stored REST answers (server/rest/response-cache.ts) may hold at most: 16 MiB, about 1,600
+ * list pages of 20 or 330 of 100. A client asking for endless distinct pages evicts older ones
+ * instead of growing the process.
+ */
+export const READ_CACHE_MAX_BYTES = 16 * 1024 * 1024;
+
 /** `shared` (REDIS_URL): rate limits, cache invalidation, captcha replays and throttles span every instance. */
 export function createDeps(
   config: TConfig,
@@ -50,7 +57,7 @@ export function createDeps(
   shared?: TSharedState,
 ): TAppDeps {
   const hmacKey = config.CAPTCHA_HMAC_KEY ?? randomUUID() + randomUUID();
-  const localCache = new MemoryReadCache({ maxEntries: 2000, ttlMs: 30_000, now: () => now().getTime() });
+  const localCache = new MemoryReadCache({ maxEntries: 2000, maxBytes: READ_CACHE_MAX_BYTES, ttlMs: 30_000, now: () => now().getTime() });
   const redis = shared?.redis.client;
   const cache = shared ? new SharedReadCache(localCache, shared.bus) : localCache;
   return {

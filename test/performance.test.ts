@@ -8,6 +8,7 @@ import { seedDemoCatalog } from '../db/seed/assemblies';
 import { DEMO_COMPANIES, seedLiveData } from '../db/seed/live-data';
 import { setRole } from '../server/services/account';
 import { concurrencyLimit } from '../server/services/concurrency';
+import { MemoryReadCache } from '../server/services/read-cache';
 import { PASSWORD_HASH_CONCURRENCY } from '../server/services/password';
 import { NODE_MEMORY_FLAGS } from '../server/node-flags';
 import { splitRequestTarget } from '../server/rest/url';
@@ -298,3 +299,30 @@ Flags('package.json start, the Dockerfile and the systemd unit carry NODE_MEMORY
 });
 
 Flags.run();
+
+const Budget = suite('read cache byte budget (stored REST answers)');
+
+Budget('entries that declare their size stay within maxBytes, least recently used out first', async () => {
+  const cache = new MemoryReadCache({ maxEntries: 100, maxBytes: 1000, ttlMs: 60_000 });
+  cache.set('a', 'A', { bytes: 400 });
+  cache.set('b', 'B', { bytes: 400 });
+  cache.set('plain', { sizeless: true });
+  assert.is(cache.byteSize, 800);
+  assert.is(cache.get('a'), 'A', 'a is now the most recently used');
+  cache.set('c', 'C', { bytes: 400 });
+  assert.is(cache.get('b'), undefined, 'b, now the least recently used, made room');
+  assert.is(cache.byteSize, 800);
+  assert.is(cache.get('a'), 'A');
+  assert.is(cache.get('c'), 'C');
+  cache.set('huge', 'H', { bytes: 1001 });
+  assert.is(cache.get('huge'), undefined, 'larger than the whole budget: not stored');
+  cache.set('c', 'C2', { bytes: 100 });
+  assert.is(cache.byteSize, 500, 'a replaced entry gives its bytes back');
+  await cache.invalidatePrefix('a');
+  assert.is(cache.byteSize, 100);
+  cache.clear();
+  assert.is(cache.byteSize, 0);
+  assert.is(cache.size, 0);
+});
+
+Budget.run();

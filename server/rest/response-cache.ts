@@ -55,6 +55,7 @@ export class ResponseCache {
     if (maxAge && Number(maxAge[1]) === 0) return;
     const now = this.nowMs();
     const { etag, ...rest } = headers;
-    this.cache.set<TStoredResponse>(key, { body, etag: etag!, headers: rest, storedAtMs: now }, maxAge ? Number(maxAge[1]) * 1000 : undefined);
+    // Bodies are the bulk of what the read cache holds by size: they count against its byte budget (UTF-16, 2 bytes a character).
+    this.cache.set<TStoredResponse>(key, { body, etag: etag!, headers: rest, storedAtMs: now }, { ttlMs: maxAge ? Number(maxAge[1]) * 1000 : undefined, bytes: 2 * (body.length + key.length) + 512 });
   }
 }

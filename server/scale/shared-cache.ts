@@ -1,4 +1,4 @@
-import { MemoryReadCache, type TReadCache } from '../services/read-cache';
+import { MemoryReadCache, type TEntryOptions, type TReadCache } from '../services/read-cache';
 import type { TInvalidationBus } from './invalidation';
 
 /**
@@ -26,8 +26,8 @@ export class SharedReadCache implements TReadCache {
     return this.local.get<T>(key);
   }
 
-  set<T>(key: string, value: T, ttlMs?: number): void {
-    if (this.bus.live) this.local.set(key, value, ttlMs);
+  set<T>(key: string, value: T, options?: TEntryOptions): void {
+    if (this.bus.live) this.local.set(key, value, options);
   }
 
   async invalidate(key: string): Promise<void> {
