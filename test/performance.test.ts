@@ -5,7 +5,8 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { openDatabase } from '../db/client';
 import { seedDemoCatalog } from '../db/seed/assemblies';
-import { DEMO_COMPANIES, seedLiveData } from '../db/seed/live-data';
+import { DEMO_COMPANIES, demoCampaigns, seedLiveData } from '../db/seed/live-data';
+import { upsertCampaigns } from '../server/services/drop';
 import { setRole } from '../server/services/account';
 import { concurrencyLimit } from '../server/services/concurrency';
 import { MemoryReadCache } from '../server/services/read-cache';
@@ -42,11 +43,12 @@ Url.run();
 
 const Memo = suite<{ app: TTestServer }>('war history memo: never stale');
 
-Memo.before.each(async (context) => {
+// One server for both tests (seeding the war takes a while on libSQL); each changes a different bucket or name.
+Memo.before(async (context) => {
   context.app = await startTestServer();
   await seedLiveData(context.app.database.db, context.app.clock.now());
 });
-Memo.after.each(async ({ app }) => {
+Memo.after(async ({ app }) => {
   await app.stop();
 });
 
@@ -103,8 +105,10 @@ const HULK = {
 
 Stored.before.each(async (context) => {
   context.app = await startTestServer();
-  await seedDemoCatalog(context.app.database.db, context.app.clock.now());
-  await seedLiveData(context.app.database.db, context.app.clock.now());
+  const now = context.app.clock.now();
+  await seedDemoCatalog(context.app.database.db, now);
+  // Campaigns only: the war snapshots of the full live-data seed are not needed here.
+  await upsertCampaigns(context.app.database.db, demoCampaigns(now), now);
   context.owner = await context.app.signUp();
 });
 Stored.after.each(async ({ app }) => {
@@ -237,11 +241,12 @@ Limit.run();
 
 const WarMemo = suite<{ app: TTestServer }>('war memo: a write by any process, or a season boundary, shows at once');
 
-WarMemo.before.each(async (context) => {
+// One server for both tests (seeding the war takes a while on libSQL): the write test runs first, the clock test moves time last.
+WarMemo.before(async (context) => {
   context.app = await startTestServer();
   await seedLiveData(context.app.database.db, context.app.clock.now());
 });
-WarMemo.after.each(async ({ app }) => {
+WarMemo.after(async ({ app }) => {
   await app.stop();
 });
 
