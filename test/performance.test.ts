@@ -321,6 +321,8 @@ Budget('entries that declare their size stay within maxBytes, least recently use
   assert.is(cache.get('c'), 'C');
   cache.set('huge', 'H', { bytes: 1001 });
   assert.is(cache.get('huge'), undefined, 'larger than the whole budget: not stored');
+  cache.set('plain', 'too big now', { bytes: 1001 });
+  assert.is(cache.get('plain'), undefined, 'an oversized value still supersedes the old one');
   cache.set('c', 'C2', { bytes: 100 });
   assert.is(cache.byteSize, 500, 'a replaced entry gives its bytes back');
   await cache.invalidatePrefix('a');

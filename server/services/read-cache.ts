@@ -71,8 +71,9 @@ export class MemoryReadCache implements TReadCache {
     this.missedAt.delete(key);
     if (missed !== undefined && missed !== this.generation) return;
     const bytes = options.bytes ?? 0;
-    if (this.options.maxBytes !== undefined && bytes > this.options.maxBytes) return;
+    // Whatever the key held before is superseded, stored or not.
     this.drop(key);
+    if (this.options.maxBytes !== undefined && bytes > this.options.maxBytes) return;
     this.entries.set(key, { value, bytes, expiresAt: this.now() + Math.min(options.ttlMs ?? this.options.ttlMs, this.options.ttlMs) });
     this.bytes += bytes;
     // Least recently used first, until both bounds hold.
