@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import type { TDb } from '../../db/client';
 import { dataVersions } from '../../db/schema';
-import { prepared } from '../../db/prepared';
+import { perDatabase, prepared } from '../../db/prepared';
 import { listSeasonRows } from './seasons';
 
 /**
@@ -22,7 +22,6 @@ interface TMemoEntry {
 
 /** Bounded per database: latest, three history ranges, a few seasons. */
 const MAX_ENTRIES = 64;
-const memos = new WeakMap<object, Map<string, TMemoEntry>>();
 
 export async function warDataVersion(db: TDb): Promise<number> {
   const query = prepared(db, 'war.dataVersion', (d) =>
@@ -49,11 +48,7 @@ export async function warMemo<T>(db: TDb, key: string, now: Date, build: () => P
   const nowMs = now.getTime();
   // Read before building: a write landing in between leaves a newer answer under an older version, never the reverse.
   const version = await warDataVersion(db);
-  let memo = memos.get(db);
-  if (!memo) {
-    memo = new Map();
-    memos.set(db, memo);
-  }
+  const memo = perDatabase(db, 'war.memo', () => new Map<string, TMemoEntry>());
   const entry = memo.get(key);
   if (entry && entry.version === version && entry.validFromMs <= nowMs && nowMs < entry.validUntilMs) return entry.value as T;
   const window = await seasonWindow(db, nowMs);
