@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TContext } from '../context';
 import { AppError, toPublicError } from '../errors';
+import { weakEtag } from '../etag';
 import { queryToObject, readJsonObjectBody } from './body';
 import { envelopeBody, sendJson } from './envelope';
 import type { TReadCache } from '../services/read-cache';
@@ -36,10 +36,6 @@ function decodeParams(params: Record<string, string>): Record<string, string> {
     }
   }
   return decoded;
-}
-
-function etagOf(body: string): string {
-  return `W/"${createHash('sha1').update(body).digest('base64url')}"`;
 }
 
 function matchesEtag(ifNoneMatch: string | undefined, etag: string): boolean {
@@ -99,7 +95,7 @@ export function createRestHandler(options: TRestHandlerOptions): TRestHandler {
       if (route.method === 'GET') {
         headers['cache-control'] ??= req.headers.authorization || req.headers['x-access-token'] ? 'private, no-cache' : 'no-cache';
         // A procedure may set its own (weak) ETag when its body carries a counter that should not defeat revalidation.
-        headers.etag ??= etagOf(responseBody);
+        headers.etag ??= weakEtag(responseBody);
         if (cacheKey !== null && ctx.replayable) responseCache.write(cacheKey, responseBody, headers);
       } else {
         headers['cache-control'] ??= 'no-store';

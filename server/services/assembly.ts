@@ -1,10 +1,11 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { and, count, desc, eq, isNotNull, isNull, lt, sql, type SQL } from 'drizzle-orm';
 import type { TDb } from '../../db/client';
 import { prepared } from '../../db/prepared';
 import { assemblies, assemblyLikes, assemblyRatings, catalogHulls, users } from '../../db/schema';
 import { transaction } from '../../db/transaction';
 import { AppError } from '../errors';
+import { weakEtag } from '../etag';
 import { pageWindow, type TPagination } from '../schemas';
 import { assertValidLoadout, computeAttributes, resolveLoadout, type TAttributes, type TLoadout, type TWeaponEntry } from './assembly-loadout';
 import { hashPassword, verifyPassword } from './password';
@@ -342,8 +343,7 @@ export async function getAssembly(
     const row = await findActive(db, uuid);
     const view = toView(row);
     const { views: _views, ...stable } = view;
-    const etag = `W/"${createHash('sha1').update(JSON.stringify(stable)).digest('base64url')}"`;
-    entry = { view, etag, isPublic: row.isPublic, creatorId: row.creatorId, passwordHash: row.passwordHash };
+    entry = { view, etag: weakEtag(JSON.stringify(stable)), isPublic: row.isPublic, creatorId: row.creatorId, passwordHash: row.passwordHash };
     cache.set(ITEM_KEY(uuid), entry);
   }
   await assertReadable(entry, options.viewerId, options.password);
