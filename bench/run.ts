@@ -207,7 +207,7 @@ function oursEnv(db: string): Record<string, string> {
 }
 
 /** The production build (`npm run build`, scripts/build.ts) in bench/.build: what operators run. */
-async function bundleOurs(): Promise<string> {
+async function buildOurs(): Promise<string> {
   const { outdir } = await buildDist(join(ROOT, 'bench', '.build'));
   return join(outdir, 'main.js');
 }
@@ -324,7 +324,7 @@ async function main(): Promise<void> {
   }
   const bundled: number[] = [];
   const bundledCpu: number[] = [];
-  const entry = await bundleOurs();
+  const entry = await buildOurs();
   let bundledIdleRss = 0;
   for (let i = 0; i < (args.quick ? 1 : 2); i++) {
     const { child, startupMs, startupCpuMs } = await startOurs(db, entry);

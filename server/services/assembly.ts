@@ -422,6 +422,11 @@ function listable(): SQL {
   return and(isNull(assemblies.deletedAt), eq(assemblies.isPublic, true))!;
 }
 
+/** Listable assemblies among the ids of the `ids` placeholder, a JSON array: one statement for any number of ids. */
+function listableAmong(): SQL {
+  return and(sql`${assemblies.id} in (select value from json_each(${sql.placeholder('ids')}))`, listable())!;
+}
+
 function shipTypeFilter(): SQL {
   const shipType = sql.placeholder('shipType');
   return sql`${assemblies.shipId} in (select ${catalogHulls.id} from ${catalogHulls} where lower(${catalogHulls.size}) = lower(${shipType}) or lower(${catalogHulls.archetype}) = lower(${shipType}))`;
@@ -474,7 +479,7 @@ function rankAmong(db: TDb, sort: Exclude<TListSort, 'latest'>) {
     d
       .select({ id: assemblies.id })
       .from(assemblies)
-      .where(and(sql`${assemblies.id} in (select value from json_each(${sql.placeholder('ids')}))`, listable()))
+      .where(listableAmong())
       .orderBy(...orderOf(sort))
       .limit(sql.placeholder('limit'))
       .offset(sql.placeholder('offset'))
@@ -485,7 +490,7 @@ function rankAmong(db: TDb, sort: Exclude<TListSort, 'latest'>) {
 function rowsAmong(db: TDb) {
   return prepared(db, 'assembly.search.rows', (d) =>
     selectRows(d)
-      .where(and(sql`${assemblies.id} in (select value from json_each(${sql.placeholder('ids')}))`, listable()))
+      .where(listableAmong())
       .prepare(),
   );
 }
