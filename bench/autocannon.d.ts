@@ -20,7 +20,8 @@ declare module 'autocannon' {
     p99: number;
   }
   interface TAutocannonResult {
-    requests: TStats;
+    /** `total`: requests answered. */
+    requests: TStats & { total: number };
     latency: TStats;
     throughput: TStats;
     non2xx: number;

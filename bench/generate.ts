@@ -51,6 +51,11 @@ export function benchUuid(kind: number, index: number): string {
   return `b0000000-0000-4000-8${kind.toString(16).padStart(3, '0')}-${hex}`;
 }
 
+/** The i-th of the public generated assemblies (every 20th one is private), spread over all `total`. */
+export function benchPublicAssemblyUuid(i: number, total: number): string {
+  return benchUuid(2, ((i * 7919) % Math.floor(total / 20)) * 20 + 1 + (i % 19));
+}
+
 export const WORDS = [
   'storm', 'kraken', 'raider', 'merchant', 'broadside', 'ember', 'tide', 'reef', 'gale', 'corsair', 'siren', 'anchor',
   'mortar', 'ballista', 'culverin', 'torpedo', 'bombard', 'fire', 'frost', 'plague', 'brawler', 'sniper', 'tank', 'hunter',

@@ -3,6 +3,8 @@
  *
  *   npx tsx bench/profile.ts <database file> <path> [seconds=5] [connections=10]
  *   e.g. npx tsx bench/profile.ts /tmp/bench.db '/api/stateOfWar/latest'
+ *        PROFILE_TARGET=peer npx tsx bench/profile.ts ...   (the peer instead of ours)
+ *        npx tsx bench/profile.ts /tmp/bench.db '/api/assembly/item?uuid={uuid}'   (5,000 assemblies in rotation)
  *
  * Starts server/main.ts with `node --cpu-prof`, drives the path with autocannon, stops the server
  * and prints the functions with the most self time, grouped by file (the .cpuprofile is kept for
@@ -13,6 +15,8 @@ import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import autocannon from 'autocannon';
+import Database from 'better-sqlite3';
+import { benchPublicAssemblyUuid } from './generate';
 
 interface TNode {
   id: number;
@@ -22,32 +26,57 @@ interface TNode {
 
 const [db, path, seconds = '5', connections = '10'] = process.argv.slice(2);
 if (!db || !path) throw new Error('usage: npx tsx bench/profile.ts <database file> <path> [seconds] [connections]');
+/** `{uuid}` in the path rotates over 5,000 public assemblies, as bench/run.ts's item cell does. */
+const ITEM_ROTATION = 5000;
+
+function countAssemblies(file: string): number {
+  const client = new Database(file, { readonly: true });
+  try {
+    return (client.prepare('select count(*) as n from assemblies').get() as { n: number }).n;
+  } finally {
+    client.close();
+  }
+}
 const root = resolve(import.meta.dirname, '..');
 const dir = mkdtempSync(join(tmpdir(), 'tidewatch-prof-'));
 const port = 3121;
-const child = spawn(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${dir}`, '--import', 'tsx', 'server/main.ts'], {
-  cwd: root,
-  stdio: 'inherit',
-  env: {
-    ...process.env,
-    DATABASE_URL: `file:${db}`,
-    PORT: String(port),
-    LOG_LEVEL: 'silent',
-    SEED_DEMO: 'false',
-    NODE_ENV: 'production',
-    PAYMENT_MANUAL_SECRET: 'bench-secret-bench-secret',
-    RATE_LIMIT_GLOBAL: '1000000000',
-    WAR_THIN_AFTER_DAYS: '3650',
-  },
-});
+// `PROFILE_TARGET=peer` profiles the hand-written peer (bench/peer/server.ts) instead, to compare where each spends its time.
+const target = process.env.PROFILE_TARGET === 'peer' ? 'peer' : 'ours';
+const child =
+  target === 'peer'
+    ? spawn(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${dir}`, '--import', 'tsx', 'bench/peer/server.ts', db, String(port)], { cwd: root, stdio: 'inherit' })
+    : spawn(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${dir}`, '--import', 'tsx', 'server/main.ts'], {
+        cwd: root,
+        stdio: 'inherit',
+        env: {
+          ...process.env,
+          DATABASE_URL: `file:${db}`,
+          PORT: String(port),
+          LOG_LEVEL: 'silent',
+          SEED_DEMO: 'false',
+          NODE_ENV: 'production',
+          PAYMENT_MANUAL_SECRET: 'bench-secret-bench-secret',
+          RATE_LIMIT_GLOBAL: '1000000000',
+          WAR_THIN_AFTER_DAYS: '3650',
+        },
+      });
 for (;;) {
   try {
-    if ((await fetch(`http://127.0.0.1:${port}/api/health`)).ok) break;
+    await fetch(`http://127.0.0.1:${port}${target === 'peer' ? '/' : '/api/health'}`);
+    break;
   } catch {
     await new Promise((done) => setTimeout(done, 20));
   }
 }
-const result = await autocannon({ url: `http://127.0.0.1:${port}${path}`, duration: Number(seconds), connections: Number(connections) });
+const assemblyCount = path.includes('{uuid}') ? countAssemblies(db) : 0;
+let counter = 0;
+const pathAt = (i: number) => path.replace('{uuid}', benchPublicAssemblyUuid(i % ITEM_ROTATION, assemblyCount));
+const result = await autocannon({
+  url: `http://127.0.0.1:${port}`,
+  duration: Number(seconds),
+  connections: Number(connections),
+  requests: [{ path: pathAt(0), setupRequest: (request) => ({ ...request, path: pathAt(counter++) }) }],
+});
 console.log(`${path}: ${result.requests.average.toFixed(0)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, non-2xx ${result.non2xx}`);
 const exited = new Promise((done) => child.once('exit', done));
 child.kill('SIGTERM');
@@ -59,6 +88,7 @@ const profile = JSON.parse(readFileSync(join(dir, file), 'utf8')) as { nodes: TN
 const self = new Map<number, number>();
 profile.samples.forEach((id, index) => self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[index] ?? 0)));
 const total = [...self.values()].reduce((a, b) => a + b, 0);
+const answered = Math.max(1, result.requests.total);
 const byFunction = new Map<string, number>();
 const byFile = new Map<string, number>();
 for (const node of profile.nodes) {
@@ -74,7 +104,7 @@ const top = (map: Map<string, number>, n: number) =>
   [...map.entries()]
     .sort((a, b) => b[1] - a[1])
     .slice(0, n)
-    .map(([key, us]) => `${((us / total) * 100).toFixed(1).padStart(5)}%  ${key}`)
+    .map(([key, us]) => `${((us / total) * 100).toFixed(1).padStart(5)}%  ${(us / answered).toFixed(1).padStart(6)} µs/req  ${key}`)
     .join('\n');
 // Inclusive time: a function's own samples plus everything it called (recursion counted once per stack).
 const byId = new Map(profile.nodes.map((node) => [node.id, node]));
@@ -98,5 +128,5 @@ const walk = (id: number, onStack: Set<string>): number => {
 };
 walk(profile.nodes[0]!.id, new Set());
 console.log(
-  `\nself time by package/file:\n${top(byFile, 20)}\n\nself time by function:\n${top(byFunction, 30)}\n\ninclusive time by function:\n${top(inclusive, 45)}\n\nprofile: ${join(dir, file)}`,
+  `\nself time by package/file:\n${top(byFile, 30)}\n\nself time by function:\n${top(byFunction, 50)}\n\ninclusive time by function:\n${top(inclusive, 45)}\n\nprofile: ${join(dir, file)}`,
 );

@@ -3,7 +3,7 @@
  *
  *   npm run bench                         short run: generates a 100,000-assembly database, 3 s per cell
  *   npx tsx bench/run.ts --db <file>      an existing database (bench/generate.ts), e.g. the 1,000,000-row one
- *   options: --duration <s> --connections <n> --only list,search,... --json <file>
+ *   options: --duration <s> --connections <n> --only list,search,... --targets peer,rest --json <file>
  *            --quick   skip the start-up comparisons and bench/queries.ts (for iterating on one endpoint)
  *
  * Each target runs in its own child process; autocannon drives them from this process over loopback:
@@ -21,19 +21,21 @@ import autocannon from 'autocannon';
 import Database from 'better-sqlite3';
 import { buildDist } from '../scripts/build';
 import { NODE_MEMORY_FLAGS } from '../server/node-flags';
-import { benchUuid, BENCH_PASSWORD, generate, WORDS } from './generate';
+import { benchPublicAssemblyUuid, BENCH_PASSWORD, generate, WORDS } from './generate';
 
 interface TArgs {
   db?: string;
   duration: number;
   connections: number;
   only?: string[];
+  /** Which of TARGETS to drive (default all). */
+  targets: TTarget[];
   json?: string;
   quick: boolean;
 }
 
 function parseArgs(argv: string[]): TArgs {
-  const args: TArgs = { duration: 3, connections: 10, quick: argv.includes('--quick') };
+  const args: TArgs = { duration: 3, connections: 10, quick: argv.includes('--quick'), targets: TARGETS };
   const pairs = argv.filter((arg) => arg !== '--quick');
   for (let i = 0; i < pairs.length; i += 2) {
     const [flag, value] = [pairs[i]!, pairs[i + 1]];
@@ -43,6 +45,7 @@ function parseArgs(argv: string[]): TArgs {
     else if (flag === '--connections') args.connections = Number(value);
     else if (flag === '--only') args.only = value.split(',');
     else if (flag === '--json') args.json = value;
+    else if (flag === '--targets') args.targets = TARGETS.filter((target) => value.split(',').includes(target));
     else throw new Error(`unknown option ${flag}`);
   }
   return args;
@@ -83,8 +86,6 @@ const searchInput = (i: number) => {
   const pair = i % (WORDS.length * WORDS.length);
   return { keyword: `${WORDS[pair % WORDS.length]} ${WORDS[Math.floor(pair / WORDS.length)]}`, page: 1 + (Math.floor(i / (WORDS.length * WORDS.length)) % 3), pageSize: 20 };
 };
-/** Public assemblies only (every 20th generated one is private). */
-const itemUuid = (i: number, total: number) => benchUuid(2, ((i * 7919) % Math.floor(total / 20)) * 20 + 1 + (i % 19));
 
 function endpoints(assemblyCount: number, userCount: number): TEndpoint[] {
   const signinBody = (i: number) => ({ username: `sailor${(i * 31) % userCount}`, password: BENCH_PASSWORD });
@@ -107,8 +108,8 @@ function endpoints(assemblyCount: number, userCount: number): TEndpoint[] {
     {
       name: 'item',
       variants: 5000,
-      rest: (i) => ({ method: 'GET', path: `/api/assembly/item?${query({ uuid: itemUuid(i, assemblyCount) })}` }),
-      trpc: (i) => trpcGet('assembly.getItem', { uuid: itemUuid(i, assemblyCount) }),
+      rest: (i) => ({ method: 'GET', path: `/api/assembly/item?${query({ uuid: benchPublicAssemblyUuid(i, assemblyCount) })}` }),
+      trpc: (i) => trpcGet('assembly.getItem', { uuid: benchPublicAssemblyUuid(i, assemblyCount) }),
     },
     {
       name: 'drop current',
@@ -236,9 +237,12 @@ interface TCell {
   p50: number;
   p99: number;
   bad: number;
+  /** Server CPU time (user + system) per answered request, in µs: what the target itself spends, whatever autocannon's share of the cores. */
+  cpuUs: number;
 }
 
-async function load(port: number, endpoint: TEndpoint, target: TTarget, seconds: number, connections: number): Promise<TCell> {
+async function load(port: number, pid: number, endpoint: TEndpoint, target: TTarget, seconds: number, connections: number): Promise<TCell> {
+  const cpuBefore = cpuMs(pid);
   // Each target starts elsewhere in the variants: otherwise tRPC would re-ask what REST just put in the shared read cache.
   let counter = TARGETS.indexOf(target) * 997;
   const first = requestFor(endpoint, target, counter % endpoint.variants);
@@ -260,14 +264,26 @@ async function load(port: number, endpoint: TEndpoint, target: TTarget, seconds:
       },
     ],
   });
+  // Taken after the server has worked through what it received (drained), so its backlog is counted.
+  await drainedAt(port, target);
+  const cpuUs = ((cpuMs(pid) - cpuBefore) * 1000) / Math.max(1, result.requests.total);
   return {
     endpoint: endpoint.name,
     target,
+    cpuUs,
     rps: result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
     bad: result.non2xx + result.errors + result.timeouts,
   };
+}
+
+/**
+ * autocannon stops sending, but a slow server still works through what it received: wait until it
+ * answers again, so the next cell does not share the CPU with this one's backlog.
+ */
+function drainedAt(port: number, target: TTarget): Promise<number> {
+  return waitFor(`http://127.0.0.1:${port}${target === 'rest' || target === 'trpc' ? '/api/health' : '/'}`, true, 120_000);
 }
 
 // ---------- report ----------
@@ -276,8 +292,8 @@ const fmt = (value: number, digits = 0) => (Number.isFinite(value) ? value.toFix
 
 function table(cells: TCell[], names: string[]): string {
   const lines = [
-    `| endpoint | ${TARGETS.map((t) => `${t} req/s`).join(' | ')} | ${TARGETS.map((t) => `${t} p50/p99 ms`).join(' | ')} | rest/peer | rest/ceiling | trpc/peer |`,
-    `|---|${TARGETS.map(() => '---:').join('|')}|${TARGETS.map(() => '---:').join('|')}|---:|---:|---:|`,
+    `| endpoint | ${TARGETS.map((t) => `${t} req/s`).join(' | ')} | ${TARGETS.map((t) => `${t} p50/p99 ms`).join(' | ')} | ${TARGETS.map((t) => `${t} µs CPU/req`).join(' | ')} | rest/peer | rest/ceiling | trpc/peer | peer/rest CPU |`,
+    `|---|${TARGETS.map(() => '---:').join('|')}|${TARGETS.map(() => '---:').join('|')}|${TARGETS.map(() => '---:').join('|')}|---:|---:|---:|---:|`,
   ];
   for (const name of names) {
     const of = (target: TTarget) => cells.find((cell) => cell.endpoint === name && cell.target === target);
@@ -286,8 +302,9 @@ function table(cells: TCell[], names: string[]): string {
       const cell = of(target);
       return cell ? `${cell.p50}/${cell.p99}${cell.bad ? ` (${cell.bad} non-2xx!)` : ''}` : '-';
     };
+    const cpu = (target: TTarget) => of(target)?.cpuUs ?? NaN;
     lines.push(
-      `| ${name} | ${TARGETS.map((t) => fmt(rps(t))).join(' | ')} | ${TARGETS.map(lat).join(' | ')} | ${fmt(rps('rest') / rps('peer'), 2)} | ${fmt(rps('rest') / rps('ceiling'), 2)} | ${fmt(rps('trpc') / rps('peer'), 2)} |`,
+      `| ${name} | ${TARGETS.map((t) => fmt(rps(t))).join(' | ')} | ${TARGETS.map(lat).join(' | ')} | ${TARGETS.map((t) => fmt(cpu(t))).join(' | ')} | ${fmt(rps('rest') / rps('peer'), 2)} | ${fmt(rps('rest') / rps('ceiling'), 2)} | ${fmt(rps('trpc') / rps('peer'), 2)} | ${fmt(cpu('peer') / cpu('rest'), 2)} |`,
     );
   }
   return lines.join('\n');
@@ -362,7 +379,7 @@ async function main(): Promise<void> {
   }
   const payloadFile = join(work, 'payloads.json');
   writeFileSync(payloadFile, JSON.stringify(payloads));
-  start('ceiling', ['--import', 'tsx', 'bench/ceiling.ts', payloadFile, String(PORTS.ceiling)]);
+  const ceiling = start('ceiling', ['--import', 'tsx', 'bench/ceiling.ts', payloadFile, String(PORTS.ceiling)]);
   await waitFor(`http://127.0.0.1:${PORTS.ceiling}/`, true);
 
   const cells: TCell[] = [];
@@ -371,18 +388,14 @@ async function main(): Promise<void> {
     if (ours.child.exitCode === null) peakRss = Math.max(peakRss, rssMb(ours.child.pid!));
   }, 100);
   const portOf: Record<TTarget, number> = { ceiling: PORTS.ceiling, peer: PORTS.peer, rest: PORTS.ours, trpc: PORTS.ours };
-  const drained = (target: TTarget) => waitFor(`http://127.0.0.1:${portOf[target]}${target === 'rest' || target === 'trpc' ? '/api/health' : '/'}`, true, 120_000);
+  const pidOf: Record<TTarget, number> = { ceiling: ceiling.pid!, peer: peer.pid!, rest: ours.child.pid!, trpc: ours.child.pid! };
   for (const endpoint of list) {
-    for (const target of TARGETS) {
+    for (const target of args.targets) {
       // A short warm-up (JIT, SQLite page cache, read caches) that is not counted.
-      await load(portOf[target], endpoint, target, 1, args.connections);
-      await drained(target);
-      const cell = await load(portOf[target], endpoint, target, endpoint.minDuration ? Math.max(endpoint.minDuration, args.duration) : args.duration, args.connections);
-      // autocannon stops sending, but a slow server still works through what it received: wait, so
-      // the next cell does not share the CPU with this one's backlog.
-      await drained(target);
+      await load(portOf[target], pidOf[target], endpoint, target, 1, args.connections);
+      const cell = await load(portOf[target], pidOf[target], endpoint, target, endpoint.minDuration ? Math.max(endpoint.minDuration, args.duration) : args.duration, args.connections);
       cells.push(cell);
-      console.log(`  ${endpoint.name.padEnd(16)} ${target.padEnd(8)} ${fmt(cell.rps).padStart(7)} req/s  p50 ${cell.p50} ms  p99 ${cell.p99} ms${cell.bad ? `  ${cell.bad} non-2xx/errors` : ''}`);
+      console.log(`  ${endpoint.name.padEnd(16)} ${target.padEnd(8)} ${fmt(cell.rps).padStart(7)} req/s  p50 ${cell.p50} ms  p99 ${cell.p99} ms  ${fmt(cell.cpuUs)} µs CPU/req${cell.bad ? `  ${cell.bad} non-2xx/errors` : ''}`);
     }
   }
   clearInterval(sampler);

@@ -7,15 +7,16 @@ export interface TEnvelope {
   data: unknown;
 }
 
+/** `body` as bytes when it is sent many times (stored answers): the socket takes a Buffer without encoding it again. */
 export function sendJson(
   res: ServerResponse,
   status: number,
-  body: string,
+  body: string | Buffer,
   headers: Record<string, string | number> = {},
 ): void {
   res.statusCode = status;
   res.setHeader('content-type', 'application/json; charset=utf-8');
-  res.setHeader('content-length', Buffer.byteLength(body));
+  res.setHeader('content-length', typeof body === 'string' ? Buffer.byteLength(body) : body.length);
   for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
   res.end(body);
 }

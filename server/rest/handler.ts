@@ -71,6 +71,7 @@ export function createRestHandler(options: TRestHandlerOptions): TRestHandler {
       const cacheKey = responseCache.keyFor(route, req, path, search);
       const stored = cacheKey === null ? undefined : responseCache.read(cacheKey);
       if (stored) {
+        res.setHeader('age', stored.ageSeconds);
         sendSuccess(req, res, method, stored.body, stored.headers);
         return;
       }
@@ -108,7 +109,7 @@ export function createRestHandler(options: TRestHandlerOptions): TRestHandler {
 }
 
 /** A 200 envelope, or a bodiless 304 (If-None-Match matches the ETag) or HEAD answer. */
-function sendSuccess(req: IncomingMessage, res: ServerResponse, method: string, body: string, headers: Record<string, string>): void {
+function sendSuccess(req: IncomingMessage, res: ServerResponse, method: string, body: string | Buffer, headers: Record<string, string>): void {
   if (headers.etag !== undefined && matchesEtag(req.headers['if-none-match'], headers.etag)) {
     res.statusCode = 304;
     for (const name in headers) res.setHeader(name, headers[name]!);

@@ -4,8 +4,8 @@ import type { TRestRoute } from './routes';
 
 /** A REST answer kept as its exact bytes: a hit costs no context, procedure call, validation or serialisation. */
 interface TStoredResponse {
-  body: string;
-  etag: string;
+  body: Buffer;
+  /** As sent the first time, ETag included. */
   headers: Record<string, string>;
   storedAtMs: number;
 }
@@ -39,12 +39,11 @@ export class ResponseCache {
     return `${declared.scope}rest:${path}?${search}`;
   }
 
-  /** The stored answer with its headers (`Age` added), or undefined. */
-  read(key: string): { body: string; headers: Record<string, string> } | undefined {
+  /** The stored answer: its body and headers as first sent, and its age in seconds (the `Age` header). */
+  read(key: string): { body: Buffer; headers: Record<string, string>; ageSeconds: number } | undefined {
     const stored = this.cache.get<TStoredResponse>(key);
     if (!stored) return undefined;
-    const now = this.nowMs();
-    return { body: stored.body, headers: { ...stored.headers, etag: stored.etag, age: String(Math.floor((now - stored.storedAtMs) / 1000)) } };
+    return { body: stored.body, headers: stored.headers, ageSeconds: Math.floor((this.nowMs() - stored.storedAtMs) / 1000) };
   }
 
   /** `headers` include the ETag and Cache-Control the answer was sent with. */
@@ -54,8 +53,10 @@ export class ResponseCache {
     const maxAge = MAX_AGE.exec(cacheControl);
     if (maxAge && Number(maxAge[1]) === 0) return;
     const now = this.nowMs();
-    const { etag, ...rest } = headers;
-    // Bodies are the bulk of what the read cache holds by size: they count against its byte budget (UTF-16, 2 bytes a character).
-    this.cache.set<TStoredResponse>(key, { body, etag: etag!, headers: rest, storedAtMs: now }, { ttlMs: maxAge ? Number(maxAge[1]) * 1000 : undefined, bytes: 2 * (body.length + key.length) + 512 });
+    // Outside Buffer's shared 8 KiB pool: a small stored body must not keep a whole pool slab alive.
+    const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(body));
+    bytes.write(body);
+    // Bodies are the bulk of what the read cache holds by size: they count against its byte budget (the key in UTF-16, 2 bytes a character).
+    this.cache.set<TStoredResponse>(key, { body: bytes, headers: { ...headers }, storedAtMs: now }, { ttlMs: maxAge ? Number(maxAge[1]) * 1000 : undefined, bytes: bytes.length + 2 * key.length + 512 });
   }
 }
