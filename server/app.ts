@@ -24,6 +24,7 @@ import { createCaptchaService } from './services/captcha';
 import { MemoryExpiringSet } from './services/expiring-set';
 import { MemoryReadCache } from './services/read-cache';
 import { createLiveDataRuntime } from './services/live-data-runtime';
+import { ViewCounter } from './services/view-counter';
 import type { TSharedState } from './scale';
 import { redisRateLimitStore } from './scale/rate-limit-store';
 import { SharedReadCache } from './scale/shared-cache';
@@ -81,6 +82,7 @@ export function createDeps(
           }
         : {},
     ),
+    views: new ViewCounter(),
     shared,
   };
 }

@@ -7,6 +7,7 @@ import type { TLogger } from './logger';
 import type { TCaptchaService } from './services/captcha';
 import type { TReadCache } from './services/read-cache';
 import type { TLiveDataRuntime } from './services/live-data-runtime';
+import type { ViewCounter } from './services/view-counter';
 import type { TSharedState } from './scale';
 import { validateSessionToken, type TAuth } from './services/session';
 
@@ -22,6 +23,8 @@ export interface TAppDeps {
   cache: TReadCache;
   /** Drop-campaign cache and refresh throttle. */
   liveData: TLiveDataRuntime;
+  /** Assembly views counted since the last batched write (a `perInstance` job flushes them). */
+  views: ViewCounter;
   /** Redis shared by several instances (REDIS_URL), or undefined for a single process. */
   shared?: TSharedState;
 }

@@ -3,12 +3,18 @@ import type { TAppDeps } from './context';
 import { tryRedisLock } from './scale/redis';
 import { expirePendingOrders } from './services/subscription-orders';
 import { purgeTrash } from './services/assembly';
+import { VIEW_FLUSH_INTERVAL_MS } from './services/view-counter';
 import { warThinJob } from './services/war-history';
 
-/** A periodic background task (trash purge, snapshot thinning, order expiry). */
+/** A periodic background task (trash purge, snapshot thinning, order expiry, view counts). */
 export interface TJob {
   name: string;
   intervalMs: number;
+  /**
+   * Runs on every instance, for state each process keeps (buffered view counts), and once more when
+   * the server stops so nothing buffered is lost. Other jobs run on one elected instance per tick.
+   */
+  perInstance?: boolean;
   run(db: TDb, deps: TAppDeps): Promise<unknown>;
 }
 
@@ -22,11 +28,13 @@ export const JOBS: TJob[] = [
     run: (db, deps) => purgeTrash(db, deps.now(), deps.cache),
   },
   warThinJob,
+  { name: 'assembly-view-flush', intervalMs: VIEW_FLUSH_INTERVAL_MS, perInstance: true, run: (db, deps) => deps.views.flush(db) },
 ];
 
 /**
  * Runs each job every `intervalMs` (never two runs of one job at once); timers are unref'd so they
- * never hold the process open. Returns a stop function that also waits for running jobs.
+ * never hold the process open. Returns a stop function that also waits for running jobs, then runs
+ * the `perInstance` ones a last time.
  *
  * With several instances (Redis), each tick of a job runs on one instance only: whoever takes the
  * job's lock for (most of) the interval. Every job is also safe to run concurrently (idempotent
@@ -39,7 +47,7 @@ export function startJobs(jobs: TJob[], db: TDb, deps: TAppDeps): () => Promise<
     const timer = setInterval(() => {
       if (busy) return;
       busy = true;
-      const shared = deps.shared;
+      const shared = job.perInstance ? undefined : deps.shared;
       // Redis unreachable: run anyway (the jobs are safe to run concurrently).
       const elected = shared
         ? tryRedisLock(shared.redis, `job:${job.name}`, Math.max(1_000, job.intervalMs - 1_000)).catch(() => true)
@@ -59,5 +67,8 @@ export function startJobs(jobs: TJob[], db: TDb, deps: TAppDeps): () => Promise<
   return async () => {
     for (const timer of timers) clearInterval(timer);
     await Promise.all(running);
+    for (const job of jobs.filter((candidate) => candidate.perInstance)) {
+      await job.run(db, deps).catch((error: unknown) => deps.logger.error({ err: error, job: job.name }, 'job failed'));
+    }
   };
 }

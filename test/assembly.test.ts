@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { openDatabase } from '../db/client';
 import { assemblies, catalogHulls, catalogItems } from '../db/schema';
 import { readDemoCatalog } from '../db/seed/assemblies';
 import { transaction } from '../db/transaction';
@@ -16,7 +17,7 @@ import { ftsQuery, invalidateAssembly, MAX_SEARCH_RESULTS } from '../server/serv
 import { computeAttributes, resolveLoadout } from '../server/services/assembly-loadout';
 import { importCatalog, ZBlueprint } from '../server/services/catalog';
 import { MemoryReadCache } from '../server/services/read-cache';
-import { startTestServer, trpcError, type TTestServer } from './helpers';
+import { startTestServer, TEST_DRIVER, trpcError, type TTestServer } from './helpers';
 
 // A copy of shared/data/community-sample (glow-prow-data, AGPL-3.0), kept in the repo so tests need nothing outside it.
 const SAMPLE = join(import.meta.dirname, 'fixtures', 'community-sample');
@@ -586,8 +587,52 @@ Item('views count on every read but the creator\'s, cache hit or not', async ({ 
   assert.is((await app.trpc().assembly.getItem.query({ uuid: created.uuid })).views, 3);
   assert.is((await app.rest('GET', url, { token: owner.token })).body.data.views, 3, 'the creator does not count');
   assert.is((await app.rest('GET', `${url}&force=true`)).body.data.views, 4);
-  const row = await app.database.db.select({ views: assemblies.views }).from(assemblies).where(eq(assemblies.uuid, created.uuid)).get();
-  assert.is(row!.views, 4);
+});
+
+const storedViews = async (app: TTestServer, uuid: string) =>
+  (await app.database.db.select({ views: assemblies.views }).from(assemblies).where(eq(assemblies.uuid, uuid)).get())!.views;
+
+Item('views are counted in memory and written in one batch; the next read after it sees other instances\' views', async ({ app, owner }) => {
+  const created = await publish(app, owner.token, HULK);
+  const url = `/api/assembly/item?uuid=${created.uuid}`;
+  const { views } = app.app.deps;
+  for (let i = 1; i <= 3; i++) assert.is((await app.rest('GET', url)).body.data.views, i);
+  assert.is(await storedViews(app, created.uuid), 0, 'nothing written before the flush');
+  assert.ok((await views.flush(app.database.db)) >= 1);
+  assert.is(await storedViews(app, created.uuid), 3);
+  assert.is(await views.flush(app.database.db), 0, 'nothing pending, nothing written');
+  // Another instance wrote 10 views: the flush forgot this count, so the next read fetches it.
+  await app.database.db.update(assemblies).set({ views: 13 }).where(eq(assemblies.uuid, created.uuid));
+  assert.is((await app.rest('GET', url)).body.data.views, 14);
+  assert.is((await app.rest('GET', url, { token: owner.token })).body.data.views, 14, 'the creator still does not count');
+  await views.flush(app.database.db);
+  assert.is(await storedViews(app, created.uuid), 14);
+});
+
+Item('views pending for an assembly trashed before the flush go with it', async ({ app, owner }) => {
+  const created = await publish(app, owner.token, HULK);
+  await app.rest('GET', `/api/assembly/item?uuid=${created.uuid}`);
+  await app.rest('POST', '/api/assembly/delete', { token: owner.token, body: { uuid: created.uuid } });
+  await app.app.deps.views.flush(app.database.db);
+  assert.is(await storedViews(app, created.uuid), 0);
+  assert.is(app.app.deps.views.current(created.uuid), undefined, 'forgotten');
+  assert.is((await app.rest('GET', `/api/assembly/item?uuid=${created.uuid}`)).status, 404);
+});
+
+Item('a failed flush keeps the views for the next one', async ({ app, owner }) => {
+  const created = await publish(app, owner.token, HULK);
+  await app.rest('GET', `/api/assembly/item?uuid=${created.uuid}`);
+  await app.rest('GET', `/api/assembly/item?uuid=${created.uuid}`);
+  const dir = mkdtempSync(join(tmpdir(), 'tidewatch-views-'));
+  const empty = openDatabase(`file:${join(dir, 'empty.db')}`, { driver: TEST_DRIVER });
+  // No assemblies table there: the write fails and rolls back.
+  const failure = await app.app.deps.views.flush(empty.db).then(() => undefined, (error: unknown) => error);
+  empty.close();
+  rmSync(dir, { recursive: true, force: true });
+  assert.ok(failure instanceof Error, 'the flush failed');
+  assert.is(app.app.deps.views.current(created.uuid), 2);
+  await app.app.deps.views.flush(app.database.db);
+  assert.is(await storedViews(app, created.uuid), 2);
 });
 
 Item('the read cache serves stale rows until force=true; writes invalidate it', async ({ app, owner }) => {
@@ -766,6 +811,7 @@ List('sort=hottest: (2 x likes + views / 10 + 1) / (ageHours + 2)^2, hand-comput
   // A view counts a tenth of a like: 21 views lift new to (2.1 + 1) / 12^2 = 0.0215, above liked (0.0208).
   // Views do not invalidate cached lists; the page is fresh again once its 30 s have passed.
   for (let i = 0; i < 21; i++) await app.rest('GET', `/api/assembly/item?uuid=${fresh.uuid}`);
+  await app.app.deps.views.flush(app.database.db);
   app.clock.advance(31_000);
   const viewed = (await app.rest('GET', '/api/assembly/list?keyword=hotsort&sort=hottest')).body.data.items;
   assert.equal(viewed.map((item: { name: string }) => item.name), ['Hot old', 'Hot new', 'Hot liked']);

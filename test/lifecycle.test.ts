@@ -5,7 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { rest } from './helpers';
+import { eq } from 'drizzle-orm';
+import { openDatabase } from '../db/client';
+import { assemblies } from '../db/schema';
+import { rest, TEST_DRIVER } from './helpers';
 import { ROOT, startServerProcess, TSX_ARGS, type TServerProcess } from './process';
 
 const NODE_ARGS = TSX_ARGS;
@@ -33,6 +36,28 @@ Lifecycle('start migrates and seeds demo users into an empty database', async ({
   } finally {
     server.child.kill('SIGTERM');
     assert.is(await server.exited, 0);
+  }
+});
+
+Lifecycle('SIGTERM writes the views counted since the last batch', async ({ dir }) => {
+  const file = join(dir, 'views.db');
+  const server = await startProcess({ DATABASE_URL: `file:${file}` });
+  let uuid = '';
+  let counted = 0;
+  try {
+    uuid = (await rest(server.url, 'GET', '/api/assembly/list?pageSize=1')).body.data.items[0].uuid;
+    for (let i = 0; i < 3; i++) counted = (await rest(server.url, 'GET', `/api/assembly/item?uuid=${uuid}`)).body.data.views;
+  } finally {
+    server.child.kill('SIGTERM');
+  }
+  assert.is(await server.exited, 0);
+  const database = openDatabase(`file:${file}`, { driver: TEST_DRIVER });
+  try {
+    const row = await database.db.select({ views: assemblies.views }).from(assemblies).where(eq(assemblies.uuid, uuid)).get();
+    assert.ok(counted >= 3);
+    assert.is(row?.views, counted, 'every view answered before the stop is stored');
+  } finally {
+    database.close();
   }
 });
 

@@ -203,6 +203,18 @@ redisTest('each tick of a periodic job runs on one instance only', async ({ a, b
   assert.ok(runs >= 1 && runs <= 2, `ran ${runs} times`);
 });
 
+redisTest('a perInstance job (buffered view counts) runs on every instance, and once more when each stops', async ({ a, b }) => {
+  const runsBy = new Map<TSharedState, number>();
+  const job: TJob = { name: `test-per-instance-${process.pid}`, intervalMs: 50, perInstance: true, run: async (_db, deps) => runsBy.set(deps.shared!, (runsBy.get(deps.shared!) ?? 0) + 1) };
+  const depsOf = (shared: TSharedState) => ({ shared, logger: silentLogger() }) as unknown as TAppDeps;
+  const stops = [startJobs([job], undefined as never, depsOf(a)), startJobs([job], undefined as never, depsOf(b))];
+  await sleep(300);
+  const ticked = [runsBy.get(a) ?? 0, runsBy.get(b) ?? 0];
+  await Promise.all(stops.map((stop) => stop()));
+  assert.ok(ticked.every((runs) => runs >= 3), `each instance ran every tick: ${ticked.join(', ')}`);
+  assert.equal([runsBy.get(a), runsBy.get(b)], [ticked[0]! + 1, ticked[1]! + 1], 'one last run at stop');
+});
+
 Stores.run();
 
 // ---------------------------------------------------------------------------------------------

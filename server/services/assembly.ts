@@ -10,6 +10,7 @@ import { pageWindow, type TPagination } from '../schemas';
 import { assertValidLoadout, computeAttributes, resolveLoadout, type TAttributes, type TLoadout, type TWeaponEntry } from './assembly-loadout';
 import { hashPassword, verifyPassword } from './password';
 import type { TReadCache } from './read-cache';
+import type { ViewCounter } from './view-counter';
 
 export const TRASH_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
 
@@ -151,17 +152,6 @@ function loadoutOf(row: Pick<TRow, 'shipId' | 'weapons' | 'armor' | 'furnitures'
 
 async function findRow(db: TDb, uuid: string): Promise<TRow | undefined> {
   return prepared(db, 'assembly.byUuid', (d) => selectRows(d).where(eq(assemblies.uuid, sql.placeholder('uuid'))).prepare()).get({ uuid });
-}
-
-/** The live view counter: read by the creator, counted up by anyone else. */
-function viewCounter(db: TDb) {
-  return prepared(db, 'assembly.views', (d) => {
-    const live = and(eq(assemblies.uuid, sql.placeholder('uuid')), isNull(assemblies.deletedAt));
-    return {
-      read: d.select({ views: assemblies.views }).from(assemblies).where(live).prepare(),
-      count: d.update(assemblies).set({ views: sql`${assemblies.views} + 1` }).where(live).returning({ views: assemblies.views }).prepare(),
-    };
-  });
 }
 
 /** An assembly that is not in the trash; 404 otherwise (trashed ones do not exist for readers). */
@@ -330,32 +320,39 @@ interface TCachedItem {
 /**
  * One assembly, through the read cache unless `force`. Access is checked on every read (the cached
  * entry keeps the password hash, never sent out). A read by anyone but the creator counts a view,
- * cache hit or not; the returned ETag leaves the view counter out so revalidation still works.
+ * cache hit or not, in `views` (written to the database in batches); the returned ETag leaves the
+ * view counter out so revalidation still works.
  */
 export async function getAssembly(
   db: TDb,
   cache: TReadCache,
+  views: ViewCounter,
   uuid: string,
   options: { viewerId?: string; password?: string; force?: boolean },
 ): Promise<{ view: TAssemblyView; etag: string; isPublic: boolean }> {
   let entry = options.force ? undefined : cache.get<TCachedItem>(ITEM_KEY(uuid));
+  let current: number | undefined;
   if (!entry) {
     const row = await findActive(db, uuid);
     const view = toView(row);
     const { views: _views, ...stable } = view;
     entry = { view, etag: weakEtag(JSON.stringify(stable)), isPublic: row.isPublic, creatorId: row.creatorId, passwordHash: row.passwordHash };
     cache.set(ITEM_KEY(uuid), entry);
+    current = views.learn(uuid, row.views);
   }
   await assertReadable(entry, options.viewerId, options.password);
-  // The counter is always read live: the cached copy of it is stale by design.
-  const counter = viewCounter(db);
-  const counted = options.viewerId === entry.creatorId ? await counter.read.all({ uuid }) : await counter.count.all({ uuid });
-  if (!counted[0]) {
-    // Trashed or purged since it was cached.
-    await cache.invalidate(ITEM_KEY(uuid));
-    throw new AppError('NOT_FOUND', `Assembly ${uuid} not found`);
+  current ??= views.current(uuid);
+  if (current === undefined) {
+    const stored = await views.readStored(db, uuid);
+    if (stored === undefined) {
+      // Trashed or purged since it was cached.
+      await cache.invalidate(ITEM_KEY(uuid));
+      throw new AppError('NOT_FOUND', `Assembly ${uuid} not found`);
+    }
+    current = views.learn(uuid, stored);
   }
-  return { view: { ...entry.view, views: counted[0].views }, etag: entry.etag, isPublic: entry.isPublic };
+  if (options.viewerId !== entry.creatorId) current = views.record(uuid);
+  return { view: { ...entry.view, views: current }, etag: entry.etag, isPublic: entry.isPublic };
 }
 
 export async function getAttributes(

@@ -28,7 +28,7 @@ export const getItem = publicProcedure
       tags: ['assembly'],
       protect: false,
       summary: 'One assembly (private ones need their password unless you are the creator)',
-      description: 'force=true bypasses the read cache. Each read by someone other than the creator counts a view.',
+      description: 'force=true bypasses the read cache. Each read by someone other than the creator counts a view (stored within about a second).',
     },
   })
   .input(
@@ -40,7 +40,7 @@ export const getItem = publicProcedure
   )
   .output(ZAssembly)
   .query(async ({ input, ctx }) => {
-    const { view, etag, isPublic } = await getAssembly(ctx.db, ctx.deps.cache, input.uuid, {
+    const { view, etag, isPublic } = await getAssembly(ctx.db, ctx.deps.cache, ctx.deps.views, input.uuid, {
       viewerId: ctx.auth?.user.id,
       password: input.password,
       force: input.force,

@@ -1,0 +1,116 @@
+import { and, eq, isNull, sql } from 'drizzle-orm';
+import type { TDb } from '../../db/client';
+import { prepared } from '../../db/prepared';
+import { assemblies } from '../../db/schema';
+import { transaction } from '../../db/transaction';
+
+/** How often each instance writes the views it counted (server/jobs.ts), and once more when it stops. */
+export const VIEW_FLUSH_INTERVAL_MS = 1_000;
+
+interface TCount {
+  /** The stored count when last read or written by this process. */
+  stored: number;
+  /** Views counted here and not yet written. */
+  pending: number;
+  /** Views being written by a flush that has not committed yet. */
+  flushing: number;
+}
+
+function statements(db: TDb) {
+  return prepared(db, 'assembly.views', (d) => {
+    const live = and(eq(assemblies.uuid, sql.placeholder('uuid')), isNull(assemblies.deletedAt));
+    return {
+      read: d.select({ views: assemblies.views }).from(assemblies).where(live).prepare(),
+      add: d
+        .update(assemblies)
+        .set({ views: sql`${assemblies.views} + ${sql.placeholder('delta')}` })
+        .where(live)
+        .returning({ views: assemblies.views })
+        .prepare(),
+    };
+  });
+}
+
+/**
+ * Assembly views, counted in memory and written in one transaction per second, so that reading an
+ * assembly is not a database write. A count this process knows (`stored` + what it counted since)
+ * answers without a query; the first read after a flush asks the database once, which also brings in
+ * the views other instances have written. Whatever is not yet written when the process dies is lost
+ * (at most VIEW_FLUSH_INTERVAL_MS of views); a graceful stop writes it.
+ */
+export class ViewCounter {
+  private readonly counts = new Map<string, TCount>();
+
+  /** The count this process knows, or undefined (then the caller reads the stored one and passes it to `learn`). */
+  current(uuid: string): number | undefined {
+    const count = this.counts.get(uuid);
+    return count && count.stored + count.flushing + count.pending;
+  }
+
+  /** Records the stored count just read from the database; returns the count with what is not yet written. */
+  learn(uuid: string, stored: number): number {
+    const count = this.counts.get(uuid);
+    if (!count) {
+      this.counts.set(uuid, { stored, pending: 0, flushing: 0 });
+      return stored;
+    }
+    count.stored = stored;
+    return stored + count.flushing + count.pending;
+  }
+
+  /** Counts one view of an assembly whose count is known (`current` or `learn` first); returns the new count. */
+  record(uuid: string): number {
+    const count = this.counts.get(uuid);
+    if (!count) throw new Error(`ViewCounter.record(${uuid}) before its count was known`);
+    count.pending++;
+    return count.stored + count.flushing + count.pending;
+  }
+
+  /** The stored count of a live (not trashed) assembly, or undefined. */
+  async readStored(db: TDb, uuid: string): Promise<number | undefined> {
+    const [row] = await statements(db).read.all({ uuid });
+    return row?.views;
+  }
+
+  /**
+   * Writes every pending count in one transaction and forgets the counts with nothing pending, so
+   * their next read fetches what other instances wrote. On failure the views stay pending for the
+   * next flush.
+   */
+  async flush(db: TDb): Promise<number> {
+    const batch = [...this.counts].filter(([, count]) => count.pending > 0);
+    for (const [uuid, count] of this.counts) if (count.pending === 0 && count.flushing === 0) this.counts.delete(uuid);
+    if (batch.length === 0) return 0;
+    for (const [, count] of batch) {
+      count.flushing = count.pending;
+      count.pending = 0;
+    }
+    try {
+      const written = await transaction(db, async (tx) => {
+        const { add } = statements(tx);
+        const stored: (number | undefined)[] = [];
+        for (const [uuid, count] of batch) stored.push((await add.all({ uuid, delta: count.flushing }))[0]?.views);
+        return stored;
+      });
+      batch.forEach(([uuid, count], index) => {
+        const views = written[index];
+        count.flushing = 0;
+        // Trashed or purged meanwhile: its views go with it.
+        if (views === undefined) this.counts.delete(uuid);
+        else count.stored = views;
+      });
+      return batch.length;
+    } catch (error) {
+      for (const [, count] of batch) {
+        count.pending += count.flushing;
+        count.flushing = 0;
+      }
+      throw error;
+    }
+  }
+
+  /** How many assemblies have a count in memory (for tests and metrics). */
+  get size(): number {
+    return this.counts.size;
+  }
+}
