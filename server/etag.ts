@@ -1,6 +1,9 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
-/** A weak ETag of a text: what the REST surface puts on every GET, and what a procedure may set itself. */
+/**
+ * A weak ETag of a text: what the REST surface puts on every GET, and what a procedure may set itself.
+ * `crypto.hash` (Node 20.12) is the one-shot form: half the cost of a Hash object for bodies this size.
+ */
 export function weakEtag(text: string): string {
-  return `W/"${createHash('sha1').update(text).digest('base64url')}"`;
+  return `W/"${hash('sha1', text, 'base64url')}"`;
 }
