@@ -3,7 +3,9 @@
  *
  *   npm run bench                         short run: generates a 100,000-assembly database, 3 s per cell
  *   npx tsx bench/run.ts --db <file>      an existing database (bench/generate.ts), e.g. the 1,000,000-row one
- *   options: --duration <s> --connections <n> --only list,search,... --targets peer,rest --json <file>
+ *   options: --duration <s> --connections <n> --only list,search,... --targets peer,rest --repeat <n> --json <file>
+ *            --repeat  runs every cell n times, the targets taking turns, and reports the median run
+ *                      (on a shared machine one run's ratio can be off by a third)
  *            --quick   skip the start-up comparisons and bench/queries.ts (for iterating on one endpoint)
  *
  * Each target runs in its own child process; autocannon drives them from this process over loopback:
@@ -30,12 +32,14 @@ interface TArgs {
   only?: string[];
   /** Which of TARGETS to drive (default all). */
   targets: TTarget[];
+  /** Runs per cell; the median by req/s is reported. */
+  repeat: number;
   json?: string;
   quick: boolean;
 }
 
 function parseArgs(argv: string[]): TArgs {
-  const args: TArgs = { duration: 3, connections: 10, quick: argv.includes('--quick'), targets: TARGETS };
+  const args: TArgs = { duration: 3, connections: 10, quick: argv.includes('--quick'), targets: TARGETS, repeat: 1 };
   const pairs = argv.filter((arg) => arg !== '--quick');
   for (let i = 0; i < pairs.length; i += 2) {
     const [flag, value] = [pairs[i]!, pairs[i + 1]];
@@ -45,6 +49,7 @@ function parseArgs(argv: string[]): TArgs {
     else if (flag === '--connections') args.connections = Number(value);
     else if (flag === '--only') args.only = value.split(',');
     else if (flag === '--json') args.json = value;
+    else if (flag === '--repeat') args.repeat = Math.max(1, Number(value));
     else if (flag === '--targets') args.targets = TARGETS.filter((target) => value.split(',').includes(target));
     else throw new Error(`unknown option ${flag}`);
   }
@@ -288,6 +293,12 @@ function drainedAt(port: number, target: TTarget): Promise<number> {
 
 // ---------- report ----------
 
+/** The run with the median req/s (the lower middle one for an even count), reported whole. */
+function medianRun(runs: TCell[]): TCell {
+  const sorted = [...runs].sort((a, b) => a.rps - b.rps);
+  return sorted[Math.floor((sorted.length - 1) / 2)]!;
+}
+
 const fmt = (value: number, digits = 0) => (Number.isFinite(value) ? value.toFixed(digits) : '-');
 
 function table(cells: TCell[], names: string[]): string {
@@ -390,19 +401,23 @@ async function main(): Promise<void> {
   const portOf: Record<TTarget, number> = { ceiling: PORTS.ceiling, peer: PORTS.peer, rest: PORTS.ours, trpc: PORTS.ours };
   const pidOf: Record<TTarget, number> = { ceiling: ceiling.pid!, peer: peer.pid!, rest: ours.child.pid!, trpc: ours.child.pid! };
   for (const endpoint of list) {
-    for (const target of args.targets) {
-      // A short warm-up (JIT, SQLite page cache, read caches) that is not counted.
-      await load(portOf[target], pidOf[target], endpoint, target, 1, args.connections);
-      const cell = await load(portOf[target], pidOf[target], endpoint, target, endpoint.minDuration ? Math.max(endpoint.minDuration, args.duration) : args.duration, args.connections);
-      cells.push(cell);
-      console.log(`  ${endpoint.name.padEnd(16)} ${target.padEnd(8)} ${fmt(cell.rps).padStart(7)} req/s  p50 ${cell.p50} ms  p99 ${cell.p99} ms  ${fmt(cell.cpuUs)} µs CPU/req${cell.bad ? `  ${cell.bad} non-2xx/errors` : ''}`);
+    const runs = new Map<TTarget, TCell[]>(args.targets.map((target) => [target, []]));
+    for (let round = 0; round < args.repeat; round++) {
+      for (const target of args.targets) {
+        // A short warm-up (JIT, SQLite page cache, read caches) that is not counted.
+        await load(portOf[target], pidOf[target], endpoint, target, 1, args.connections);
+        const cell = await load(portOf[target], pidOf[target], endpoint, target, endpoint.minDuration ? Math.max(endpoint.minDuration, args.duration) : args.duration, args.connections);
+        runs.get(target)!.push(cell);
+        console.log(`  ${endpoint.name.padEnd(16)} ${target.padEnd(8)} ${fmt(cell.rps).padStart(7)} req/s  p50 ${cell.p50} ms  p99 ${cell.p99} ms  ${fmt(cell.cpuUs)} µs CPU/req${cell.bad ? `  ${cell.bad} non-2xx/errors` : ''}`);
+      }
     }
+    for (const target of args.targets) cells.push(medianRun(runs.get(target)!));
   }
   clearInterval(sampler);
   const finalRss = rssMb(ours.child.pid!);
 
   console.log(`\n${table(cells, list.map((endpoint) => endpoint.name))}\n`);
-  console.log(`database: ${assemblyCount} assemblies, ${userCount} users; ${args.duration} s per cell, ${args.connections} connections (search 2, sign-in 4)`);
+  console.log(`database: ${assemblyCount} assemblies, ${userCount} users; ${args.duration} s per cell, ${args.connections} connections (search 2, sign-in 4)${args.repeat > 1 ? `; median of ${args.repeat} runs per cell` : ''}`);
   console.log(`our RSS (production build): ${fmt(bundledIdleRss)} MB idle after start-up, peak ${fmt(peakRss)} MB under load, ${fmt(finalRss)} MB after`);
   const runs = (wall: number[], cpu: number[]) => wall.map((ms, i) => `${fmt(ms)} ms (${fmt(cpu[i]!)} ms CPU)`).join(', ');
   console.log(`start-up to first healthy answer, wall (server CPU): node --import tsx ${runs(startups, startupCpu)}; production build (node dist/main.js) ${runs(bundled, bundledCpu)}`);

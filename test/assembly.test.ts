@@ -750,7 +750,7 @@ List('paging defaults 1/20, pageSize over 100 is a 400, private and trashed neve
   assert.is((await trpcError(app.trpc().assembly.list.query({ pageSize: 101 }))).status, 400);
 });
 
-List('keyword matches name words or tags through FTS5, the last word by prefix; operators are plain text', async ({ app, owner }) => {
+List('keyword matches name words or tags through FTS5, every word as a prefix; operators are plain text', async ({ app, owner }) => {
   await publish(app, owner.token, { ...HULK, name: 'Stormbreaker galleon', tags: ['kraken-hunter'] });
   await publish(app, owner.token, { ...HULK, name: 'Quiet trader', tags: ['merchant', 'stormproof'] });
   const search = async (keyword: string) =>
@@ -759,8 +759,10 @@ List('keyword matches name words or tags through FTS5, the last word by prefix; 
   assert.equal(await search('storm'), ['Quiet trader', 'Stormbreaker galleon'], 'prefix match on name and tag');
   assert.equal(await search('MERCHANT'), ['Quiet trader']);
   assert.equal(await search('kraken'), ['Stormbreaker galleon']);
-  assert.equal(await search('stormbreaker gall'), ['Stormbreaker galleon'], 'every word must match, the last one as a prefix');
-  assert.equal(await search('storm galleon'), [], 'words before the last match whole words only');
+  assert.equal(await search('stormbreaker gall'), ['Stormbreaker galleon'], 'every word must match');
+  assert.equal(await search('storm gall'), ['Stormbreaker galleon'], 'every word as a prefix');
+  assert.equal(await search('s g'), ['Stormbreaker galleon'], 'one-letter prefixes too');
+  assert.equal(await search('storm galleons'), [], 'a prefix longer than the word does not match');
   assert.equal(await search('kraken storm'), ['Stormbreaker galleon'], 'words in any order, name and tags together');
   for (const hostile of ['"', 'AND (', 'storm OR', '*', 'NEAR(a b)', "'; drop table assemblies; --", 'name:storm', '^storm']) {
     const response = await app.rest('GET', `/api/assembly/list?keyword=${encodeURIComponent(hostile)}`);
@@ -768,8 +770,8 @@ List('keyword matches name words or tags through FTS5, the last word by prefix; 
   }
   assert.equal(await search('"'), []);
   assert.equal(await search('storm OR'), [], 'OR is a word to match, not an operator');
-  assert.equal(ftsQuery('a "b" AND ('), '"a" """b""" "AND"*');
-  assert.is(ftsQuery('nul\u0000byte'), '"nul" "byte"*', 'control characters split words');
+  assert.equal(ftsQuery('a "b" AND ('), '"a"* """b"""* "AND"*');
+  assert.is(ftsQuery('nul\u0000byte'), '"nul"* "byte"*', 'control characters split words');
   const edited = (await app.rest('GET', '/api/assembly/list?keyword=stormbreaker')).body.data.items[0];
   await app.rest('POST', '/api/assembly/edit', { token: owner.token, body: { uuid: edited.uuid, data: { name: 'Renamed ship', tags: [] } } });
   assert.equal(await search('stormbreaker'), [], 'the index follows edits');

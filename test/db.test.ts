@@ -137,7 +137,7 @@ function migrationsUpTo(dir: string, lastTag: string): string {
   return folder;
 }
 
-const Fts = suite<{ dir: string }>(`migration 0006 (${DRIVER ?? 'better-sqlite3'}): the FTS5 index keeps only listable assemblies`);
+const Fts = suite<{ dir: string }>(`migrations 0006 and 0010 (${DRIVER ?? 'better-sqlite3'}): the FTS5 index keeps only listable assemblies, with prefix indexes`);
 
 Fts.before((context) => {
   context.dir = mkdtempSync(join(tmpdir(), 'tidewatch-fts-'));
@@ -192,6 +192,37 @@ Fts('a database at 0005 with public, private and trashed rows has an index of ex
     await db.run(sql`delete from assemblies where id in (1, 4)`);
     assert.equal(await ids('reefword'), [2, 3]);
     assert.is(await count('assemblies_fts_docsize'), 2);
+  } finally {
+    database.close();
+  }
+});
+
+Fts('0010 rebuilds the index with prefix indexes: the same listable rows, prefixes of 1 to 10 characters, the triggers still feed it', async ({ dir }) => {
+  const database = openDatabase(`file:${join(dir, 'at-0009.db')}`, { driver: DRIVER });
+  try {
+    await database.migrate(migrationsUpTo(dir, '0009_data_versions_war'));
+    const { db } = database;
+    await db.insert(users).values(row('prefix_owner'));
+    const now = new Date();
+    const assembly = (name: string, isPublic: boolean, deletedAt: Date | null) => ({
+      uuid: randomUUID(), creatorId: 'prefix_owner', name, shipId: 'hulk', weapons: '[]', furnitures: '[]', tags: '["tidecaller"]', isPublic, createdAt: now, updatedAt: now, deletedAt,
+    });
+    await db.insert(assemblies).values([assembly('Public one', true, null), assembly('Private one', false, null), assembly('Trashed one', true, now)]);
+    const ids = async (match: string) =>
+      (await db.all<{ id: number }>(sql`select rowid as id from assemblies_fts where assemblies_fts match ${match} order by rowid`)).map((r) => Number(r.id));
+    const tableSql = async () => (await db.get<{ sql: string }>(sql`select sql from sqlite_master where name = 'assemblies_fts'`))!.sql;
+    assert.not.match(await tableSql(), /prefix=/);
+
+    await database.migrate();
+    assert.match(await tableSql(), /prefix='1 2 3 4 5 6 7 8 9 10'/);
+    assert.equal(await ids('"tidecaller"'), [1], 'only the listable row, as before');
+    assert.equal(await ids('"t"*'), [1]);
+    assert.equal(await ids('"tidecall"*'), [1]);
+    assert.equal(await ids('"tidecaller"*'), [1], 'a prefix longer than the indexed ones still matches');
+    assert.equal(await ids('"pub"* "on"*'), [1]);
+    await db.run(sql`update assemblies set is_public = 1 where id = 2`);
+    assert.equal(await ids('"tide"*'), [1, 2], 'the 0006 triggers feed the new table');
+    assert.is(await database.integrityCheck(), 'ok');
   } finally {
     database.close();
   }

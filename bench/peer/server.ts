@@ -100,8 +100,8 @@ function ftsQuery(keyword: string): string | null {
     .split(/\s+/)
     .filter((word) => /[\p{L}\p{N}]/u.test(word))
     .slice(0, 16)
-    // As ours: the last word as a prefix, the others whole.
-    .map((word, index, all) => `"${word.replace(/"/g, '""')}"${index === all.length - 1 ? '*' : ''}`);
+    // As ours: every word as a prefix.
+    .map((word) => `"${word.replace(/"/g, '""')}"*`);
   return words.length ? words.join(' ') : null;
 }
 

@@ -377,12 +377,12 @@ export interface TListQuery {
 }
 
 /**
- * An FTS5 query that matches every word of the keyword: the last one as a prefix (the word being
- * typed), the others whole, as search-as-you-type engines do by default ("prefix last"). Each word
- * is quoted (inner quotes doubled), so operators and punctuation in user input are only ever text;
- * words without a letter or digit cannot match anything and are dropped. Returns null when nothing
- * searchable is left. Whole words are why a two-word search stays fast: FTS5 streams a whole word's
- * matches newest first, but must collect every match of a prefix before it can order them.
+ * An FTS5 query that matches every word of the keyword as a prefix, in the name or a tag (search as
+ * you type). Each word is quoted (inner quotes doubled), so operators and punctuation in user input
+ * are only ever text; words without a letter or digit cannot match anything and are dropped. Returns
+ * null when nothing searchable is left. Prefixes of up to 10 characters have their own FTS5 index
+ * (migration 0010), so they are walked newest first and stopped like whole words; a longer one makes
+ * FTS5 merge the match lists of the terms it starts (few, for words that long) first.
  */
 export function ftsQuery(keyword: string): string | null {
   // Control characters (a NUL above all) end an FTS5 string early and make MATCH fail: treat them as spaces.
@@ -391,7 +391,7 @@ export function ftsQuery(keyword: string): string | null {
     .split(/\s+/)
     .filter((word) => /[\p{L}\p{N}]/u.test(word))
     .slice(0, 16)
-    .map((word, index, all) => `"${word.replace(/"/g, '""')}"${index === all.length - 1 ? '*' : ''}`);
+    .map((word) => `"${word.replace(/"/g, '""')}"*`);
   return words.length ? words.join(' ') : null;
 }
 
