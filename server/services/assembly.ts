@@ -331,17 +331,17 @@ export async function getAssembly(
   options: { viewerId?: string; password?: string; force?: boolean },
 ): Promise<{ view: TAssemblyView; etag: string; isPublic: boolean }> {
   let entry = options.force ? undefined : cache.get<TCachedItem>(ITEM_KEY(uuid));
-  let current: number | undefined;
   if (!entry) {
     const row = await findActive(db, uuid);
     const view = toView(row);
     const { views: _views, ...stable } = view;
     entry = { view, etag: weakEtag(JSON.stringify(stable)), isPublic: row.isPublic, creatorId: row.creatorId, passwordHash: row.passwordHash };
     cache.set(ITEM_KEY(uuid), entry);
-    current = views.learn(uuid, row.views);
+    views.learn(uuid, row.views);
   }
   await assertReadable(entry, options.viewerId, options.password);
-  current ??= views.current(uuid);
+  // Asked only now: a flush during the password check may have written and forgotten the count.
+  let current = views.current(uuid);
   if (current === undefined) {
     const stored = await views.readStored(db, uuid);
     if (stored === undefined) {
