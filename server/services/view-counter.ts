@@ -108,9 +108,4 @@ export class ViewCounter {
       throw error;
     }
   }
-
-  /** How many assemblies have a count in memory (for tests and metrics). */
-  get size(): number {
-    return this.counts.size;
-  }
 }
