@@ -4,7 +4,7 @@ import { nodeHTTPRequestHandler } from '@trpc/server/adapters/node-http';
 import type { TDb } from '../db/client';
 import packageJson from '../package.json' with { type: 'json' };
 import type { TConfig } from './config';
-import { createContext, type TAppDeps, type TContext } from './context';
+import { createContext, type TAppDeps, type TContext, type TRequestIdentity } from './context';
 import { serveDocs } from './docs';
 import { AppError, toPublicError } from './errors';
 import type { TLogger } from './logger';
@@ -100,8 +100,8 @@ function requestIdOf(req: IncomingMessage): string {
 /** Builds everything once: route table and handlers; the OpenAPI document on its first request. */
 export function createApp(options: { db: TDb; deps: TAppDeps }): TApp {
   const { db, deps } = options;
-  const contextFor = (req: IncomingMessage, requestId: string, rawBody?: Buffer) =>
-    createContext({ req, db, deps, requestId, rawBody });
+  const contextFor = (req: IncomingMessage, identity: TRequestIdentity, rawBody?: Buffer) =>
+    createContext({ req, db, deps, identity, rawBody });
   const logServerError = (error: unknown, info: Record<string, unknown>) =>
     deps.logger.error({ err: error, ...info }, 'request failed');
 
@@ -125,14 +125,15 @@ export function createApp(options: { db: TDb; deps: TAppDeps }): TApp {
   const routeOf = createRouteLabeler(appRouter, routes);
   const metrics = createMetrics({ db, now: deps.now, version: VERSION, token: deps.config.METRICS_TOKEN });
 
-  async function route(req: IncomingMessage, res: ServerResponse, requestId: string): Promise<void> {
+  async function route(req: IncomingMessage, res: ServerResponse, identity: TRequestIdentity): Promise<void> {
     if (applySecurity(req, res)) return;
     if ((req.url ?? '').length > MAX_URL_LENGTH) {
       throw new AppError('BAD_REQUEST', `URL longer than ${MAX_URL_LENGTH} characters`);
     }
     const { pathname, search } = splitRequestTarget(req.url ?? '/');
+    const { requestId } = identity;
     if (!UNLIMITED.test(pathname)) {
-      const state = await deps.limits.global.hit(clientIpOf(req, deps.config.TRUST_PROXY));
+      const state = await deps.limits.global.hit(identity.clientIp);
       for (const [name, value] of Object.entries(rateLimitHeaders(state))) res.setHeader(name, value);
     }
 
@@ -143,7 +144,7 @@ export function createApp(options: { db: TDb; deps: TAppDeps }): TApp {
         res,
         path: pathname.slice('/trpc/'.length),
         maxBodySize: BODY_LIMIT_BYTES,
-        createContext: () => contextFor(req, requestId),
+        createContext: () => contextFor(req, identity),
         responseMeta: ({ ctx }) => ({ headers: (ctx as TContext | undefined)?.responseHeaders ?? {} }),
         onError: ({ error, path }) => {
           if (toPublicError(error, requestId).status >= 500) logServerError(error, { requestId, path, surface: 'trpc' });
@@ -163,7 +164,7 @@ export function createApp(options: { db: TDb; deps: TAppDeps }): TApp {
       if (serveDocs(res, pathname.slice('/api/docs'.length))) return;
     }
     if (pathname.startsWith('/api/')) {
-      await rest(req, res, pathname.slice('/api'.length), search, requestId);
+      await rest(req, res, pathname.slice('/api'.length), search, identity);
       return;
     }
     if (pathname === '/' && (req.method === 'GET' || req.method === 'HEAD')) {
@@ -186,7 +187,7 @@ export function createApp(options: { db: TDb; deps: TAppDeps }): TApp {
       const durationMs = Math.round(seconds * 1e6) / 1e3;
       logRequest(deps.logger, { requestId, method, route, path, status, durationMs, ...(aborted ? { aborted: true as const } : {}) });
     });
-    route(req, res, requestId).catch((error: unknown) => {
+    route(req, res, { requestId, clientIp: clientIpOf(req, deps.config.TRUST_PROXY) }).catch((error: unknown) => {
       sendError(res, error, requestId, undefined, () => logServerError(error, { requestId, url: req.url }));
     });
   };

@@ -1,7 +1,6 @@
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import type { TDb } from '../db/client';
 import type { TConfig } from './config';
-import { clientIpOf } from './http/client-ip';
 import type { TRateLimits } from './http/rate-limit';
 import type { TLogger } from './logger';
 import type { TCaptchaService } from './services/captcha';
@@ -95,22 +94,25 @@ export function readAccessToken(req: IncomingMessage): string | null | undefined
   return undefined;
 }
 
+/** What the app works out once per request, before any context: its id and the client's address (server/http/client-ip.ts). */
+export interface TRequestIdentity {
+  requestId: string;
+  clientIp: string;
+}
+
 /** The adapters' context: resolves the session of the request's token, if any. */
 export async function createContext(options: {
   req: IncomingMessage;
   db: TDb;
   deps: TAppDeps;
-  requestId: string;
+  identity: TRequestIdentity;
   rawBody?: Buffer;
 }): Promise<TContext> {
-  const request: TRequestInfo = {
-    headers: options.req.headers,
-    clientIp: clientIpOf(options.req, options.deps.config.TRUST_PROXY),
-    rawBody: options.rawBody,
-  };
+  const { requestId, clientIp } = options.identity;
+  const request: TRequestInfo = { headers: options.req.headers, clientIp, rawBody: options.rawBody };
   const token = readAccessToken(options.req);
   if (token === undefined) {
-    return createContextInner({ db: options.db, deps: options.deps, requestId: options.requestId, request });
+    return createContextInner({ db: options.db, deps: options.deps, requestId, request });
   }
   const auth =
     token === null || token.length > MAX_TOKEN_LENGTH
@@ -121,7 +123,7 @@ export async function createContext(options: {
     deps: options.deps,
     auth,
     authFailure: 'invalid',
-    requestId: options.requestId,
+    requestId,
     request,
   });
 }

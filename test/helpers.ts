@@ -161,14 +161,14 @@ export async function serveRestRouter(router: AnyRouter): Promise<{ url: string;
   const deps = createDeps(configWith(), silentLogger());
   const handler = createRestHandler({
     routes: RouteTable.fromRouter(router),
-    createContext: (req, requestId, rawBody) => createContext({ req, db: undefined as never, deps, requestId, rawBody }),
+    createContext: (req, identity, rawBody) => createContext({ req, db: undefined as never, deps, identity, rawBody }),
     onServerError: () => {},
     cache: deps.cache,
     nowMs: () => deps.now().getTime(),
   });
   const server: Server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
-    void handler(req, res, url.pathname.replace(/^\/api/, ''), url.search.slice(1), 'test-request');
+    void handler(req, res, url.pathname.replace(/^\/api/, ''), url.search.slice(1), { requestId: 'test-request', clientIp: req.socket.remoteAddress ?? 'unknown' });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { TContext } from '../context';
+import type { TContext, TRequestIdentity } from '../context';
 import { AppError, toPublicError } from '../errors';
 import { weakEtag } from '../etag';
 import { queryToObject, readJsonObjectBody } from './body';
@@ -13,7 +13,7 @@ const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 export interface TRestHandlerOptions {
   /** The REST route table of the router (RouteTable.fromRouter), built once and shared with the route labeler. */
   routes: RouteTable;
-  createContext: (req: IncomingMessage, requestId: string, rawBody?: Buffer) => Promise<TContext>;
+  createContext: (req: IncomingMessage, identity: TRequestIdentity, rawBody?: Buffer) => Promise<TContext>;
   /** Called with every error that maps to a 5xx, for logging. */
   onServerError: (error: unknown, info: { requestId: string; method: string; path: string }) => void;
   /** Where routes with `meta.responseCache` keep their anonymous answers (the app's read cache). */
@@ -23,7 +23,7 @@ export interface TRestHandlerOptions {
 }
 
 /** `search` is the raw query string without `?` (see splitRequestTarget). */
-export type TRestHandler = (req: IncomingMessage, res: ServerResponse, path: string, search: string, requestId: string) => Promise<void>;
+export type TRestHandler = (req: IncomingMessage, res: ServerResponse, path: string, search: string, identity: TRequestIdentity) => Promise<void>;
 
 function decodeParams(params: Record<string, string>): Record<string, string> {
   const decoded: Record<string, string> = {};
@@ -55,7 +55,8 @@ export function createRestHandler(options: TRestHandlerOptions): TRestHandler {
   const { routes } = options;
   const responseCache = new ResponseCache(options.cache, options.nowMs);
 
-  return async (req, res, rawPath, search, requestId) => {
+  return async (req, res, rawPath, search, identity) => {
+    const { requestId } = identity;
     const path = rawPath.length > 1 && rawPath.endsWith('/') ? rawPath.slice(0, -1) : rawPath;
     const method = (req.method ?? 'GET').toUpperCase();
     let ctx: TContext | undefined;
@@ -80,7 +81,7 @@ export function createRestHandler(options: TRestHandlerOptions): TRestHandler {
       const source = BODY_METHODS.has(method) ? (body?.value ?? {}) : search === '' ? {} : queryToObject(new URLSearchParams(search));
       const input = route.paramNames.length === 0 ? source : { ...source, ...decodeParams(match.params) };
 
-      ctx = await options.createContext(req, requestId, body?.raw);
+      ctx = await options.createContext(req, identity, body?.raw);
       // What a tRPC caller does for one call, without building its proxy chain on every request.
       const data: unknown = await route.procedure({
         path: route.procedurePath,
