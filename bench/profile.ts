@@ -5,6 +5,7 @@
  *   e.g. npx tsx bench/profile.ts /tmp/bench.db '/api/stateOfWar/latest'
  *        PROFILE_TARGET=peer npx tsx bench/profile.ts ...   (the peer instead of ours)
  *        npx tsx bench/profile.ts /tmp/bench.db '/api/assembly/item?uuid={uuid}'   (5,000 assemblies in rotation)
+ *        npx tsx bench/profile.ts /tmp/bench.db '/api/assembly/list?{search}'      (the search cell's keywords)
  *
  * Starts server/main.ts with `node --cpu-prof`, drives the path with autocannon, stops the server
  * and prints the functions with the most self time, grouped by file (the .cpuprofile is kept for
@@ -16,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import autocannon from 'autocannon';
 import Database from 'better-sqlite3';
-import { benchPublicAssemblyUuid } from './generate';
+import { benchPublicAssemblyUuid, benchSearchInput } from './generate';
 
 interface TNode {
   id: number;
@@ -26,7 +27,7 @@ interface TNode {
 
 const [db, path, seconds = '5', connections = '10'] = process.argv.slice(2);
 if (!db || !path) throw new Error('usage: npx tsx bench/profile.ts <database file> <path> [seconds] [connections]');
-/** `{uuid}` in the path rotates over 5,000 public assemblies, as bench/run.ts's item cell does. */
+/** `{uuid}` in the path rotates over 5,000 public assemblies, `{search}` over 3,888 keyword searches, as bench/run.ts's cells do. */
 const ITEM_ROTATION = 5000;
 
 function countAssemblies(file: string): number {
@@ -70,7 +71,10 @@ for (;;) {
 }
 const assemblyCount = path.includes('{uuid}') ? countAssemblies(db) : 0;
 let counter = 0;
-const pathAt = (i: number) => path.replace('{uuid}', benchPublicAssemblyUuid(i % ITEM_ROTATION, assemblyCount));
+const pathAt = (i: number) =>
+  path
+    .replace('{uuid}', () => benchPublicAssemblyUuid(i % ITEM_ROTATION, assemblyCount))
+    .replace('{search}', () => new URLSearchParams(Object.entries(benchSearchInput(i)).map(([key, value]): [string, string] => [key, String(value)])).toString());
 const result = await autocannon({
   url: `http://127.0.0.1:${port}`,
   duration: Number(seconds),

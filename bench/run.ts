@@ -23,7 +23,7 @@ import autocannon from 'autocannon';
 import Database from 'better-sqlite3';
 import { buildDist } from '../scripts/build';
 import { NODE_MEMORY_FLAGS } from '../server/node-flags';
-import { benchPublicAssemblyUuid, BENCH_PASSWORD, generate, WORDS } from './generate';
+import { benchPublicAssemblyUuid, benchSearchInput, BENCH_PASSWORD, generate, WORDS } from './generate';
 
 interface TArgs {
   db?: string;
@@ -86,11 +86,6 @@ const trpcGet = (path: string, input: unknown): TRequestSpec => ({
 const query = (params: Record<string, string | number>) =>
   new URLSearchParams(Object.entries(params).map(([key, value]): [string, string] => [key, String(value)])).toString();
 
-/** Two-word keywords over 3 pages: 3,888 distinct searches, more than the read cache holds (2,000), so none is a hit. */
-const searchInput = (i: number) => {
-  const pair = i % (WORDS.length * WORDS.length);
-  return { keyword: `${WORDS[pair % WORDS.length]} ${WORDS[Math.floor(pair / WORDS.length)]}`, page: 1 + (Math.floor(i / (WORDS.length * WORDS.length)) % 3), pageSize: 20 };
-};
 
 function endpoints(assemblyCount: number, userCount: number): TEndpoint[] {
   const signinBody = (i: number) => ({ username: `sailor${(i * 31) % userCount}`, password: BENCH_PASSWORD });
@@ -107,8 +102,8 @@ function endpoints(assemblyCount: number, userCount: number): TEndpoint[] {
       // Uncached searches over a million rows take far longer than a cached read: more connections only queue.
       connections: 2,
       minDuration: 10,
-      rest: (i) => ({ method: 'GET', path: `/api/assembly/list?${query(searchInput(i))}` }),
-      trpc: (i) => trpcGet('assembly.list', searchInput(i)),
+      rest: (i) => ({ method: 'GET', path: `/api/assembly/list?${query(benchSearchInput(i))}` }),
+      trpc: (i) => trpcGet('assembly.list', benchSearchInput(i)),
     },
     {
       name: 'item',

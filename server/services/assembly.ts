@@ -520,8 +520,9 @@ export async function listAssemblies(db: TDb, cache: TReadCache, query: TListQue
     result = { items: [], pagination: window.describe(0), truncated: false };
   } else {
     // One more than the cap tells "exactly the cap" from "more than the cap".
-    const found = await searchCandidates(db, shipType !== null).all({ match, shipType: shipType ?? '', cap: MAX_SEARCH_RESULTS + 1 });
-    const ids = found.slice(0, MAX_SEARCH_RESULTS).map((row) => row.id);
+    // Raw rows ([id]): up to 1,001 of them, where drizzle's per-field row mapping cost ~400 µs a search.
+    const found = (await searchCandidates(db, shipType !== null).values({ match, shipType: shipType ?? '', cap: MAX_SEARCH_RESULTS + 1 })) as [number][];
+    const ids = found.slice(0, MAX_SEARCH_RESULTS).map((row) => row[0]);
     // `latest` is the candidates' own order; the other sorts rank all candidates and keep the page.
     const pageIds =
       query.sort === 'latest'
