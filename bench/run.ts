@@ -390,8 +390,14 @@ async function main(): Promise<void> {
 
   const cells: TCell[] = [];
   let peakRss = rssMb(ours.child.pid!);
+  /** Our server's peak RSS during the endpoint being measured (both of our targets). */
+  let endpointPeakRss = 0;
   const sampler = setInterval(() => {
-    if (ours.child.exitCode === null) peakRss = Math.max(peakRss, rssMb(ours.child.pid!));
+    if (ours.child.exitCode === null) {
+      const rss = rssMb(ours.child.pid!);
+      peakRss = Math.max(peakRss, rss);
+      endpointPeakRss = Math.max(endpointPeakRss, rss);
+    }
   }, 100);
   const portOf: Record<TTarget, number> = { ceiling: PORTS.ceiling, peer: PORTS.peer, rest: PORTS.ours, trpc: PORTS.ours };
   const pidOf: Record<TTarget, number> = { ceiling: ceiling.pid!, peer: peer.pid!, rest: ours.child.pid!, trpc: ours.child.pid! };
@@ -407,6 +413,8 @@ async function main(): Promise<void> {
       }
     }
     for (const target of args.targets) cells.push(medianRun(runs.get(target)!));
+    console.log(`  ${endpoint.name.padEnd(16)} our peak RSS ${fmt(endpointPeakRss)} MB`);
+    endpointPeakRss = 0;
   }
   clearInterval(sampler);
   const finalRss = rssMb(ours.child.pid!);

@@ -44,11 +44,13 @@ export interface TApp {
 }
 
 /**
- * What the stored REST answers (server/rest/response-cache.ts) may hold at most: 16 MiB, about 1,600
- * list pages of 20 or 330 of 100. A client asking for endless distinct pages evicts older ones
- * instead of growing the process.
+ * What the stored REST answers (server/rest/response-cache.ts) and the cached list pages together may
+ * hold at most: 8 MiB, about 330 list pages of 20 kept both ways (the service's page, ~15 KB of heap,
+ * and the REST answer's ~10 KB of bytes). A client asking for endless distinct pages or searches
+ * evicts older ones instead of growing the process: at 16 MiB a burst of searches took the peak RSS
+ * of the benchmark past 200 MB (bench/README.md).
  */
-export const READ_CACHE_MAX_BYTES = 16 * 1024 * 1024;
+export const READ_CACHE_MAX_BYTES = 8 * 1024 * 1024;
 
 /** `shared` (REDIS_URL): rate limits, cache invalidation, captcha replays and throttles span every instance. */
 export function createDeps(

@@ -60,6 +60,9 @@ export interface TAssemblyDraft {
 const ITEM_KEY = (uuid: string) => `assembly:item:${uuid}`;
 /** Every cached list page (and, through meta.responseCache, every stored REST answer of /assembly/list). */
 export const LIST_PREFIX = 'assembly:list:';
+/** Heap size of a cached list page, measured: 15.4 KB for a page of 20 summaries (its JSON is 9.7 KB). */
+const LIST_PAGE_HEAP_BYTES = 512;
+const SUMMARY_HEAP_BYTES = 750;
 
 /** Every write calls this: the item (when known) and every cached list page are dropped. */
 export async function invalidateAssembly(cache: TReadCache, uuid?: string): Promise<void> {
@@ -534,7 +537,8 @@ export async function listAssemblies(db: TDb, cache: TReadCache, query: TListQue
     const rows = pageIds.flatMap((id) => byId.get(id) ?? []);
     result = { items: rows.map(toSummary), pagination: window.describe(ids.length), truncated: found.length > MAX_SEARCH_RESULTS };
   }
-  cache.set(key, result);
+  // Pages count against the read cache's byte budget like stored REST answers: a burst of distinct searches would otherwise fill 2,000 entries with ~15 KB each.
+  cache.set(key, result, { bytes: LIST_PAGE_HEAP_BYTES + result.items.length * SUMMARY_HEAP_BYTES });
   return result;
 }
 
