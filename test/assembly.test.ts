@@ -609,11 +609,16 @@ Item('views are counted in memory and written in one batch; the next read after 
   assert.is(await storedViews(app, created.uuid), 14);
 });
 
-Item('views pending for an assembly trashed before the flush go with it', async ({ app, owner }) => {
+Item('one flush writes every assembly\'s views; those of one trashed meanwhile go with it', async ({ app, owner }) => {
   const created = await publish(app, owner.token, HULK);
+  const others = [await publish(app, owner.token, HULK), await publish(app, owner.token, HULK)];
   await app.rest('GET', `/api/assembly/item?uuid=${created.uuid}`);
+  for (const [index, other] of others.entries()) {
+    for (let i = 0; i <= index; i++) await app.rest('GET', `/api/assembly/item?uuid=${other.uuid}`);
+  }
   await app.rest('POST', '/api/assembly/delete', { token: owner.token, body: { uuid: created.uuid } });
-  await app.app.deps.views.flush(app.database.db);
+  assert.is(await app.app.deps.views.flush(app.database.db), 3, 'one write covers all three');
+  assert.equal([await storedViews(app, others[0]!.uuid), await storedViews(app, others[1]!.uuid)], [1, 2]);
   assert.is(await storedViews(app, created.uuid), 0);
   assert.is(app.app.deps.views.current(created.uuid), undefined, 'forgotten');
   assert.is((await app.rest('GET', `/api/assembly/item?uuid=${created.uuid}`)).status, 404);

@@ -2,7 +2,6 @@ import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { TDb } from '../../db/client';
 import { prepared } from '../../db/prepared';
 import { assemblies } from '../../db/schema';
-import { transaction } from '../../db/transaction';
 
 /** How often each instance writes the views it counted (server/jobs.ts), and once more when it stops. */
 export const VIEW_FLUSH_INTERVAL_MS = 1_000;
@@ -17,22 +16,30 @@ interface TCount {
 }
 
 function statements(db: TDb) {
-  return prepared(db, 'assembly.views', (d) => {
-    const live = and(eq(assemblies.uuid, sql.placeholder('uuid')), isNull(assemblies.deletedAt));
-    return {
-      read: d.select({ views: assemblies.views }).from(assemblies).where(live).prepare(),
-      add: d
-        .update(assemblies)
-        .set({ views: sql`${assemblies.views} + ${sql.placeholder('delta')}` })
-        .where(live)
-        .returning({ views: assemblies.views })
-        .prepare(),
-    };
-  });
+  return prepared(db, 'assembly.views', (d) => ({
+    read: d
+      .select({ views: assemblies.views })
+      .from(assemblies)
+      .where(and(eq(assemblies.uuid, sql.placeholder('uuid')), isNull(assemblies.deletedAt)))
+      .prepare(),
+  }));
 }
 
 /**
- * Assembly views, counted in memory and written in one transaction per second, so that reading an
+ * Adds every delta of `batch` (a JSON array of [uuid, delta]) in one statement, so a flush is one
+ * round trip to a libSQL server however many assemblies it covers; returns the new stored counts of
+ * the live ones (a trashed or purged assembly is not updated and not returned).
+ */
+function addAll(db: TDb, batch: string) {
+  return db.all<{ uuid: string; views: number }>(sql`
+    update ${assemblies} set views = ${assemblies}.views + counted.delta
+    from (select json_extract(value, '$[0]') as uuid, json_extract(value, '$[1]') as delta from json_each(${batch})) as counted
+    where ${assemblies}.uuid = counted.uuid and ${assemblies}.deleted_at is null
+    returning uuid, views`);
+}
+
+/**
+ * Assembly views, counted in memory and written in one statement per second, so that reading an
  * assembly is not a database write. A count this process knows (`stored` + what it counted since)
  * answers without a query; the first read after a flush asks the database once, which also brings in
  * the views other instances have written. Whatever is not yet written when the process dies is lost
@@ -73,7 +80,7 @@ export class ViewCounter {
   }
 
   /**
-   * Writes every pending count in one transaction and forgets the counts with nothing pending, so
+   * Writes every pending count in one statement and forgets the counts with nothing pending, so
    * their next read fetches what other instances wrote. On failure the views stay pending for the
    * next flush.
    */
@@ -86,19 +93,15 @@ export class ViewCounter {
       count.pending = 0;
     }
     try {
-      const written = await transaction(db, async (tx) => {
-        const { add } = statements(tx);
-        const stored: (number | undefined)[] = [];
-        for (const [uuid, count] of batch) stored.push((await add.all({ uuid, delta: count.flushing }))[0]?.views);
-        return stored;
-      });
-      batch.forEach(([uuid, count], index) => {
-        const views = written[index];
+      const rows = await addAll(db, JSON.stringify(batch.map(([uuid, count]) => [uuid, count.flushing])));
+      const written = new Map(rows.map((row) => [row.uuid, Number(row.views)]));
+      for (const [uuid, count] of batch) {
+        const views = written.get(uuid);
         count.flushing = 0;
         // Trashed or purged meanwhile: its views go with it.
         if (views === undefined) this.counts.delete(uuid);
         else count.stored = views;
-      });
+      }
       return batch.length;
     } catch (error) {
       for (const [, count] of batch) {
