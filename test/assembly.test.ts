@@ -17,6 +17,7 @@ import { ftsQuery, getAssembly, invalidateAssembly, MAX_SEARCH_RESULTS } from '.
 import { computeAttributes, resolveLoadout } from '../server/services/assembly-loadout';
 import { importCatalog, ZBlueprint } from '../server/services/catalog';
 import { MemoryReadCache } from '../server/services/read-cache';
+import { viewFlushStatement } from '../server/services/view-counter';
 import { startTestServer, TEST_DRIVER, trpcError, type TTestServer } from './helpers';
 
 // A copy of shared/data/community-sample (glow-prow-data, AGPL-3.0), kept in the repo so tests need nothing outside it.
@@ -636,6 +637,22 @@ Item('a flush during the password check of a private read loses no view and brea
   assert.is((await read).view.views, 1);
   await views.flush(db);
   assert.is(await storedViews(app, locked.uuid), 1);
+});
+
+Item('a flush walks its batch and looks each uuid up, never the live rows (query plan)', async () => {
+  // A database of its own: on libSQL, the app's writes failed (busy) after an EXPLAIN of this UPDATE on its connection.
+  const dir = mkdtempSync(join(tmpdir(), 'tidewatch-views-plan-'));
+  const database = openDatabase(`file:${join(dir, 'plan.db')}`, { driver: TEST_DRIVER });
+  let steps: string[];
+  try {
+    await database.migrate();
+    steps = (await database.db.all<{ detail: string }>(sql`explain query plan ${viewFlushStatement('[["x", 1]]')}`)).map((row) => row.detail);
+  } finally {
+    database.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+  assert.ok(steps.some((step) => /SEARCH assemblies USING INDEX assemblies_uuid_unique \(uuid=\?\)/.test(step)), steps.join('; '));
+  assert.not.ok(steps.some((step) => /assemblies_listable|SCAN assemblies/.test(step)), steps.join('; '));
 });
 
 Item('a failed flush keeps the views for the next one', async ({ app, owner }) => {
