@@ -81,7 +81,7 @@ export const ZTrashedAssembly = ZAssemblySummary.extend({ deletedAt: ZTimestamp,
 
 export const ZListInput = z.object({
   ...zPageInput(20),
-  keyword: z.string().max(100, 'must be at most 100 characters').optional().meta({ description: `Every word must match a word of the name or tags of a public assembly, the last one as a prefix; only the newest ${MAX_SEARCH_RESULTS} matches are paged through (see truncated)` }),
+  keyword: z.string().max(100, 'must be at most 100 characters').optional().meta({ description: `Every word must be the start of a word of the name or tags of a public assembly (search as you type); only the newest ${MAX_SEARCH_RESULTS} matches are paged through (see truncated)` }),
   shipType: z.string().max(32, 'must be at most 32 characters').optional().meta({ description: 'Hull class: a size (extraSmall, small, medium, large) or archetype' }),
   sort: z.enum(['latest', 'hottest', 'rating'], { error: 'must be latest, hottest or rating' }).default('latest'),
 });
