@@ -15,14 +15,14 @@ interface TCount {
   flushing: number;
 }
 
-function statements(db: TDb) {
-  return prepared(db, 'assembly.views', (d) => ({
-    read: d
+function storedViewsQuery(db: TDb) {
+  return prepared(db, 'assembly.views', (d) =>
+    d
       .select({ views: assemblies.views })
       .from(assemblies)
       .where(and(eq(assemblies.uuid, sql.placeholder('uuid')), isNull(assemblies.deletedAt)))
       .prepare(),
-  }));
+  );
 }
 
 /**
@@ -78,7 +78,7 @@ export class ViewCounter {
 
   /** The stored count of a live (not trashed) assembly, or undefined. */
   async readStored(db: TDb, uuid: string): Promise<number | undefined> {
-    const [row] = await statements(db).read.all({ uuid });
+    const [row] = await storedViewsQuery(db).all({ uuid });
     return row?.views;
   }
 
