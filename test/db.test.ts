@@ -144,6 +144,16 @@ Fts.before((context) => {
 });
 Fts.after(({ dir }) => rmSync(dir, { recursive: true, force: true }));
 
+/** An assembly row with one tag and an empty loadout, public or not, trashed at `deletedAt` or not. */
+function taggedAssembly(creatorId: string, tag: string, name: string, isPublic: boolean, deletedAt: Date | null, now: Date) {
+  return { uuid: randomUUID(), creatorId, name, shipId: 'hulk', weapons: '[]', furnitures: '[]', tags: JSON.stringify([tag]), isPublic, createdAt: now, updatedAt: now, deletedAt };
+}
+
+/** The rowids the FTS5 index matches for an FTS5 query, in order. */
+async function ftsIds(db: TDatabase['db'], match: string): Promise<number[]> {
+  return (await db.all<{ id: number }>(sql`select rowid as id from assemblies_fts where assemblies_fts match ${match} order by rowid`)).map((r) => Number(r.id));
+}
+
 Fts('a database at 0005 with public, private and trashed rows has an index of exactly the listable ones after 0006', async ({ dir }) => {
   const database = openDatabase(`file:${join(dir, 'at-0005.db')}`, { driver: DRIVER });
   try {
@@ -151,19 +161,7 @@ Fts('a database at 0005 with public, private and trashed rows has an index of ex
     const { db } = database;
     await db.insert(users).values(row('fts_owner'));
     const now = new Date();
-    const assembly = (name: string, isPublic: boolean, deletedAt: Date | null) => ({
-      uuid: randomUUID(),
-      creatorId: 'fts_owner',
-      name,
-      shipId: 'hulk',
-      weapons: '[]',
-      furnitures: '[]',
-      tags: '["reefword"]',
-      isPublic,
-      createdAt: now,
-      updatedAt: now,
-      deletedAt,
-    });
+    const assembly = (name: string, isPublic: boolean, deletedAt: Date | null) => taggedAssembly('fts_owner', 'reefword', name, isPublic, deletedAt, now);
     await db.insert(assemblies).values([
       assembly('Public one', true, null),
       assembly('Private one', false, null),
@@ -171,8 +169,7 @@ Fts('a database at 0005 with public, private and trashed rows has an index of ex
       assembly('Private trashed one', false, now),
       assembly('Public two', true, null),
     ]);
-    const ids = async (keyword: string) =>
-      (await db.all<{ id: number }>(sql`select rowid as id from assemblies_fts where assemblies_fts match ${keyword} order by rowid`)).map((r) => Number(r.id));
+    const ids = (keyword: string) => ftsIds(db, keyword);
     const count = async (table: string) => Number((await db.get<{ n: number }>(sql.raw(`select count(*) as n from ${table}`)))!.n);
     assert.equal(await ids('reefword'), [1, 2, 3, 4, 5], 'before: 0003 indexed every row');
 
@@ -204,12 +201,9 @@ Fts('0010 rebuilds the index with prefix indexes: the same listable rows, prefix
     const { db } = database;
     await db.insert(users).values(row('prefix_owner'));
     const now = new Date();
-    const assembly = (name: string, isPublic: boolean, deletedAt: Date | null) => ({
-      uuid: randomUUID(), creatorId: 'prefix_owner', name, shipId: 'hulk', weapons: '[]', furnitures: '[]', tags: '["tidecaller"]', isPublic, createdAt: now, updatedAt: now, deletedAt,
-    });
+    const assembly = (name: string, isPublic: boolean, deletedAt: Date | null) => taggedAssembly('prefix_owner', 'tidecaller', name, isPublic, deletedAt, now);
     await db.insert(assemblies).values([assembly('Public one', true, null), assembly('Private one', false, null), assembly('Trashed one', true, now)]);
-    const ids = async (match: string) =>
-      (await db.all<{ id: number }>(sql`select rowid as id from assemblies_fts where assemblies_fts match ${match} order by rowid`)).map((r) => Number(r.id));
+    const ids = (match: string) => ftsIds(db, match);
     const tableSql = async () => (await db.get<{ sql: string }>(sql`select sql from sqlite_master where name = 'assemblies_fts'`))!.sql;
     assert.not.match(await tableSql(), /prefix=/);
 
