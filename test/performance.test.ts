@@ -41,12 +41,18 @@ Url('plain targets keep their raw query string', () => {
 
 Url.run();
 
+/** A test server with the demo war seeded (seasons, zones, snapshots every 5 minutes). */
+async function startWarServer(): Promise<TTestServer> {
+  const app = await startTestServer();
+  await seedLiveData(app.database.db, app.clock.now());
+  return app;
+}
+
 const Memo = suite<{ app: TTestServer }>('war history memo: never stale');
 
 // One server for both tests (seeding the war takes a while on libSQL); each changes a different bucket or name.
 Memo.before(async (context) => {
-  context.app = await startTestServer();
-  await seedLiveData(context.app.database.db, context.app.clock.now());
+  context.app = await startWarServer();
 });
 Memo.after(async ({ app }) => {
   await app.stop();
@@ -243,8 +249,7 @@ const WarMemo = suite<{ app: TTestServer }>('war memo: a write by any process, o
 
 // One server for both tests (seeding the war takes a while on libSQL): the write test runs first, the clock test moves time last.
 WarMemo.before(async (context) => {
-  context.app = await startTestServer();
-  await seedLiveData(context.app.database.db, context.app.clock.now());
+  context.app = await startWarServer();
 });
 WarMemo.after(async ({ app }) => {
   await app.stop();
