@@ -51,22 +51,12 @@ export function benchUuid(kind: number, index: number): string {
   return `b0000000-0000-4000-8${kind.toString(16).padStart(3, '0')}-${hex}`;
 }
 
-/** The i-th of the public generated assemblies (every 20th one is private), spread over all `total`. */
-export function benchPublicAssemblyUuid(i: number, total: number): string {
-  return benchUuid(2, ((i * 7919) % Math.floor(total / 20)) * 20 + 1 + (i % 19));
-}
-
 export const WORDS = [
   'storm', 'kraken', 'raider', 'merchant', 'broadside', 'ember', 'tide', 'reef', 'gale', 'corsair', 'siren', 'anchor',
   'mortar', 'ballista', 'culverin', 'torpedo', 'bombard', 'fire', 'frost', 'plague', 'brawler', 'sniper', 'tank', 'hunter',
   'phantom', 'fortress', 'leviathan', 'tempest', 'viper', 'wraith', 'harbor', 'cutlass', 'monsoon', 'typhoon', 'scourge', 'howler',
 ];
 
-/** Two-word keywords over 3 pages: 3,888 distinct searches, more than the read cache holds (2,000), so none is a hit. */
-export function benchSearchInput(i: number): { keyword: string; page: number; pageSize: number } {
-  const pair = i % (WORDS.length * WORDS.length);
-  return { keyword: `${WORDS[pair % WORDS.length]} ${WORDS[Math.floor(pair / WORDS.length)]}`, page: 1 + (Math.floor(i / (WORDS.length * WORDS.length)) % 3), pageSize: 20 };
-}
 const HULLS = ['dhow', 'cutter', 'hulk', 'brigantine', 'snow'];
 const SIDE_WEAPONS = ['culverin1', 'culverin2', 'demicannon1', 'mortar1'];
 const FRONT_WEAPONS = ['longGun1', 'bombard1', 'torpedo1', 'rocket1'];

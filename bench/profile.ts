@@ -16,8 +16,7 @@ import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import autocannon from 'autocannon';
-import Database from 'better-sqlite3';
-import { benchPublicAssemblyUuid, benchSearchInput } from './generate';
+import { benchPublicAssemblyUuid, benchSearchInput, queryString, readBenchCounts } from './workload';
 
 interface TNode {
   id: number;
@@ -30,14 +29,6 @@ if (!db || !path) throw new Error('usage: npx tsx bench/profile.ts <database fil
 /** `{uuid}` in the path rotates over 5,000 public assemblies, `{search}` over 3,888 keyword searches, as bench/run.ts's cells do. */
 const ITEM_ROTATION = 5000;
 
-function countAssemblies(file: string): number {
-  const client = new Database(file, { readonly: true });
-  try {
-    return (client.prepare('select count(*) as n from assemblies').get() as { n: number }).n;
-  } finally {
-    client.close();
-  }
-}
 const root = resolve(import.meta.dirname, '..');
 const dir = mkdtempSync(join(tmpdir(), 'tidewatch-prof-'));
 const port = 3121;
@@ -69,12 +60,12 @@ for (;;) {
     await new Promise((done) => setTimeout(done, 20));
   }
 }
-const assemblyCount = path.includes('{uuid}') ? countAssemblies(db) : 0;
+const assemblyCount = path.includes('{uuid}') ? readBenchCounts(db).assemblies : 0;
 let counter = 0;
 const pathAt = (i: number) =>
   path
     .replace('{uuid}', () => benchPublicAssemblyUuid(i % ITEM_ROTATION, assemblyCount))
-    .replace('{search}', () => new URLSearchParams(Object.entries(benchSearchInput(i)).map(([key, value]): [string, string] => [key, String(value)])).toString());
+    .replace('{search}', () => queryString(benchSearchInput(i)));
 const result = await autocannon({
   url: `http://127.0.0.1:${port}`,
   duration: Number(seconds),

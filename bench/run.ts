@@ -20,10 +20,10 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir, cpus, loadavg, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
-import Database from 'better-sqlite3';
 import { buildDist } from '../scripts/build';
 import { NODE_MEMORY_FLAGS } from '../server/node-flags';
-import { benchPublicAssemblyUuid, benchSearchInput, BENCH_PASSWORD, generate, WORDS } from './generate';
+import { BENCH_PASSWORD, generate, WORDS } from './generate';
+import { benchPublicAssemblyUuid, benchSearchInput, queryString, readBenchCounts } from './workload';
 
 interface TArgs {
   db?: string;
@@ -83,9 +83,6 @@ const trpcGet = (path: string, input: unknown): TRequestSpec => ({
   method: 'GET',
   path: `/trpc/${path}?input=${encodeURIComponent(JSON.stringify({ json: input }))}`,
 });
-const query = (params: Record<string, string | number>) =>
-  new URLSearchParams(Object.entries(params).map(([key, value]): [string, string] => [key, String(value)])).toString();
-
 
 function endpoints(assemblyCount: number, userCount: number): TEndpoint[] {
   const signinBody = (i: number) => ({ username: `sailor${(i * 31) % userCount}`, password: BENCH_PASSWORD });
@@ -93,7 +90,7 @@ function endpoints(assemblyCount: number, userCount: number): TEndpoint[] {
     {
       name: 'list',
       variants: 1,
-      rest: () => ({ method: 'GET', path: `/api/assembly/list?${query({ page: 1, pageSize: 20 })}` }),
+      rest: () => ({ method: 'GET', path: `/api/assembly/list?${queryString({ page: 1, pageSize: 20 })}` }),
       trpc: () => trpcGet('assembly.list', { page: 1, pageSize: 20 }),
     },
     {
@@ -102,13 +99,13 @@ function endpoints(assemblyCount: number, userCount: number): TEndpoint[] {
       // Uncached searches over a million rows take far longer than a cached read: more connections only queue.
       connections: 2,
       minDuration: 10,
-      rest: (i) => ({ method: 'GET', path: `/api/assembly/list?${query(benchSearchInput(i))}` }),
+      rest: (i) => ({ method: 'GET', path: `/api/assembly/list?${queryString(benchSearchInput(i))}` }),
       trpc: (i) => trpcGet('assembly.list', benchSearchInput(i)),
     },
     {
       name: 'item',
       variants: 5000,
-      rest: (i) => ({ method: 'GET', path: `/api/assembly/item?${query({ uuid: benchPublicAssemblyUuid(i, assemblyCount) })}` }),
+      rest: (i) => ({ method: 'GET', path: `/api/assembly/item?${queryString({ uuid: benchPublicAssemblyUuid(i, assemblyCount) })}` }),
       trpc: (i) => trpcGet('assembly.getItem', { uuid: benchPublicAssemblyUuid(i, assemblyCount) }),
     },
     {
@@ -324,7 +321,7 @@ async function main(): Promise<void> {
   let userCount: number;
   if (db) {
     if (!existsSync(db)) throw new Error(`${db} does not exist: create it with npx tsx bench/generate.ts ${db}`);
-    const meta = readCounts(db);
+    const meta = readBenchCounts(db);
     assemblyCount = meta.assemblies;
     userCount = meta.users;
   } else {
@@ -433,18 +430,6 @@ async function main(): Promise<void> {
   console.log('\nservice-level timings, uncached (bench/queries.ts):');
   spawnSync(process.execPath, ['--import', 'tsx', 'bench/queries.ts', db, '50'], { cwd: ROOT, stdio: 'inherit' });
   rmSync(work, { recursive: true, force: true });
-}
-
-function readCounts(db: string): { assemblies: number; users: number } {
-  // Opened read-only through the peer's driver: the benchmark must not depend on our code to read its inputs.
-  const client = new Database(db, { readonly: true });
-  try {
-    const assemblies = (client.prepare('select count(*) as n from assemblies').get() as { n: number }).n;
-    const users = (client.prepare("select count(*) as n from users where username like 'sailor%'").get() as { n: number }).n;
-    return { assemblies, users };
-  } finally {
-    client.close();
-  }
 }
 
 main().catch(async (error: unknown) => {
