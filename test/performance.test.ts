@@ -1,8 +1,10 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { AnyProcedure, TRPCError } from '@trpc/server';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { z } from 'zod';
 import { openDatabase } from '../db/client';
 import { seedDemoCatalog } from '../db/seed/assemblies';
 import { DEMO_COMPANIES, demoCampaigns, seedLiveData } from '../db/seed/live-data';
@@ -12,6 +14,11 @@ import { concurrencyLimit } from '../server/services/concurrency';
 import { MemoryReadCache } from '../server/services/read-cache';
 import { PASSWORD_HASH_CONCURRENCY } from '../server/services/password';
 import { NODE_MEMORY_FLAGS } from '../server/node-flags';
+import { createContextInner } from '../server/context';
+import { AppError, toPublicError } from '../server/errors';
+import { authedProcedure, publicProcedure, router } from '../server/trpc';
+import type { TAuth } from '../server/services/session';
+import { procedureCall } from '../server/rest/procedure-call';
 import { splitRequestTarget } from '../server/rest/url';
 import { recordSnapshots, upsertWarReference } from '../server/services/war';
 import { startTestServer, TEST_DRIVER, type TTestServer } from './helpers';
@@ -40,6 +47,80 @@ Url('plain targets keep their raw query string', () => {
 });
 
 Url.run();
+
+const Chain = suite('REST procedure calls (server/rest/procedure-call.ts) give what tRPC gives');
+
+/** A router using our own builders: validators, the auth middleware (it extends ctx) and each way a call can fail. */
+function chainRouter() {
+  return router({
+    echo: publicProcedure
+      .input(z.object({ n: z.coerce.number().int().min(1) }))
+      .output(z.object({ doubled: z.number(), requestId: z.string() }))
+      .query(({ input, ctx }) => ({ doubled: input.n * 2, requestId: ctx.requestId, dropped: 'not in the output schema' })),
+    whoami: authedProcedure.output(z.object({ user: z.string(), session: z.string() })).query(({ ctx }) => ({ user: ctx.user.username, session: ctx.sessionId })),
+    refused: publicProcedure.query(() => {
+      throw new AppError('CONFLICT', 'taken', { data: { field: 'name' } });
+    }),
+    crashed: publicProcedure.query(() => {
+      throw new Error('database on fire');
+    }),
+    badOutput: publicProcedure.output(z.object({ ok: z.boolean() })).query(() => ({ ok: 'yes' }) as unknown as { ok: boolean }),
+    silent: publicProcedure.use((() => undefined) as never).query(() => 'never reached'),
+  });
+}
+
+/** What the REST handler passes to a procedure: the context (without a database: these procedures use none) and a lazy input. */
+function callOptions(path: string, input: unknown, auth: TAuth | null) {
+  return {
+    path,
+    getRawInput: async () => input,
+    ctx: createContextInner({ db: undefined as never, deps: undefined as never, auth, requestId: 'req-1' }),
+    type: 'query' as const,
+    signal: undefined,
+    batchIndex: 0,
+  };
+}
+
+async function outcome(call: () => Promise<unknown>): Promise<unknown> {
+  try {
+    return { data: await call() };
+  } catch (error) {
+    const described = toPublicError(error, 'req-1');
+    return { error: { status: described.status, message: described.message, data: described.data, code: (error as TRPCError).code } };
+  }
+}
+
+Chain('same data, ctx, validation and errors as the procedure called through tRPC', async () => {
+  const procedures = chainRouter()._def.procedures as Record<string, AnyProcedure>;
+  const signedIn = { user: { id: 'u1', username: 'Anne' }, sessionId: 's1' } as unknown as TAuth;
+  // [procedure, raw input, session, the status both must come to]
+  const cases: [string, unknown, TAuth | null, number][] = [
+    ['echo', { n: '21' }, null, 200],
+    ['echo', { n: '0' }, null, 400],
+    ['echo', {}, null, 400],
+    ['whoami', undefined, signedIn, 200],
+    ['whoami', undefined, null, 401],
+    ['refused', undefined, null, 409],
+    ['crashed', undefined, null, 500],
+    ['badOutput', undefined, null, 500],
+    ['silent', undefined, null, 500],
+  ];
+  for (const [path, input, auth, status] of cases) {
+    const viaTrpc = await outcome(() => procedures[path]!(callOptions(path, input, auth)));
+    const viaRest = await outcome(() => procedureCall(procedures[path]!)(callOptions(path, input, auth)));
+    const label = `${path} ${JSON.stringify(input)}`;
+    assert.equal(viaRest, viaTrpc, label);
+    assert.is((viaRest as { error?: { status: number } }).error?.status ?? 200, status, label);
+  }
+  assert.equal(await outcome(() => procedureCall(procedures.echo!)(callOptions('echo', { n: 4 }, null))), {
+    data: { doubled: 8, requestId: 'req-1' },
+  });
+  assert.equal(await outcome(() => procedureCall(procedures.refused!)(callOptions('refused', undefined, null))), {
+    error: { status: 409, message: 'taken', data: { field: 'name' }, code: 'CONFLICT' },
+  });
+});
+
+Chain.run();
 
 /** A test server with the demo war seeded (seasons, zones, snapshots every 5 minutes). */
 async function startWarServer(): Promise<TTestServer> {

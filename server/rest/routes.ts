@@ -1,16 +1,7 @@
-import type { AnyRouter } from '@trpc/server';
+import type { AnyProcedure, AnyRouter } from '@trpc/server';
 import { forEachOpenApiProcedure, normalizePath } from 'trpc-to-openapi';
 import type { TProcedureMeta } from '../trpc';
-
-/** A tRPC procedure called as its caller does (ctx, lazy raw input, path, type). */
-export type TProcedureCall = (options: {
-  path: string;
-  getRawInput: () => Promise<unknown>;
-  ctx: unknown;
-  type: 'query' | 'mutation';
-  signal: AbortSignal | undefined;
-  batchIndex: number;
-}) => Promise<unknown>;
+import { procedureCall, type TProcedureCall } from './procedure-call';
 
 export type THttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -20,7 +11,7 @@ export interface TRestRoute {
   template: string;
   /** The procedure's dotted path in the router, e.g. `drop.getItem`. */
   procedurePath: string;
-  /** Resolved once when the table is built: requests call it directly instead of through a caller proxy. */
+  /** Resolved once when the table is built: requests call it directly instead of through a caller proxy (procedure-call.ts). */
   procedure: TProcedureCall;
   type: 'query' | 'mutation';
   paramNames: string[];
@@ -99,7 +90,7 @@ export class RouteTable {
         method: meta.openapi.method,
         template,
         procedurePath: path,
-        procedure: procedure as unknown as TProcedureCall,
+        procedure: procedureCall(procedure as AnyProcedure),
         type,
         paramNames,
         pattern,
