@@ -21,14 +21,14 @@ import { RouteTable } from './rest/routes';
 import { splitRequestTarget } from './rest/url';
 import { appRouter } from './router';
 import { createCaptchaService } from './services/captcha';
-import { MemoryExpiringSet } from './services/expiring-set';
+import { MemoryExpiringKeys } from './services/expiring-keys';
 import { MemoryReadCache } from './services/read-cache';
 import { createLiveDataRuntime } from './services/live-data-runtime';
 import { ViewCounter } from './services/view-counter';
 import type { TSharedState } from './scale';
 import { redisRateLimitStore } from './scale/rate-limit-store';
 import { SharedReadCache } from './scale/shared-cache';
-import { RedisExpiringSet, RedisThrottle } from './scale/stores';
+import { RedisExpiringKeys } from './scale/stores';
 
 // Imported, not read from disk, so the production bundle carries it.
 export const VERSION: string = packageJson.version;
@@ -70,7 +70,7 @@ export function createDeps(
     captcha: createCaptchaService({
       hmacKey,
       maxNumber: config.CAPTCHA_MAX_NUMBER,
-      used: redis ? new RedisExpiringSet(redis, 'tw:captcha-used:') : new MemoryExpiringSet(),
+      used: redis ? new RedisExpiringKeys(redis, 'tw:captcha-used:') : new MemoryExpiringKeys(),
     }),
     limits: createRateLimits(config, redis ? redisRateLimitStore(redis) : undefined),
     cache,
@@ -80,7 +80,8 @@ export function createDeps(
       shared && redis
         ? {
             bus: shared.bus,
-            refreshThrottle: new RedisThrottle(redis, 'tw:drop-refresh:', config.DROP_REFRESH_INTERVAL_SECONDS * 1000, logger),
+            // Each key holds the deadline of a client's refresh (`tw:drop-refresh:`, of earlier versions, held its start).
+            refreshHolds: new RedisExpiringKeys(redis, 'tw:drop-refresh-until:', { fallback: new MemoryExpiringKeys(), logger }),
           }
         : {},
     ),

@@ -1,7 +1,6 @@
-import { solveChallenge } from 'altcha-lib';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { startTestServer, trpcError, type TTestServer } from './helpers';
+import { solveCaptcha, startTestServer, trpcError, type TTestServer } from './helpers';
 
 let counter = 0;
 function account() {
@@ -10,18 +9,7 @@ function account() {
 }
 
 async function solvedCode(app: TTestServer, tamper?: (payload: Record<string, unknown>) => void): Promise<string> {
-  const challenge = (await app.rest('GET', '/api/captcha')).body.data;
-  const solution = await solveChallenge(challenge.challenge, challenge.salt, challenge.algorithm, challenge.maxnumber).promise;
-  assert.ok(solution, 'challenge is solvable');
-  const payload: Record<string, unknown> = {
-    algorithm: challenge.algorithm,
-    challenge: challenge.challenge,
-    number: solution!.number,
-    salt: challenge.salt,
-    signature: challenge.signature,
-  };
-  tamper?.(payload);
-  return Buffer.from(JSON.stringify(payload)).toString('base64');
+  return solveCaptcha((await app.rest('GET', '/api/captcha')).body.data, tamper);
 }
 
 const Required = suite<{ app: TTestServer }>('captcha: SIGNUP_CAPTCHA=required');

@@ -1,3 +1,4 @@
+import { solveChallenge } from 'altcha-lib';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -38,6 +39,24 @@ export class TestClock {
   advance(ms: number): void {
     this.offsetMs += ms;
   }
+}
+
+/** Solves an ALTCHA challenge (as GET /api/captcha returns it) and encodes the solution as the `captchaCode` clients send. */
+export async function solveCaptcha(
+  challenge: { algorithm: string; challenge: string; salt: string; signature: string; maxnumber?: number },
+  tamper?: (payload: Record<string, unknown>) => void,
+): Promise<string> {
+  const solution = await solveChallenge(challenge.challenge, challenge.salt, challenge.algorithm, challenge.maxnumber).promise;
+  if (!solution) throw new Error('captcha challenge not solvable');
+  const payload: Record<string, unknown> = {
+    algorithm: challenge.algorithm,
+    challenge: challenge.challenge,
+    number: solution.number,
+    salt: challenge.salt,
+    signature: challenge.signature,
+  };
+  tamper?.(payload);
+  return Buffer.from(JSON.stringify(payload)).toString('base64');
 }
 
 export function silentLogger() {

@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTRPCClient, httpLink } from '@trpc/client';
-import { solveChallenge } from 'altcha-lib';
+import { Redis } from 'ioredis';
 import superjson from 'superjson';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -18,11 +18,14 @@ import { connectSharedState, type TSharedState } from '../server/scale';
 import { withRedisLock } from '../server/scale/redis';
 import { redisRateLimitStore } from '../server/scale/rate-limit-store';
 import { SharedReadCache } from '../server/scale/shared-cache';
-import { RedisExpiringSet, RedisThrottle } from '../server/scale/stores';
+import { RedisExpiringKeys } from '../server/scale/stores';
+import { MemoryExpiringKeys } from '../server/services/expiring-keys';
+import { createCaptchaService } from '../server/services/captcha';
 import { AppError } from '../server/errors';
 import type { AppRouter } from '../server/router';
 import { MemoryReadCache } from '../server/services/read-cache';
-import { rest, silentLogger, trpcClient, trpcError } from './helpers';
+import type { TLogger } from '../server/logger';
+import { rest, silentLogger, solveCaptcha, trpcClient, trpcError } from './helpers';
 
 const ROOT = join(import.meta.dirname ?? new URL('.', import.meta.url).pathname, '..');
 const HAS_REDIS = spawnSync('redis-server', ['--version']).status === 0;
@@ -102,25 +105,59 @@ const redisTest = (name: string, run: (context: { a: TSharedState; b: TSharedSta
   });
 
 redisTest('a captcha solution recorded by one instance is refused by the other until it expires', async ({ a, b }) => {
-  const onA = new RedisExpiringSet(a.redis.client, 'test:used:');
-  const onB = new RedisExpiringSet(b.redis.client, 'test:used:');
-  assert.is(await onA.addIfAbsent('sig-1', 10_000, 1_000), true);
-  assert.is(await onB.addIfAbsent('sig-1', 10_000, 2_000), false, 'replayed on the other instance');
-  assert.is(await onA.addIfAbsent('sig-1', 10_000, 9_999), false, 'replayed on the same instance');
-  assert.is(await onB.addIfAbsent('sig-1', 20_000, 10_000), true, 'free again once expired (service clock)');
+  const onA = new RedisExpiringKeys(a.redis.client, 'test:used:');
+  const onB = new RedisExpiringKeys(b.redis.client, 'test:used:');
+  assert.equal(await onA.claim('sig-1', 10_000, 1_000), { claimed: true });
+  assert.equal(await onB.claim('sig-1', 10_000, 2_000), { claimed: false, heldUntilMs: 10_000 }, 'replayed on the other instance');
+  assert.equal(await onA.claim('sig-1', 10_000, 9_999), { claimed: false, heldUntilMs: 10_000 }, 'replayed on the same instance');
+  assert.equal(await onB.claim('sig-1', 20_000, 10_000), { claimed: true }, 'free again once expired (service clock)');
   const pttl = await a.redis.client.pttl('test:used:sig-1');
   assert.ok(pttl > 9_000 && pttl <= 10_000, `Redis expires the key itself (pttl ${pttl})`);
+  assert.equal(await onA.claim('sig-2', 5_000, 5_000), { claimed: true }, 'a deadline already passed claims without storing');
+  assert.is(await a.redis.client.exists('test:used:sig-2'), 0);
 });
 
-redisTest('the drop refresh throttle is shared and reports the exact wait', async ({ a, b }) => {
-  const onA = new RedisThrottle(a.redis.client, 'test:throttle:', 10_000);
-  const onB = new RedisThrottle(b.redis.client, 'test:throttle:', 10_000);
-  assert.equal(await onA.tryAcquire('203.0.113.9', 1_000), { allowed: true });
-  // 10 000 - (4 000 - 1 000) = 7 000 ms left.
-  assert.equal(await onB.tryAcquire('203.0.113.9', 4_000), { allowed: false, retryAfterMs: 7_000 });
-  assert.equal(await onA.tryAcquire('198.51.100.1', 4_000), { allowed: true }, 'per key');
-  assert.equal(await onB.tryAcquire('203.0.113.9', 11_000), { allowed: true }, 'after the interval');
-  assert.equal(await onA.tryAcquire('203.0.113.9', 11_500), { allowed: false, retryAfterMs: 9_500 });
+redisTest('the drop refresh hold is shared and reports the exact wait', async ({ a, b }) => {
+  const onA = new RedisExpiringKeys(a.redis.client, 'test:refresh:');
+  const onB = new RedisExpiringKeys(b.redis.client, 'test:refresh:');
+  const refresh = (keys: RedisExpiringKeys, client: string, nowMs: number) => keys.claim(client, nowMs + 10_000, nowMs);
+  assert.equal(await refresh(onA, '203.0.113.9', 1_000), { claimed: true });
+  assert.equal(await refresh(onB, '203.0.113.9', 4_000), { claimed: false, heldUntilMs: 11_000 }, '7 s left');
+  assert.equal(await refresh(onA, '198.51.100.1', 4_000), { claimed: true }, 'per key');
+  assert.equal(await refresh(onB, '203.0.113.9', 11_000), { claimed: true }, 'after the interval');
+  assert.equal(await refresh(onA, '203.0.113.9', 11_500), { claimed: false, heldUntilMs: 21_000 });
+});
+
+Stores('Redis unreachable: a claim throws, or holds the key in this instance when given a fallback', async () => {
+  // Nothing listens on port 1; without an offline queue every command fails at once.
+  const down = new Redis({ port: 1, lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 0 });
+  try {
+    const strict = new RedisExpiringKeys(down, 'test:strict:');
+    await strict.claim('k', 2_000, 1_000).then(
+      () => assert.unreachable('claimed without Redis'),
+      (error: unknown) => assert.instance(error, Error),
+    );
+    const warnings: string[] = [];
+    const logger = { warn: (_context: unknown, message: string) => warnings.push(message) } as unknown as TLogger;
+    const lenient = new RedisExpiringKeys(down, 'test:lenient:', { fallback: new MemoryExpiringKeys(), logger });
+    assert.equal(await lenient.claim('k', 2_000, 1_000), { claimed: true });
+    assert.equal(await lenient.claim('k', 2_000, 1_500), { claimed: false, heldUntilMs: 2_000 }, 'held in memory');
+    assert.equal(warnings, ['redis unavailable: holding keys in this instance', 'redis unavailable: holding keys in this instance']);
+
+    // The captcha refuses rather than accept a solution it cannot record for the other instances.
+    const captcha = createCaptchaService({ hmacKey: 'test-key', maxNumber: 1_000, used: strict });
+    const now = new Date();
+    await captcha.verify(await solveCaptcha(await captcha.issue(now)), now).then(
+      () => assert.unreachable('verified without Redis'),
+      (error: unknown) => {
+        assert.instance(error, AppError);
+        assert.is((error as AppError).code, 'SERVICE_UNAVAILABLE');
+        assert.is((error as AppError).retryAfterSeconds, 5);
+      },
+    );
+  } finally {
+    down.disconnect();
+  }
 });
 
 redisTest('rate-limit counters add up across instances', async ({ a, b }) => {
@@ -421,12 +458,7 @@ instancesTest('a rate limit spent on one instance counts on the other', async ({
 
 instancesTest('a captcha solved on one instance cannot be replayed on the other', async ({ a, b }) => {
   const client = { 'x-forwarded-for': '198.51.100.20' };
-  const challenge = (await rest(a.url, 'GET', '/api/captcha', { headers: client })).body.data;
-  const solution = await solveChallenge(challenge.challenge, challenge.salt, challenge.algorithm, challenge.maxnumber).promise;
-  assert.ok(solution);
-  const captchaCode = Buffer.from(
-    JSON.stringify({ algorithm: challenge.algorithm, challenge: challenge.challenge, number: solution!.number, salt: challenge.salt, signature: challenge.signature }),
-  ).toString('base64');
+  const captchaCode = await solveCaptcha((await rest(a.url, 'GET', '/api/captcha', { headers: client })).body.data);
   const first = await signUp(b.url, { captchaCode });
   assert.is(first.status, 200, 'a challenge issued by A verifies on B (shared CAPTCHA_HMAC_KEY)');
   const replayOnA = await signUp(a.url, { captchaCode });

@@ -1,79 +1,41 @@
 import type { Redis } from 'ioredis';
-import { AppError } from '../errors';
 import type { TLogger } from '../logger';
-import type { TExpiringSet } from '../services/expiring-set';
-import { MemoryThrottle, type TThrottle } from '../services/throttle';
+import type { TClaim, TExpiringKeys } from '../services/expiring-keys';
 
 /*
- * Both scripts store a time from the service clock and let Redis expire the key by its own clock:
- * the stored time decides (as the in-memory stores do, so tests that move the clock behave alike),
- * the PX expiry only cleans up.
+ * The script stores the deadline, a time of the service clock, and lets Redis expire the key by its
+ * own clock: the stored deadline decides (as in MemoryExpiringKeys, so tests that move the clock
+ * behave alike), the PX expiry only cleans up.
+ * KEYS[1] key, ARGV[1] expiresAtMs, ARGV[2] nowMs. Returns 0 when claimed, else the current hold's deadline.
  */
-
-// KEYS[1] key, ARGV[1] expiresAtMs, ARGV[2] nowMs. 1 = added, 0 = present and unexpired.
-const ADD_IF_ABSENT = `
-local existing = redis.call('GET', KEYS[1])
-if existing and tonumber(existing) > tonumber(ARGV[2]) then return 0 end
+const CLAIM = `
+local held = redis.call('GET', KEYS[1])
+if held and tonumber(held) > tonumber(ARGV[2]) then return tonumber(held) end
 local ttl = tonumber(ARGV[1]) - tonumber(ARGV[2])
-if ttl < 1 then return 1 end
-redis.call('SET', KEYS[1], ARGV[1], 'PX', ttl)
-return 1`;
-
-/** Single-use keys (solved captchas) shared by every instance. */
-export class RedisExpiringSet implements TExpiringSet {
-  constructor(
-    private readonly client: Redis,
-    private readonly prefix: string,
-  ) {}
-
-  async addIfAbsent(key: string, expiresAtMs: number, nowMs: number): Promise<boolean> {
-    let added: unknown;
-    try {
-      added = await this.client.eval(ADD_IF_ABSENT, 1, this.prefix + key, String(expiresAtMs), String(nowMs));
-    } catch (error) {
-      // Accepting without the shared record would let the same solution be replayed on another instance.
-      throw new AppError('SERVICE_UNAVAILABLE', 'Captcha verification is unavailable right now; retry shortly', {
-        cause: error,
-        retryAfterSeconds: 5,
-      });
-    }
-    return added === 1;
-  }
-}
-
-// KEYS[1] key, ARGV[1] nowMs, ARGV[2] intervalMs. Returns 0 when taken, else milliseconds to wait.
-const TRY_ACQUIRE = `
-local last = redis.call('GET', KEYS[1])
-local now = tonumber(ARGV[1])
-local interval = tonumber(ARGV[2])
-if last and now - tonumber(last) < interval then return interval - (now - tonumber(last)) end
-redis.call('SET', KEYS[1], ARGV[1], 'PX', interval)
+if ttl >= 1 then redis.call('SET', KEYS[1], ARGV[1], 'PX', ttl) end
 return 0`;
 
 /**
- * "At most once per interval per key" across every instance. While Redis is unreachable it falls
- * back to this instance's own memory: a throttle that briefly counts per instance is better than
- * refusing every request.
+ * Expiring keys shared by every instance. While Redis is unreachable a claim throws, unless a
+ * `fallback` is given: then this instance holds keys in it (and logs a warning), for uses where a
+ * hold that briefly counts per instance is better than refusing every request (a refresh throttle),
+ * unlike those where it would let a token be replayed on another instance (solved captchas).
  */
-export class RedisThrottle implements TThrottle {
-  private readonly fallback: MemoryThrottle;
-
+export class RedisExpiringKeys implements TExpiringKeys {
   constructor(
     private readonly client: Redis,
     private readonly prefix: string,
-    private readonly intervalMs: number,
-    private readonly logger?: TLogger,
-  ) {
-    this.fallback = new MemoryThrottle(intervalMs);
-  }
+    private readonly options: { fallback?: TExpiringKeys; logger?: TLogger } = {},
+  ) {}
 
-  async tryAcquire(key: string, nowMs: number): Promise<{ allowed: true } | { allowed: false; retryAfterMs: number }> {
+  async claim(key: string, expiresAtMs: number, nowMs: number): Promise<TClaim> {
     try {
-      const wait = Number(await this.client.eval(TRY_ACQUIRE, 1, this.prefix + key, String(nowMs), String(this.intervalMs)));
-      return wait > 0 ? { allowed: false, retryAfterMs: wait } : { allowed: true };
+      const heldUntilMs = Number(await this.client.eval(CLAIM, 1, this.prefix + key, String(expiresAtMs), String(nowMs)));
+      return heldUntilMs > 0 ? { claimed: false, heldUntilMs } : { claimed: true };
     } catch (error) {
-      this.logger?.warn({ err: error }, 'redis throttle unavailable: counting in this instance');
-      return this.fallback.tryAcquire(key, nowMs);
+      if (!this.options.fallback) throw error;
+      this.options.logger?.warn({ err: error, prefix: this.prefix }, 'redis unavailable: holding keys in this instance');
+      return this.options.fallback.claim(key, expiresAtMs, nowMs);
     }
   }
 }

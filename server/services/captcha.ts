@@ -2,7 +2,7 @@ import { createChallenge, extractParams, verifySolution } from 'altcha-lib';
 import type { Challenge } from 'altcha-lib/types';
 import { z } from 'zod';
 import { AppError } from '../errors';
-import type { TExpiringSet } from './expiring-set';
+import type { TExpiringKeys } from './expiring-keys';
 
 export const CAPTCHA_TTL_MS = 10 * 60 * 1000;
 
@@ -24,7 +24,8 @@ export interface TCaptchaService {
 export function createCaptchaService(options: {
   hmacKey: string;
   maxNumber: number;
-  used: TExpiringSet;
+  /** Solutions already accepted, held until their challenge expires. */
+  used: TExpiringKeys;
 }): TCaptchaService {
   const invalid = (why: string) => new AppError('BAD_REQUEST', `Invalid captchaCode: ${why}`, { data: { field: 'captchaCode' } });
   return {
@@ -48,9 +49,11 @@ export function createCaptchaService(options: {
       if (expiresAtMs <= now.getTime()) throw invalid('challenge expired');
       // The library checks expiry against the wall clock; ours is checked above against the service clock.
       if (!(await verifySolution(payload.data, options.hmacKey, false))) throw invalid('wrong solution');
-      if (!(await options.used.addIfAbsent(payload.data.signature, expiresAtMs, now.getTime()))) {
-        throw invalid('already used');
-      }
+      const claim = await options.used.claim(payload.data.signature, expiresAtMs, now.getTime()).catch((error: unknown) => {
+        // Accepting without the shared record would let the same solution be replayed on another instance.
+        throw new AppError('SERVICE_UNAVAILABLE', 'Captcha verification is unavailable right now; retry shortly', { cause: error, retryAfterSeconds: 5 });
+      });
+      if (!claim.claimed) throw invalid('already used');
     },
   };
 }

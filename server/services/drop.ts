@@ -197,9 +197,9 @@ export async function getCurrentCampaigns(
   const nowMs = options.now.getTime();
   const cache = runtime.dropCurrentCache;
   if (options.refresh) {
-    const verdict = await runtime.dropRefreshThrottle.tryAcquire(options.clientKey, nowMs);
-    if (!verdict.allowed) {
-      const retryAfterSeconds = Math.max(1, Math.ceil(verdict.retryAfterMs / 1000));
+    const hold = await runtime.dropRefreshHolds.claim(options.clientKey, nowMs + runtime.dropRefreshIntervalMs, nowMs);
+    if (!hold.claimed) {
+      const retryAfterSeconds = Math.max(1, Math.ceil((hold.heldUntilMs - nowMs) / 1000));
       throw new AppError('TOO_MANY_REQUESTS', `refresh=1 is allowed once every ${runtime.dropRefreshIntervalMs / 1000} seconds; retry in ${retryAfterSeconds} s or call without refresh`, {
         retryAfterSeconds,
         data: { retryAfterSeconds },

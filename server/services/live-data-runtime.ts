@@ -2,7 +2,7 @@ import type { TConfig } from '../config';
 import { localBus, type TInvalidationBus } from '../scale/invalidation';
 import type { TDropCurrentSnapshot } from './drop';
 import type { TReadCache } from './read-cache';
-import { MemoryThrottle, type TThrottle } from './throttle';
+import { MemoryExpiringKeys, type TExpiringKeys } from './expiring-keys';
 
 /** One cached value with its build and expiry times. */
 export interface TCacheEntry<T> {
@@ -46,8 +46,8 @@ export class ShortCache<T> {
 /** Long-lived state of the live-data domain, held in the app's deps (one per running app). */
 export interface TLiveDataRuntime {
   dropCurrentCache: ShortCache<TDropCurrentSnapshot>;
-  /** Limits `refresh=1` on /drop/current per client address. */
-  dropRefreshThrottle: TThrottle;
+  /** Limits `refresh=1` on /drop/current per client address: a client's refresh holds its address for dropRefreshIntervalMs. */
+  dropRefreshHolds: TExpiringKeys;
   dropCacheTtlMs: number;
   dropRefreshIntervalMs: number;
   /** Drops the cached current campaigns here and, through the bus, on every other instance. */
@@ -58,11 +58,11 @@ const DROP_CURRENT = 'drop-current';
 /** Read-cache scope of the stored REST answers of /drop/current (meta.responseCache), dropped with the campaigns. */
 export const DROP_CURRENT_SCOPE = 'drop:current:';
 
-/** `shared`: the invalidation bus and a throttle shared by every instance (Redis); memory otherwise. */
+/** `shared`: the invalidation bus and the refresh holds shared by every instance (Redis); memory otherwise. */
 export function createLiveDataRuntime(
   config: TConfig,
   readCache: TReadCache,
-  shared: { bus?: TInvalidationBus; refreshThrottle?: TThrottle } = {},
+  shared: { bus?: TInvalidationBus; refreshHolds?: TExpiringKeys } = {},
 ): TLiveDataRuntime {
   const dropRefreshIntervalMs = config.DROP_REFRESH_INTERVAL_SECONDS * 1000;
   const bus = shared.bus ?? localBus;
@@ -71,7 +71,7 @@ export function createLiveDataRuntime(
   bus.onResync(() => dropCurrentCache.invalidate());
   return {
     dropCurrentCache,
-    dropRefreshThrottle: shared.refreshThrottle ?? new MemoryThrottle(dropRefreshIntervalMs),
+    dropRefreshHolds: shared.refreshHolds ?? new MemoryExpiringKeys(),
     dropCacheTtlMs: config.DROP_CACHE_TTL_SECONDS * 1000,
     dropRefreshIntervalMs,
     async invalidateDropCurrent() {
