@@ -1,8 +1,8 @@
 import { initTRPC } from '@trpc/server';
-import superjson from 'superjson';
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import type { TContext } from './context';
 import { AppError, toPublicError } from './errors';
+import { transformer } from './transformer';
 
 /**
  * `responseCache` lets the REST surface answer anonymous GETs of the route from the read cache
@@ -16,7 +16,7 @@ const t = initTRPC
   .context<TContext>()
   .meta<TProcedureMeta>()
   .create({
-    transformer: superjson,
+    transformer,
     // Native tRPC clients get the same status, message and issues as the REST envelope.
     errorFormatter({ shape, error, ctx }) {
       const described = toPublicError(error, ctx?.requestId ?? 'unknown');

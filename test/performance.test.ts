@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AnyProcedure, TRPCError } from '@trpc/server';
+import superjson from 'superjson';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { z } from 'zod';
@@ -19,6 +20,7 @@ import { AppError, toPublicError } from '../server/errors';
 import { authedProcedure, publicProcedure, router } from '../server/trpc';
 import type { TAuth } from '../server/services/session';
 import { procedureCall } from '../server/rest/procedure-call';
+import { transformer } from '../server/transformer';
 import { splitRequestTarget } from '../server/rest/url';
 import { recordSnapshots, upsertWarReference } from '../server/services/war';
 import { startTestServer, TEST_DRIVER, type TTestServer } from './helpers';
@@ -121,6 +123,46 @@ Chain('same data, ctx, validation and errors as the procedure called through tRP
 });
 
 Chain.run();
+
+const Wire = suite('tRPC answers (server/transformer.ts) are what superjson would send');
+
+Wire('plain JSON is sent as { json } unwalked; anything superjson annotates still goes through superjson', () => {
+  const shared = { name: 'shared', color: '#fff' };
+  const values: unknown[] = [
+    { items: [{ uuid: 'a', tags: ['x'], rating: { average: null, count: 0, smoothed: 3 } }], pagination: { page: 1, total: 1 }, truncated: false },
+    [1, 'two', true, null, { nested: [[]] }],
+    'text',
+    0,
+    -1.5,
+    Object.assign(Object.create(null) as object, { bare: 'prototype-less object' }),
+    // superjson annotates all of these; the transformer must hand them to it.
+    { at: new Date(0) },
+    { missing: undefined },
+    { n: Number.NaN },
+    { n: Number.POSITIVE_INFINITY },
+    { n: -0 },
+    { big: 10n },
+    { map: new Map([['k', 1]]) },
+    { set: new Set([1]) },
+    // eslint-disable-next-line no-sparse-arrays
+    [1, , 3],
+    { twice: [shared, shared] },
+    undefined,
+  ];
+  for (const value of values) {
+    const label = String(JSON.stringify(value, (_key, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v)));
+    const wire = JSON.stringify(transformer.output.serialize(value));
+    // The same bytes on the wire, so a client decoding with superjson gets the same value.
+    assert.is(wire, JSON.stringify(superjson.serialize(value)), label);
+  }
+  const plain = { list: [{ id: 1 }] };
+  assert.is((transformer.output.serialize(plain) as { json: unknown }).json, plain, 'a plain answer is not copied');
+  let deep: unknown = 'leaf';
+  for (let level = 0; level < 100; level++) deep = [deep];
+  assert.is(JSON.stringify(transformer.output.serialize(deep)), JSON.stringify(superjson.serialize(deep)), 'very deep nesting falls back to superjson');
+});
+
+Wire.run();
 
 /** A test server with the demo war seeded (seasons, zones, snapshots every 5 minutes). */
 async function startWarServer(): Promise<TTestServer> {
