@@ -23,9 +23,9 @@ const MIDDLEWARE_MARKER = 'middlewareMarker';
  * its resolver) exactly as tRPC's `callRecursive` does (`@trpc/server` 11.x,
  * unstable-core-do-not-import), but with native object spreads. tRPC's published build compiles each
  * spread into a Babel helper (`_objectSpread2`: Object.keys, getOwnPropertyDescriptor and
- * defineProperty per key), two to three per middleware: about 20 µs of every REST call, a tenth of an
- * uncached item read (bench/README.md). Only the REST surface calls procedures this way; `/trpc` goes
- * through tRPC's adapter. test/procedure-call.test.ts holds both to the same results and errors.
+ * defineProperty per key), two to three per middleware: 10 to 30 µs of an uncached item call in
+ * process (bench/README.md). Only the REST surface calls procedures this way; `/trpc` goes through
+ * tRPC's adapter. test/performance.test.ts holds both to the same data, ctx and errors.
  */
 export function procedureCall(procedure: AnyProcedure): TProcedureCall {
   const definition = procedure._def as unknown as { middlewares: TMiddleware[]; meta: unknown };
