@@ -85,6 +85,12 @@ const trpcGet = (path: string, input: unknown): TRequestSpec => ({
 });
 
 function endpoints(assemblyCount: number, userCount: number): TEndpoint[] {
+  const itemEndpoint = (name: string, variants: number): TEndpoint => ({
+    name,
+    variants,
+    rest: (i) => ({ method: 'GET', path: `/api/assembly/item?${queryString({ uuid: benchPublicAssemblyUuid(i, assemblyCount) })}` }),
+    trpc: (i) => trpcGet('assembly.getItem', { uuid: benchPublicAssemblyUuid(i, assemblyCount) }),
+  });
   const signinBody = (i: number) => ({ username: `sailor${(i * 31) % userCount}`, password: BENCH_PASSWORD });
   return [
     {
@@ -102,12 +108,10 @@ function endpoints(assemblyCount: number, userCount: number): TEndpoint[] {
       rest: (i) => ({ method: 'GET', path: `/api/assembly/list?${queryString(benchSearchInput(i))}` }),
       trpc: (i) => trpcGet('assembly.list', benchSearchInput(i)),
     },
-    {
-      name: 'item',
-      variants: 5000,
-      rest: (i) => ({ method: 'GET', path: `/api/assembly/item?${queryString({ uuid: benchPublicAssemblyUuid(i, assemblyCount) })}` }),
-      trpc: (i) => trpcGet('assembly.getItem', { uuid: benchPublicAssemblyUuid(i, assemblyCount) }),
-    },
+    // 5,000 assemblies, more than the read cache's 2,000 entries: nearly every read is a miss, as for a cold catalogue.
+    itemEndpoint('item', 5000),
+    // Popular loadouts: 100 assemblies read over and over, read-cache hits for ours (each read still counts a view); the peer has no cache.
+    itemEndpoint('hot item', 100),
     {
       name: 'drop current',
       variants: 1,
