@@ -1,7 +1,7 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { createClient } from '@libsql/client';
+import { createClient, type Client } from '@libsql/client';
 import Database from 'better-sqlite3';
 import { sql } from 'drizzle-orm';
 import { drizzle as drizzleBetterSqlite } from 'drizzle-orm/better-sqlite3';
@@ -9,12 +9,15 @@ import { migrate as migrateBetterSqlite } from 'drizzle-orm/better-sqlite3/migra
 import { drizzle as drizzleLibsql } from 'drizzle-orm/libsql';
 import { migrate as migrateLibsql } from 'drizzle-orm/libsql/migrator';
 import type { BaseSQLiteDatabase } from 'drizzle-orm/sqlite-core';
+import { runnerDatabase } from './better-sqlite3-async';
+import { DatabaseGate } from './gate';
 import * as schema from './schema';
 import { libsqlTransactionRunner, registerTransactionRunner, sqliteTransactionRunner } from './transaction';
 
 /**
  * The database as every service sees it: drizzle over SQLite, used with `await` only, so the same
- * code runs on a synchronous (better-sqlite3) or asynchronous (libSQL) driver.
+ * code runs on a synchronous (better-sqlite3) or asynchronous (libSQL) driver. Every statement passes
+ * the database's gate (db/gate.ts): none runs inside another call's transaction (db/transaction.ts).
  */
 export type TDb = BaseSQLiteDatabase<'sync' | 'async', unknown, typeof schema>;
 
@@ -79,14 +82,17 @@ function openBetterSqlite(url: string): TDatabase {
   client.pragma('foreign_keys = ON');
   client.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   client.pragma('synchronous = NORMAL');
-  const db = drizzleBetterSqlite({ client, schema });
-  registerTransactionRunner(db, sqliteTransactionRunner(client));
+  // `base` runs statements directly: migrations at start-up, and each transaction's own statements.
+  const base = drizzleBetterSqlite({ client, schema });
+  const gate = new DatabaseGate();
+  const db = runnerDatabase(client, base, (run) => gate.statement(run));
+  registerTransactionRunner(db, sqliteTransactionRunner(client, base, gate));
   return {
-    db: db as unknown as TDb,
+    db,
     driver: 'better-sqlite3',
     file,
     remote: false,
-    migrate: async (migrationsFolder = MIGRATIONS_FOLDER) => migrateBetterSqlite(db, { migrationsFolder }),
+    migrate: async (migrationsFolder = MIGRATIONS_FOLDER) => migrateBetterSqlite(base, { migrationsFolder }),
     backup: async (destination) => {
       mkdirSync(dirname(resolve(destination)), { recursive: true });
       await client.backup(destination);
@@ -121,8 +127,11 @@ function openLibsql(url: string, authToken?: string): TDatabase {
     // missing it elsewhere costs only speed (an fsync per commit), never correctness.
     void client.execute('PRAGMA synchronous = NORMAL').catch(() => undefined);
   }
-  const db = drizzleLibsql({ client, schema });
-  registerTransactionRunner(db, libsqlTransactionRunner({ sameTurn: local }));
+  // `base` runs statements directly: migrations at start-up, and transactions (each on its own connection or stream).
+  const base = drizzleLibsql({ client, schema });
+  const gate = new DatabaseGate();
+  const db = drizzleLibsql({ client: gatedClient(client, gate), schema });
+  registerTransactionRunner(db, libsqlTransactionRunner(base, gate, { sameTurn: local }));
   return {
     db: db as unknown as TDb,
     driver: 'libsql',
@@ -131,7 +140,7 @@ function openLibsql(url: string, authToken?: string): TDatabase {
     migrate: async (migrationsFolder = MIGRATIONS_FOLDER) => {
       // WAL is a property of the file (every later connection sees it); a server manages its own journal.
       if (local && file !== ':memory:') await client.execute('PRAGMA journal_mode = WAL');
-      await migrateLibsql(db, { migrationsFolder });
+      await migrateLibsql(base, { migrationsFolder });
     },
     backup: async (destination) => {
       if (!local || file === ':memory:') {
@@ -150,6 +159,26 @@ function openLibsql(url: string, authToken?: string): TDatabase {
     },
     close: () => {
       if (!client.closed) client.close();
+    },
+  };
+}
+
+/** The libSQL client as drizzle sees it outside transactions: every statement through the gate. */
+function gatedClient(client: Client, gate: DatabaseGate): Client {
+  return {
+    execute: ((...args: Parameters<Client['execute']>) => gate.statement(() => client.execute(...(args as [string])))) as Client['execute'],
+    batch: (statements, mode) => gate.statement(() => client.batch(statements, mode)),
+    migrate: (statements) => gate.statement(() => client.migrate(statements)),
+    executeMultiple: (text) => gate.statement(() => client.executeMultiple(text)),
+    transaction: () => Promise.reject(new Error('Use transaction() from db/transaction.ts')),
+    sync: () => client.sync(),
+    close: () => client.close(),
+    reconnect: () => client.reconnect(),
+    get closed() {
+      return client.closed;
+    },
+    get protocol() {
+      return client.protocol;
     },
   };
 }

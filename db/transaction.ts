@@ -1,7 +1,34 @@
 import type { Database } from 'better-sqlite3';
+import type { drizzle as drizzleBetterSqlite } from 'drizzle-orm/better-sqlite3';
+import type { LibSQLDatabase } from 'drizzle-orm/libsql';
+import { runnerDatabase } from './better-sqlite3-async';
 import type { TDb } from './client';
+import type { DatabaseGate } from './gate';
 
-type TRunner = <T>(db: TDb, work: (tx: TDb) => Promise<T>) => Promise<T>;
+/**
+ * The transaction rule, for every caller (procedures of a tRPC batch, concurrent requests on both
+ * surfaces, background jobs, the CLI):
+ *
+ * 1. A multi-statement write, and every check-then-write (a limit, a "once only" rule), runs inside
+ *    `transaction()`; all of it is committed, or none of it.
+ * 2. No statement of one call runs inside another call's transaction, sees its uncommitted writes, or
+ *    is rolled back with it. The database's gate (db/gate.ts) gives a transaction the connection
+ *    alone: statements outside it, and other transactions, wait until it ends.
+ * 3. `work` awaits only its own `tx` (no hashing, network, or the outer `db`). On a local file its
+ *    statements resolve at once, so a transaction lasts one turn of the event loop and the others
+ *    wait microseconds. Awaiting anything else is a bug: the transaction is rolled back with a
+ *    TransactionMisuseError as soon as the turn ends, and its `tx` refuses further statements.
+ *
+ * drizzle's own `db.transaction` cannot be used with an async callback on better-sqlite3 (it commits
+ * before the awaited work runs; drizzle-orm issues 1472 and 2275); on libSQL it runs underneath.
+ */
+export function transaction<T>(db: TDb, work: (tx: TDb) => Promise<T>): Promise<T> {
+  const runner = runners.get(db);
+  if (!runner) throw new Error('transaction(): database was not opened through openDatabase()');
+  return runner(work);
+}
+
+type TRunner = <T>(work: (tx: TDb) => Promise<T>) => Promise<T>;
 
 const runners = new WeakMap<object, TRunner>();
 
@@ -9,57 +36,8 @@ export function registerTransactionRunner(db: object, runner: TRunner): void {
   runners.set(db, runner);
 }
 
-/**
- * The one way to make a multi-statement write: all of `work` is committed, or none of it.
- *
- * `work` may only await database calls (no hashing, no network): on better-sqlite3 (and libSQL on
- * a local file) those resolve in the same turn of the event loop, so nothing from another request
- * can run inside the transaction and no write lock is held across I/O. drizzle's own
- * `db.transaction` cannot be used with an async callback on better-sqlite3 (it commits before the
- * awaited work runs; drizzle-orm issues 1472 and 2275); on libSQL it is what runs underneath.
- */
-export function transaction<T>(db: TDb, work: (tx: TDb) => Promise<T>): Promise<T> {
-  const runner = runners.get(db);
-  if (!runner) throw new Error('transaction(): database was not opened through openDatabase()');
-  return runner(db, work);
-}
-
 export class TransactionMisuseError extends Error {
   override name = 'TransactionMisuseError';
-}
-
-/** Runs `work` and throws if it left the current turn of the event loop (awaited non-database I/O). */
-async function inOneTurn<T>(work: () => Promise<T>): Promise<T> {
-  let leftTheTurn = false;
-  const sentinel = setImmediate(() => {
-    leftTheTurn = true;
-  });
-  try {
-    const result = await work();
-    if (leftTheTurn) {
-      throw new TransactionMisuseError('A transaction awaited something other than the database');
-    }
-    return result;
-  } finally {
-    clearImmediate(sentinel);
-  }
-}
-
-export function sqliteTransactionRunner(client: Database): TRunner {
-  return async (db, work) => {
-    if (client.inTransaction) {
-      throw new TransactionMisuseError('Nested transaction: pass the outer tx down instead');
-    }
-    client.exec('BEGIN IMMEDIATE');
-    try {
-      const result = await inOneTurn(() => work(db));
-      client.exec('COMMIT');
-      return result;
-    } catch (error) {
-      if (client.inTransaction) client.exec('ROLLBACK');
-      throw error;
-    }
-  };
 }
 
 const refuseNested: TRunner = async () => {
@@ -67,20 +45,76 @@ const refuseNested: TRunner = async () => {
 };
 
 /**
- * libSQL: drizzle's async transaction (BEGIN IMMEDIATE on a connection of its own, rolled back when
- * `work` throws). On a local file every call resolves in the same turn, so the same-turn rule is
- * enforced as on better-sqlite3; over the network each call is a round trip and the rule cannot be
- * checked by timing, only kept by the code.
+ * Settles with `work`, or rejects once the current turn of the event loop ends with `work` still
+ * pending: it awaited something other than its own statements (rule 3), while holding the connection.
  */
-export function libsqlTransactionRunner(options: { sameTurn: boolean }): TRunner {
-  return async (db, work) => {
-    const asyncDb = db as unknown as {
-      transaction<T>(run: (tx: object) => Promise<T>): Promise<T>;
+function inOneTurn<T>(work: () => Promise<T>): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const sentinel = setImmediate(() =>
+      reject(new TransactionMisuseError('A transaction awaited something other than its own statements (I/O, or the outer db): rolled back')),
+    );
+    const settle = (outcome: () => void) => {
+      clearImmediate(sentinel);
+      outcome();
     };
-    // The check runs inside drizzle's callback: a misuse throws before COMMIT, so it rolls back.
-    return asyncDb.transaction(async (tx) => {
+    try {
+      work().then(
+        (value) => settle(() => resolve(value)),
+        (error: unknown) => settle(() => reject(error)),
+      );
+    } catch (error) {
+      settle(() => reject(error));
+    }
+  });
+}
+
+/**
+ * better-sqlite3: BEGIN IMMEDIATE on the one connection, holding the gate. `tx` is a database of
+ * this transaction alone, which refuses statements once it has ended.
+ */
+export function sqliteTransactionRunner(client: Database, base: ReturnType<typeof drizzleBetterSqlite>, gate: DatabaseGate): TRunner {
+  return async (work) => {
+    await gate.acquire();
+    try {
+      let open = true;
+      const tx = runnerDatabase(client, base, async (run) => {
+        if (!open) throw new TransactionMisuseError('This transaction has ended: its tx takes no more statements');
+        return run();
+      });
       registerTransactionRunner(tx, refuseNested);
-      return options.sameTurn ? inOneTurn(() => work(tx as TDb)) : work(tx as TDb);
-    });
+      client.exec('BEGIN IMMEDIATE');
+      try {
+        const result = await inOneTurn(() => work(tx));
+        open = false;
+        client.exec('COMMIT');
+        return result;
+      } catch (error) {
+        open = false;
+        if (client.inTransaction) client.exec('ROLLBACK');
+        throw error;
+      }
+    } finally {
+      gate.release();
+    }
+  };
+}
+
+/**
+ * libSQL: drizzle's async transaction over the ungated `base` (BEGIN IMMEDIATE on a connection or
+ * stream of its own, rolled back when `work` throws), holding the gate. On a local file every
+ * statement resolves in the same turn, so rule 3 is enforced as on better-sqlite3; over the network
+ * each statement is a round trip, the rule cannot be checked by timing, only kept by the code.
+ */
+export function libsqlTransactionRunner(base: LibSQLDatabase<Record<string, unknown>>, gate: DatabaseGate, options: { sameTurn: boolean }): TRunner {
+  return async (work) => {
+    await gate.acquire();
+    try {
+      return await base.transaction(async (tx) => {
+        registerTransactionRunner(tx, refuseNested);
+        return options.sameTurn ? inOneTurn(() => work(tx as unknown as TDb)) : work(tx as unknown as TDb);
+      });
+    } finally {
+      gate.release();
+    }
   };
 }

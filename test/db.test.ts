@@ -110,6 +110,92 @@ Store('nested transactions are refused', async ({ database }) => {
   }
 });
 
+Store('interleaved calls: no statement lands in, sees, or is rolled back with another call\'s transaction', async ({ database }) => {
+  const before = await countUsers(database);
+  let seenDuringTransaction = -1;
+  // Started in one tick, as the calls of a tRPC batch are: their awaits interleave.
+  const [failed, outside, reader] = await Promise.allSettled([
+    transaction(database.db, async (tx) => {
+      await tx.insert(users).values(row('iso_tx_1'));
+      await tx.insert(users).values(row('iso_tx_2'));
+      await tx.insert(users).values(row('iso_tx_3'));
+      throw new Error('abort after three inserts');
+    }),
+    (async () => {
+      await database.db.insert(users).values(row('iso_outside'));
+      return 'written';
+    })(),
+    (async () => {
+      seenDuringTransaction = await countUsers(database);
+    })(),
+  ]);
+  assert.is(failed.status, 'rejected');
+  assert.is(outside.status, 'fulfilled');
+  assert.is(reader.status, 'fulfilled');
+  // The reader ran after the rollback (it never saw iso_tx_*), and the outside write survived it.
+  assert.ok(seenDuringTransaction === before || seenDuringTransaction === before + 1, `reader saw ${seenDuringTransaction}`);
+  assert.is(await countUsers(database), before + 1);
+  assert.ok(await database.db.select().from(users).where(sql`${users.id} = 'iso_outside'`).get());
+});
+
+Store('transactions started in one tick run one after another, all committed', async ({ database }) => {
+  const before = await countUsers(database);
+  const results = await Promise.all(
+    Array.from({ length: 20 }, (_, i) =>
+      transaction(database.db, async (tx) => {
+        await tx.insert(users).values(row(`seq_${i}_a`));
+        await tx.insert(users).values(row(`seq_${i}_b`));
+        return i;
+      }),
+    ),
+  );
+  assert.equal(results, Array.from({ length: 20 }, (_, i) => i));
+  assert.is(await countUsers(database), before + 40);
+});
+
+Store('a transaction that uses the outer db is rolled back with a clear error, not a hang', async ({ database }) => {
+  const before = await countUsers(database);
+  try {
+    await transaction(database.db, async (tx) => {
+      await tx.insert(users).values(row('outer_misuse_tx'));
+      await database.db.select().from(users).limit(1); // waits for this very transaction
+    });
+    assert.unreachable('should have thrown');
+  } catch (error) {
+    assert.instance(error, TransactionMisuseError);
+  }
+  assert.is(await countUsers(database), before);
+  // The connection is free again.
+  await transaction(database.db, async (tx) => tx.insert(users).values(row('after_misuse')));
+  assert.is(await countUsers(database), before + 1);
+});
+
+Store('stress: 300 interleaved transactions and single writes, failures half-way, every acknowledged write present', async ({ database }) => {
+  const before = await countUsers(database);
+  const acknowledged: string[] = [];
+  const calls = Array.from({ length: 300 }, async (_, i) => {
+    if (i % 3 === 0) {
+      await database.db.insert(users).values(row(`stress_single_${i}`));
+      acknowledged.push(`stress_single_${i}`);
+      return;
+    }
+    const ids = [`stress_tx_${i}_a`, `stress_tx_${i}_b`];
+    await transaction(database.db, async (tx) => {
+      await tx.insert(users).values(row(ids[0]!));
+      if (i % 3 === 2) throw new Error('planned failure');
+      await tx.insert(users).values(row(ids[1]!));
+    }).then(
+      () => acknowledged.push(...ids),
+      () => undefined,
+    );
+  });
+  await Promise.all(calls);
+  assert.is(acknowledged.length, 100 + 100 * 2);
+  assert.is(await countUsers(database), before + acknowledged.length);
+  const rows = await database.db.all<{ id: string }>(sql`select id from users where id like 'stress_%'`);
+  assert.equal(rows.map((r) => r.id).sort(), [...acknowledged].sort());
+});
+
 Store('online backup produces a consistent copy', async ({ dir, database }) => {
   const copy = join(dir, 'backup', 'copy.db');
   await database.backup(copy);
