@@ -64,3 +64,6 @@ export function pageWindow(page: number, pageSize: number) {
 export const ZTimestamp = z.iso.datetime();
 
 export const ZEmpty = z.object({});
+
+/** The input of a procedure that takes none: callable with no input at all (`client.health.get.query()`), or `{}`. */
+export const ZNoInput = z.object({}).optional();

@@ -13,13 +13,8 @@ function tooLarge(): AppError {
   return new AppError('PAYLOAD_TOO_LARGE', `Request body exceeds ${BODY_LIMIT_BYTES} bytes`);
 }
 
-/**
- * Reads a JSON object body. Empty body: undefined. Over the limit: 413 (checked on Content-Length
- * before reading, and while streaming). Not JSON: 415. Malformed: 400. Not an object: 400.
- */
-export async function readJsonObjectBody(
-  req: IncomingMessage,
-): Promise<{ raw: Buffer; value: Record<string, unknown> } | undefined> {
+/** The whole body, at most BODY_LIMIT_BYTES (413 past it, checked on Content-Length before reading, and while streaming). */
+export async function readBody(req: IncomingMessage): Promise<Buffer> {
   const declared = Number(req.headers['content-length'] ?? 0);
   if (declared > BODY_LIMIT_BYTES) throw tooLarge();
   const chunks: Buffer[] = [];
@@ -29,7 +24,18 @@ export async function readJsonObjectBody(
     if (size > BODY_LIMIT_BYTES) throw tooLarge();
     chunks.push(chunk);
   }
-  if (size === 0) return undefined;
+  return Buffer.concat(chunks, size);
+}
+
+/**
+ * Reads a JSON object body. Empty body: undefined. Over the limit: 413 (checked on Content-Length
+ * before reading, and while streaming). Not JSON: 415. Malformed: 400. Not an object: 400.
+ */
+export async function readJsonObjectBody(
+  req: IncomingMessage,
+): Promise<{ raw: Buffer; value: Record<string, unknown> } | undefined> {
+  const raw = await readBody(req);
+  if (raw.length === 0) return undefined;
   if (!isJsonContentType(req.headers['content-type'])) {
     const given = req.headers['content-type'];
     throw new AppError(
@@ -37,7 +43,6 @@ export async function readJsonObjectBody(
       given ? `Unsupported Content-Type "${given}": send application/json` : 'Missing Content-Type: send application/json',
     );
   }
-  const raw = Buffer.concat(chunks, size);
   const text = raw.toString('utf8');
   let parsed: unknown;
   try {

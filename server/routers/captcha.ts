@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ZEmpty, ZTimestamp } from '../schemas';
+import { ZNoInput, ZTimestamp } from '../schemas';
 import { publicProcedure, router } from '../trpc';
 
 export const captchaRouter = router({
@@ -14,7 +14,7 @@ export const captchaRouter = router({
         description: 'Solve it (e.g. with the ALTCHA widget) and send the base64 payload as captchaCode on sign-up. Each solution is accepted once.',
       },
     })
-    .input(ZEmpty)
+    .input(ZNoInput)
     .output(
       z.object({
         algorithm: z.string(),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { pingDatabase } from '../../db/client';
 import { AppError } from '../errors';
-import { ZEmpty } from '../schemas';
+import { ZNoInput } from '../schemas';
 import { publicProcedure, router } from '../trpc';
 
 const startedAt = Date.now();
@@ -9,7 +9,7 @@ const startedAt = Date.now();
 export const healthRouter = router({
   get: publicProcedure
     .meta({ openapi: { method: 'GET', path: '/health', tags: ['meta'], protect: false, summary: 'Liveness and database check' } })
-    .input(ZEmpty)
+    .input(ZNoInput)
     .output(
       z.object({
         status: z.literal('ok'),

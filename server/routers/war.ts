@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ZEmpty } from '../schemas';
+import { ZNoInput } from '../schemas';
 import { ZSeasonRef } from '../services/seasons';
 import { latestState, listSeasons, stateOfSeason, ZSeasonSummary, ZWarState } from '../services/war';
 import { warHistory, ZHistoryRange, ZWarHistory } from '../services/war-history';
@@ -21,7 +21,7 @@ export const warRouter = router({
         summary: 'Newest snapshot of the current season: zone control, company standings, active hotspots',
       },
     })
-    .input(ZEmpty)
+    .input(ZNoInput)
     .output(ZWarState)
     .query(async ({ ctx }) => {
       const state = await latestState(ctx.db, ctx.deps.now());
@@ -31,7 +31,7 @@ export const warRouter = router({
 
   listSeasons: publicProcedure
     .meta({ openapi: { method: 'GET', path: '/stateOfWar/seasons', tags: ['stateOfWar'], protect: false, summary: 'Seasons with their time spans and snapshot coverage' } })
-    .input(ZEmpty)
+    .input(ZNoInput)
     .output(z.object({ items: z.array(ZSeasonSummary), currentSeasonId: z.string().nullable() }))
     .query(async ({ ctx }) => {
       ctx.responseHeaders['cache-control'] = 'public, max-age=300';

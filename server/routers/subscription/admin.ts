@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { transaction } from '../../../db/transaction';
-import { ZEmpty } from '../../schemas';
+import { ZNoInput } from '../../schemas';
 import { importSubscriptionCatalog, ZCatalogImport } from '../../services/subscription-import';
 import { setGoal, upsertPayType, upsertPlan, upsertTier } from '../../services/subscription-catalog';
 import { toMinor } from '../../services/subscription-money';
@@ -67,7 +67,7 @@ export const subscriptionAdminRouter = router({
         summary: 'Mark pending orders past their deadline as expired now (a job does this every minute)',
       },
     })
-    .input(ZEmpty)
+    .input(ZNoInput)
     .output(z.object({ expired: z.number().int() }))
     .mutation(async ({ ctx }) => ({ expired: await expirePendingOrders(ctx.db, ctx.deps.now()) })),
 

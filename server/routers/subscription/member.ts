@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { AppError } from '../../errors';
-import { ZEmpty, ZTimestamp, zBool, zPage, zPageInput } from '../../schemas';
+import { ZNoInput, ZTimestamp, zBool, zPage, zPageInput } from '../../schemas';
 import { cancelOrder, createOrder, listMyOrders } from '../../services/subscription-orders';
 import { getHallVisibility, getMyStatus, setHallVisibility } from '../../services/subscription-stats';
 import { authedProcedure } from '../../trpc';
@@ -31,7 +31,7 @@ export const myStatus = authedProcedure
       description: 'data maps each tier id the account ever held to { expiryTime }; a past expiryTime means the membership lapsed.',
     },
   })
-  .input(ZEmpty)
+  .input(ZNoInput)
   .output(z.record(z.string(), z.object({ expiryTime: ZTimestamp })))
   .query(({ ctx }) => getMyStatus(ctx.db, ctx.user.id));
 
@@ -97,7 +97,7 @@ const ZVisibility = z.object({ visible: z.boolean() });
 
 export const hallVisibility = authedProcedure
   .meta({ openapi: { method: 'GET', path: '/subscription/hall-visibility', tags: ['subscription'], protect: true, summary: 'Whether the caller is listed in the hall' } })
-  .input(ZEmpty)
+  .input(ZNoInput)
   .output(ZVisibility)
   .query(async ({ ctx }) => ({ visible: await getHallVisibility(ctx.db, ctx.user.id) }));
 

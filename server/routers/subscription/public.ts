@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ZEmpty, ZTimestamp, zPage, zPageInput } from '../../schemas';
+import { ZNoInput, ZTimestamp, zPage, zPageInput } from '../../schemas';
 import { listPlans } from '../../services/subscription-catalog';
 import { getHall, getProgress } from '../../services/subscription-stats';
 import { publicProcedure } from '../../trpc';
@@ -7,7 +7,7 @@ import { ZPlans } from './schemas';
 
 export const plans = publicProcedure
   .meta({ openapi: { method: 'GET', path: '/subscription/plans', tags: ['subscription'], protect: false, summary: 'Plans with their tiers, and the pay types' } })
-  .input(ZEmpty)
+  .input(ZNoInput)
   .output(ZPlans)
   .query(({ ctx }) => listPlans(ctx.db));
 
@@ -22,7 +22,7 @@ export const progress = publicProcedure
       description: 'percent = paidTotal / goal * 100, two decimals, not capped at 100. supporterCount counts distinct payers this month.',
     },
   })
-  .input(ZEmpty)
+  .input(ZNoInput)
   .output(
     z.object({
       month: z.string(),
