@@ -20,7 +20,7 @@ import { existsSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { sql } from 'drizzle-orm';
-import { openDatabase } from '../db/client';
+import { openDatabase, type TDb } from '../db/client';
 import { assemblies, dropCampaigns, dropChannels, dropRewards, users } from '../db/schema';
 import { seedDemoData } from '../db/seed';
 import { DEMO_COMPANIES, DEMO_ZONES, DEMO_SNAPSHOTS_PER_SEASON, demoSeasons } from '../db/seed/live-data';
@@ -86,7 +86,8 @@ export async function generate(file: string, options: TGenerateOptions): Promise
 
     const userIds: string[] = [];
     await step(`users (${options.users})`, async () => {
-      const insert = db
+      // Prepared on each transaction's own `tx`: a statement of the outer db would wait for the transaction to end (db/transaction.ts).
+      const insertOn = (tx: TDb) => tx
         .insert(users)
         .values({
           id: sql.placeholder('id'),
@@ -100,7 +101,8 @@ export async function generate(file: string, options: TGenerateOptions): Promise
         })
         .prepare();
       for (let start = 0; start < options.users; start += BATCH) {
-        await transaction(db, async () => {
+        await transaction(db, async (tx) => {
+          const insert = insertOn(tx);
           for (let i = start; i < Math.min(options.users, start + BATCH); i++) {
             const id = benchUuid(1, i);
             userIds.push(id);
@@ -120,7 +122,7 @@ export async function generate(file: string, options: TGenerateOptions): Promise
     }
     await step(`assemblies (${options.assemblies})`, async () => {
       const next = random(7);
-      const insert = db
+      const insertOn = (tx: TDb) => tx
         .insert(assemblies)
         .values({
           uuid: sql.placeholder('uuid'),
@@ -144,7 +146,8 @@ export async function generate(file: string, options: TGenerateOptions): Promise
       const pick = <T>(list: readonly T[]) => list[Math.floor(next() * list.length)]!;
       const span = 365 * DAY;
       for (let start = 0; start < options.assemblies; start += BATCH) {
-        await transaction(db, async () => {
+        await transaction(db, async (tx) => {
+          const insert = insertOn(tx);
           for (let i = start; i < Math.min(options.assemblies, start + BATCH); i++) {
             const side = pick(SIDE_WEAPONS);
             const ratingCount = Math.floor(next() * 6);
@@ -189,7 +192,7 @@ export async function generate(file: string, options: TGenerateOptions): Promise
 
     await step(`drop campaigns (${options.campaigns})`, async () => {
       const next = random(11);
-      const insertCampaign = db
+      const insertCampaignOn = (tx: TDb) => tx
         .insert(dropCampaigns)
         .values({
           campaignId: sql.placeholder('campaignId'),
@@ -205,16 +208,17 @@ export async function generate(file: string, options: TGenerateOptions): Promise
         })
         .returning({ id: dropCampaigns.id })
         .prepare();
-      const insertReward = db
+      const insertRewardOn = (tx: TDb) => tx
         .insert(dropRewards)
         .values({ campaignId: sql.placeholder('campaignId'), position: sql.placeholder('position'), name: sql.placeholder('name'), imageUrl: sql.placeholder('imageUrl'), requiredMinutes: sql.placeholder('requiredMinutes') })
         .prepare();
-      const insertChannel = db
+      const insertChannelOn = (tx: TDb) => tx
         .insert(dropChannels)
         .values({ campaignId: sql.placeholder('campaignId'), position: sql.placeholder('position'), name: sql.placeholder('name'), url: sql.placeholder('url') })
         .prepare();
       const hourNow = Math.floor(now.getTime() / HOUR) * HOUR;
-      await transaction(db, async () => {
+      await transaction(db, async (tx) => {
+        const [insertCampaign, insertReward, insertChannel] = [insertCampaignOn(tx), insertRewardOn(tx), insertChannelOn(tx)];
         for (let i = 0; i < options.campaigns; i++) {
           // Two years of weekly campaigns, most ended; the last few overlap now (about 4 active).
           const startsAt = hourNow - (options.campaigns - 1 - i) * 1.5 * DAY + 4 * DAY - Math.floor(next() * 12) * HOUR;

@@ -3,7 +3,7 @@
  *
  *   npx tsx bench/profile.ts <database file> <path> [seconds=5] [connections=10]
  *   e.g. npx tsx bench/profile.ts /tmp/bench.db '/api/stateOfWar/latest'
- *        PROFILE_TARGET=peer npx tsx bench/profile.ts ...   (the peer instead of ours)
+ *        PROFILE_TARGET=peer npx tsx bench/profile.ts ...   (the peer instead of ours; `equipped`: the equipped peer)
  *        npx tsx bench/profile.ts /tmp/bench.db '/api/assembly/item?uuid={uuid}'   (5,000 assemblies in rotation)
  *        npx tsx bench/profile.ts /tmp/bench.db '/api/assembly/list?{search}'      (the search cell's keywords)
  *
@@ -32,11 +32,13 @@ const ITEM_ROTATION = 5000;
 const root = resolve(import.meta.dirname, '..');
 const dir = mkdtempSync(join(tmpdir(), 'tidewatch-prof-'));
 const port = 3121;
-// `PROFILE_TARGET=peer` profiles the hand-written peer (bench/peer/server.ts) instead, to compare where each spends its time.
-const target = process.env.PROFILE_TARGET === 'peer' ? 'peer' : 'ours';
+// `PROFILE_TARGET=peer` profiles the hand-written peer (bench/peer/server.ts) instead, to compare where each spends its time;
+// `PROFILE_TARGET=equipped` the same peer with --equipped (its request log goes to a file in the profile's directory).
+const target = process.env.PROFILE_TARGET === 'peer' || process.env.PROFILE_TARGET === 'equipped' ? 'peer' : 'ours';
+const equipped = process.env.PROFILE_TARGET === 'equipped' ? ['--equipped', '--log', join(dir, 'requests.log')] : [];
 const child =
   target === 'peer'
-    ? spawn(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${dir}`, '--import', 'tsx', 'bench/peer/server.ts', db, String(port)], { cwd: root, stdio: 'inherit' })
+    ? spawn(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${dir}`, '--import', 'tsx', 'bench/peer/server.ts', db, String(port), ...equipped], { cwd: root, stdio: 'inherit' })
     : spawn(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${dir}`, '--import', 'tsx', 'server/main.ts'], {
         cwd: root,
         stdio: 'inherit',

@@ -7,16 +7,23 @@
  *            --repeat  runs every cell n times, the targets taking turns, and reports the median run
  *                      (on a shared machine one run's ratio can be off by a third)
  *            --quick   skip the start-up comparisons and bench/queries.ts (for iterating on one endpoint)
+ *            --log <level>  our LOG_LEVEL (default silent); any other level writes our log to a file in the
+ *                      run's temporary directory, as the equipped peer writes its own
  *
  * Each target runs in its own child process; autocannon drives them from this process over loopback:
- *   ceiling  bare node:http returning our REST body of each endpoint, precomputed (bench/ceiling.ts)
- *   peer     hand-written Fastify + better-sqlite3 doing the same queries (bench/peer/server.ts)
- *   rest     our server as production runs it (`npm run build`, node dist/main.js), REST surface /api/...
- *   trpc     the same server, native tRPC surface /trpc/<path>?input=<superjson>
- * Prints req/s, p50, p99 per endpoint and target, then ratios, RSS under load and start-up time.
+ *   ceiling   bare node:http returning our REST body of each endpoint, precomputed (bench/ceiling.ts)
+ *   peer      hand-written Fastify + better-sqlite3 doing the same queries (bench/peer/server.ts)
+ *   equipped  the same peer with what ours does on every request: security headers, a per-client rate
+ *             limit, a request id and log line, ETags (bench/peer/server.ts --equipped)
+ *   rest      our server as production runs it (`npm run build`, node dist/main.js), REST surface /api/...
+ *   trpc      the same server, native tRPC surface /trpc/<path>?input=<superjson>
+ * Two more cells run on trpc alone: `trpc batch` (10 mixed reads in one batched request) and
+ * `trpc single` (the same reads one per request), to compare CPU per batch with 10 single calls.
+ * Prints req/s, p50, p99 and server CPU per request per endpoint and target, then the ratios of rest
+ * and trpc to both peers, the batch against single calls, RSS under load and start-up time.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, readSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir, cpus, loadavg, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
@@ -36,10 +43,12 @@ interface TArgs {
   repeat: number;
   json?: string;
   quick: boolean;
+  /** Our LOG_LEVEL: silent by default; another level logs to a file in the run's directory. */
+  log: string;
 }
 
 function parseArgs(argv: string[]): TArgs {
-  const args: TArgs = { duration: 3, connections: 10, quick: argv.includes('--quick'), targets: TARGETS, repeat: 1 };
+  const args: TArgs = { duration: 3, connections: 10, quick: argv.includes('--quick'), targets: TARGETS, repeat: 1, log: 'silent' };
   const pairs = argv.filter((arg) => arg !== '--quick');
   for (let i = 0; i < pairs.length; i += 2) {
     const [flag, value] = [pairs[i]!, pairs[i + 1]];
@@ -51,15 +60,17 @@ function parseArgs(argv: string[]): TArgs {
     else if (flag === '--json') args.json = value;
     else if (flag === '--repeat') args.repeat = Math.max(1, Number(value));
     else if (flag === '--targets') args.targets = TARGETS.filter((target) => value.split(',').includes(target));
+    else if (flag === '--log') args.log = value;
     else throw new Error(`unknown option ${flag}`);
   }
   return args;
 }
 
 const ROOT = resolve(import.meta.dirname, '..');
-const PORTS = { ours: 3111, peer: 3112, ceiling: 3113 };
-type TTarget = 'ceiling' | 'peer' | 'rest' | 'trpc';
-const TARGETS: TTarget[] = ['ceiling', 'peer', 'rest', 'trpc'];
+const PORTS = { ours: 3111, peer: 3112, ceiling: 3113, equipped: 3114 };
+type TTarget = 'ceiling' | 'peer' | 'equipped' | 'rest' | 'trpc';
+const TARGETS: TTarget[] = ['ceiling', 'peer', 'equipped', 'rest', 'trpc'];
+const PEERS = ['peer', 'equipped'] as const;
 
 interface TRequestSpec {
   method: 'GET' | 'POST';
@@ -72,7 +83,8 @@ interface TEndpoint {
   name: string;
   /** How many distinct requests it cycles through (1: always the same). */
   variants: number;
-  rest(i: number): TRequestSpec;
+  /** The REST request, also what the peers and the ceiling answer; none for a tRPC-only cell (run on trpc alone). */
+  rest?(i: number): TRequestSpec;
   trpc(i: number): TRequestSpec;
   connections?: number;
   /** Seconds of load at least (slow endpoints need more than a few requests for a p99). */
@@ -83,6 +95,33 @@ const trpcGet = (path: string, input: unknown): TRequestSpec => ({
   method: 'GET',
   path: `/trpc/${path}?input=${encodeURIComponent(JSON.stringify({ json: input }))}`,
 });
+
+/** tRPC's batched GET: the procedures joined by commas, the inputs (superjson's wire form) keyed by their position. */
+const trpcBatchGet = (reads: [string, unknown][]): TRequestSpec => ({
+  method: 'GET',
+  path: `/trpc/${reads.map(([path]) => path).join(',')}?batch=1&input=${encodeURIComponent(JSON.stringify(Object.fromEntries(reads.map(([, input], k) => [k, { json: input }]))))}`,
+});
+
+/** How many reads one `trpc batch` request carries. */
+const BATCH_SIZE = 10;
+/** Hot assemblies the batched reads rotate over (as the hot item cell: read-cache hits for ours). */
+const BATCH_HOT_ITEMS = 100;
+
+/**
+ * The reads of the n-th batch, mixed as a page load asks them: two list pages, the drop, the war state
+ * and a day of its history, and five popular assemblies (five new ones in each batch, over 100).
+ */
+function batchReads(n: number, assemblyCount: number): [string, unknown][] {
+  const item = (k: number): [string, unknown] => ['assembly.getItem', { uuid: benchPublicAssemblyUuid((n * 5 + k) % BATCH_HOT_ITEMS, assemblyCount) }];
+  return [
+    ['assembly.list', { page: 1, pageSize: 20 }],
+    ['drop.getCurrent', {}],
+    ['war.getLatest', {}],
+    ['war.getHistory', { range: '1d' }],
+    ['assembly.list', { page: 2, pageSize: 20 }],
+    ...[0, 1, 2, 3, 4].map(item),
+  ];
+}
 
 function endpoints(assemblyCount: number, userCount: number): TEndpoint[] {
   const itemEndpoint = (name: string, variants: number): TEndpoint => ({
@@ -138,19 +177,39 @@ function endpoints(assemblyCount: number, userCount: number): TEndpoint[] {
       rest: (i) => ({ method: 'POST', path: '/api/user/signin', body: JSON.stringify(signinBody(i)) }),
       trpc: (i) => ({ method: 'POST', path: '/trpc/user.signin', body: JSON.stringify({ json: signinBody(i) }) }),
     },
+    // tRPC only: the same ten reads in one batched request, and one per request (CPU per batch against 10x CPU per call).
+    {
+      name: BATCH,
+      variants: BATCH_HOT_ITEMS / 5,
+      trpc: (i) => trpcBatchGet(batchReads(i, assemblyCount)),
+    },
+    {
+      name: SINGLE,
+      variants: (BATCH_HOT_ITEMS / 5) * BATCH_SIZE,
+      trpc: (i) => trpcGet(...batchReads(Math.floor(i / BATCH_SIZE), assemblyCount)[i % BATCH_SIZE]!),
+    },
   ];
 }
 
+const BATCH = 'trpc batch';
+const SINGLE = 'trpc single';
+
+/** Which of the selected targets a cell runs on: a tRPC-only cell on trpc alone. */
+function targetsOf(endpoint: TEndpoint, selected: TTarget[]): TTarget[] {
+  return endpoint.rest ? selected : selected.filter((target) => target === 'trpc');
+}
+
 function requestFor(endpoint: TEndpoint, target: TTarget, i: number): TRequestSpec {
-  return target === 'trpc' ? endpoint.trpc(i) : endpoint.rest(i);
+  return target === 'trpc' || !endpoint.rest ? endpoint.trpc(i) : endpoint.rest(i);
 }
 
 // ---------- processes ----------
 
 const children: ChildProcess[] = [];
 
-function start(name: string, args: string[], env: Record<string, string> = {}): ChildProcess {
-  const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+/** `stdout`: a file descriptor the child's standard output goes to (ignored otherwise). */
+function start(name: string, args: string[], env: Record<string, string> = {}, stdout?: number): ChildProcess {
+  const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', stdout ?? 'ignore', 'pipe'] });
   let errors = '';
   child.stderr!.on('data', (chunk: Buffer) => (errors += chunk.toString()));
   child.on('exit', (code) => {
@@ -190,7 +249,13 @@ function rssMb(pid: number): number {
   return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
 }
 
-function oursEnv(db: string): Record<string, string> {
+/** How our server logs: its LOG_LEVEL and, when it is not silent, the file its standard output (pino's JSON lines) goes to. */
+interface TOurLog {
+  level: string;
+  fd?: number;
+}
+
+function oursEnv(db: string, log: TOurLog): Record<string, string> {
   const big = '1000000000';
   return {
     DATABASE_URL: `file:${db}`,
@@ -198,7 +263,7 @@ function oursEnv(db: string): Record<string, string> {
     HOST: '127.0.0.1',
     NODE_ENV: 'production',
     PAYMENT_MANUAL_SECRET: 'bench-secret-bench-secret',
-    LOG_LEVEL: 'silent',
+    LOG_LEVEL: log.level,
     SEED_DEMO: 'false',
     // The benchmark is one client hammering the service: the per-client limits would turn it into a 429 test.
     RATE_LIMIT_GLOBAL: big,
@@ -221,10 +286,10 @@ function cpuMs(pid: number): number {
 }
 
 /** Spawn to first healthy answer: wall time and the server's CPU time, in ms. */
-async function startOurs(db: string, entry?: string): Promise<{ child: ChildProcess; startupMs: number; startupCpuMs: number }> {
+async function startOurs(db: string, log: TOurLog, entry?: string): Promise<{ child: ChildProcess; startupMs: number; startupCpuMs: number }> {
   const started = performance.now();
   // The heap flags of every production command line (server/node-flags.ts).
-  const child = start('ours', [...NODE_MEMORY_FLAGS, ...(entry ? [entry] : ['--import', 'tsx', 'server/main.ts'])], oursEnv(db));
+  const child = start('ours', [...NODE_MEMORY_FLAGS, ...(entry ? [entry] : ['--import', 'tsx', 'server/main.ts'])], oursEnv(db, log), log.fd);
   await waitFor(`http://127.0.0.1:${PORTS.ours}/api/health`);
   return { child, startupMs: performance.now() - started, startupCpuMs: cpuMs(child.pid!) };
 }
@@ -297,25 +362,91 @@ function medianRun(runs: TCell[]): TCell {
 
 const fmt = (value: number, digits = 0) => (Number.isFinite(value) ? value.toFixed(digits) : '-');
 
+/** Per endpoint and target: req/s, latency and the server's CPU per answered request (`-` where a target did not run). */
 function table(cells: TCell[], names: string[]): string {
   const lines = [
-    `| endpoint | ${TARGETS.map((t) => `${t} req/s`).join(' | ')} | ${TARGETS.map((t) => `${t} p50/p99 ms`).join(' | ')} | ${TARGETS.map((t) => `${t} µs CPU/req`).join(' | ')} | rest/peer | rest/ceiling | trpc/peer | peer/rest CPU |`,
-    `|---|${TARGETS.map(() => '---:').join('|')}|${TARGETS.map(() => '---:').join('|')}|${TARGETS.map(() => '---:').join('|')}|---:|---:|---:|---:|`,
+    `| endpoint | ${TARGETS.map((t) => `${t} req/s`).join(' | ')} | ${TARGETS.map((t) => `${t} p50/p99 ms`).join(' | ')} | ${TARGETS.map((t) => `${t} µs CPU/req`).join(' | ')} |`,
+    `|---|${TARGETS.map(() => '---:').join('|')}|${TARGETS.map(() => '---:').join('|')}|${TARGETS.map(() => '---:').join('|')}|`,
   ];
   for (const name of names) {
     const of = (target: TTarget) => cells.find((cell) => cell.endpoint === name && cell.target === target);
-    const rps = (target: TTarget) => of(target)?.rps ?? NaN;
     const lat = (target: TTarget) => {
       const cell = of(target);
       return cell ? `${cell.p50}/${cell.p99}${cell.bad ? ` (${cell.bad} non-2xx!)` : ''}` : '-';
     };
-    const cpu = (target: TTarget) => of(target)?.cpuUs ?? NaN;
-    lines.push(
-      `| ${name} | ${TARGETS.map((t) => fmt(rps(t))).join(' | ')} | ${TARGETS.map(lat).join(' | ')} | ${TARGETS.map((t) => fmt(cpu(t))).join(' | ')} | ${fmt(rps('rest') / rps('peer'), 2)} | ${fmt(rps('rest') / rps('ceiling'), 2)} | ${fmt(rps('trpc') / rps('peer'), 2)} | ${fmt(cpu('peer') / cpu('rest'), 2)} |`,
-    );
+    lines.push(`| ${name} | ${TARGETS.map((t) => fmt(of(t)?.rps ?? NaN)).join(' | ')} | ${TARGETS.map(lat).join(' | ')} | ${TARGETS.map((t) => fmt(of(t)?.cpuUs ?? NaN)).join(' | ')} |`);
   }
   return lines.join('\n');
 }
+
+/** Our CPU per request on tRPC over REST, at most this (issue 15). */
+const TRPC_REST_CPU_TARGET = 1.25;
+const OURS = ['rest', 'trpc'] as const;
+
+type TMeasure = (target: TTarget) => number;
+/**
+ * The ratio columns: req/s of each of our surfaces over each peer and the ceiling (above 1: ours answers
+ * more), each peer's CPU per request over ours (above 1: ours spends less), and tRPC's CPU per request
+ * over REST's (at most TRPC_REST_CPU_TARGET).
+ */
+const RATIO_COLUMNS: [string, (rps: TMeasure, cpu: TMeasure) => string][] = [
+  ...OURS.flatMap((ours) => PEERS.map((peer): [string, (rps: TMeasure, cpu: TMeasure) => string] => [`${ours}/${peer}`, (rps) => fmt(rps(ours) / rps(peer), 2)])),
+  ['rest/ceiling', (rps) => fmt(rps('rest') / rps('ceiling'), 2)],
+  ...OURS.flatMap((ours) => PEERS.map((peer): [string, (rps: TMeasure, cpu: TMeasure) => string] => [`CPU ${peer}/${ours}`, (_, cpu) => fmt(cpu(peer) / cpu(ours), 2)])),
+  [
+    `CPU trpc/rest (≤ ${TRPC_REST_CPU_TARGET})`,
+    (_, cpu) => {
+      const ratio = cpu('trpc') / cpu('rest');
+      return Number.isFinite(ratio) ? `${fmt(ratio, 2)} ${ratio <= TRPC_REST_CPU_TARGET ? '✓' : '✗'}` : '-';
+    },
+  ],
+];
+
+function ratioTable(cells: TCell[], names: string[]): string {
+  const lines = [`| endpoint | ${RATIO_COLUMNS.map(([title]) => title).join(' | ')} |`, `|---|${RATIO_COLUMNS.map(() => '---:').join('|')}|`];
+  for (const name of names) {
+    const of = (target: TTarget) => cells.find((cell) => cell.endpoint === name && cell.target === target);
+    const rps = (target: TTarget) => of(target)?.rps ?? NaN;
+    const cpu = (target: TTarget) => of(target)?.cpuUs ?? NaN;
+    lines.push(`| ${name} | ${RATIO_COLUMNS.map(([, value]) => value(rps, cpu)).join(' | ')} |`);
+  }
+  return lines.join('\n');
+}
+
+/** The batch cell against the single calls of the same reads: CPU per batch and BATCH_SIZE times the CPU per call. */
+function batchSummary(cells: TCell[]): string | undefined {
+  const batch = cells.find((cell) => cell.endpoint === BATCH && cell.target === 'trpc');
+  const single = cells.find((cell) => cell.endpoint === SINGLE && cell.target === 'trpc');
+  if (!batch || !single) return undefined;
+  const singles = single.cpuUs * BATCH_SIZE;
+  return [
+    `trpc batch of ${BATCH_SIZE} reads: ${fmt(batch.cpuUs)} µs CPU per batch (${fmt(batch.rps * BATCH_SIZE)} reads/s)`,
+    `${BATCH_SIZE} single trpc reads of the same: ${BATCH_SIZE} x ${fmt(single.cpuUs)} = ${fmt(singles)} µs CPU (${fmt(single.rps)} reads/s)`,
+    `batch / ${BATCH_SIZE} singles, CPU: ${fmt(batch.cpuUs / singles, 2)} (target below 1: ${batch.cpuUs < singles ? 'met' : 'not met'})`,
+  ].join('\n');
+}
+
+/** Lines and size of a log file, read in chunks (a full run's request log is tens of MB). */
+function logSize(file: string): string {
+  if (!existsSync(file)) return 'none written';
+  const fd = openSync(file, 'r');
+  const chunk = Buffer.alloc(1 << 20);
+  let lines = 0;
+  for (let read = readSync(fd, chunk); read > 0; read = readSync(fd, chunk)) {
+    for (let at = chunk.indexOf(10); at !== -1 && at < read; at = chunk.indexOf(10, at + 1)) lines++;
+  }
+  closeSync(fd);
+  return `${lines} lines, ${fmt(statSync(file).size / 2 ** 20, 1)} MB`;
+}
+
+/** Asks a target once, outside any cell (the bodies' sizes, what the equipped peer sends, whether tRPC answers). */
+async function ask(port: number, spec: TRequestSpec): Promise<{ response: Response; text: string }> {
+  const response = await fetch(`http://127.0.0.1:${port}${spec.path}`, { method: spec.method, body: spec.body, headers: spec.body ? { 'content-type': 'application/json' } : {} });
+  return { response, text: await response.text() };
+}
+
+/** What every answer of the equipped peer must carry: its security headers, rate limit, request id and ETag are on. */
+const EQUIPPED_HEADERS = ['content-security-policy', 'x-ratelimit-remaining', 'x-request-id', 'etag'];
 
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
@@ -336,12 +467,14 @@ async function main(): Promise<void> {
     await generate(db, { assemblies: assemblyCount, users: userCount, campaigns: 500, fts: 'bulk' });
   }
   console.log(`machine: ${cpus().length} x ${cpus()[0]?.model}, ${Math.round(totalmem() / 2 ** 30)} GB, node ${process.version}, load ${loadavg().map((n) => n.toFixed(2)).join(' ')}`);
+  const ourLogFile = join(work, 'ours.log');
+  const ourLog: TOurLog = args.log === 'silent' ? { level: 'silent' } : { level: args.log, fd: openSync(ourLogFile, 'a') };
 
   // Start-up on the existing database: twice, the first may fill tsx's transpile cache.
   const startups: number[] = [];
   const startupCpu: number[] = [];
   for (let i = 0; i < (args.quick ? 0 : 2); i++) {
-    const { child, startupMs, startupCpuMs } = await startOurs(db);
+    const { child, startupMs, startupCpuMs } = await startOurs(db, ourLog);
     startups.push(startupMs);
     startupCpu.push(startupCpuMs);
     await stop(child);
@@ -351,37 +484,47 @@ async function main(): Promise<void> {
   const entry = await buildOurs();
   let bundledIdleRss = 0;
   for (let i = 0; i < (args.quick ? 1 : 2); i++) {
-    const { child, startupMs, startupCpuMs } = await startOurs(db, entry);
+    const { child, startupMs, startupCpuMs } = await startOurs(db, ourLog, entry);
     bundled.push(startupMs);
     bundledCpu.push(startupCpuMs);
     bundledIdleRss = rssMb(child.pid!);
     await stop(child);
   }
   if (!args.quick) {
-    const { child, startupMs, startupCpuMs } = await startOurs(db);
+    const { child, startupMs, startupCpuMs } = await startOurs(db, ourLog);
     startups.push(startupMs);
     startupCpu.push(startupCpuMs);
     await stop(child);
   }
   // Under load ours runs from the bundle, as in production (issue 8's build); tsx only costs start-up and memory.
-  const ours = await startOurs(db, entry);
+  const ours = await startOurs(db, ourLog, entry);
   const peer = start('peer', ['--import', 'tsx', 'bench/peer/server.ts', db, String(PORTS.peer)]);
+  const equippedLog = join(work, 'equipped-requests.log');
+  const equipped = start('equipped', ['--import', 'tsx', 'bench/peer/server.ts', db, String(PORTS.equipped), '--equipped', '--log', equippedLog]);
   await waitFor(`http://127.0.0.1:${PORTS.peer}/`, true);
+  await waitFor(`http://127.0.0.1:${PORTS.equipped}/`, true);
 
-  const list = endpoints(assemblyCount, userCount).filter((endpoint) => !args.only || args.only.includes(endpoint.name));
+  const list = endpoints(assemblyCount, userCount).filter(
+    (endpoint) => (!args.only || args.only.includes(endpoint.name)) && targetsOf(endpoint, args.targets).length > 0,
+  );
   const payloads: Record<string, string> = {};
   for (const endpoint of list) {
+    const trpc = await ask(PORTS.ours, endpoint.trpc(0));
+    // A batch answers 200 with an error in one of its entries: every entry must be a result.
+    const trpcFailed = !trpc.response.ok || [JSON.parse(trpc.text) as object].flat().some((entry) => 'error' in entry);
+    if (trpcFailed) throw new Error(`${endpoint.name}: our tRPC answered ${trpc.response.status}: ${trpc.text.slice(0, 300)}`);
+    if (!endpoint.rest) {
+      console.log(`  ${endpoint.name.padEnd(16)} trpc body ${trpc.text.length} B`);
+      continue;
+    }
     const spec = endpoint.rest(0);
-    const response = await fetch(`http://127.0.0.1:${PORTS.ours}${spec.path}`, {
-      method: spec.method,
-      body: spec.body,
-      headers: spec.body ? { 'content-type': 'application/json' } : {},
-    });
-    const text = await response.text();
+    const { response, text } = await ask(PORTS.ours, spec);
     if (!response.ok) throw new Error(`${endpoint.name}: our REST answered ${response.status}: ${text.slice(0, 300)}`);
-    const peerResponse = await fetch(`http://127.0.0.1:${PORTS.peer}${spec.path}`, { method: spec.method, body: spec.body, headers: spec.body ? { 'content-type': 'application/json' } : {} });
-    const peerText = await peerResponse.text();
-    console.log(`  ${endpoint.name.padEnd(16)} body ${text.length} B (peer ${peerText.length} B)`);
+    const peerAnswer = await ask(PORTS.peer, spec);
+    const equippedAnswer = await ask(PORTS.equipped, spec);
+    const unequipped = EQUIPPED_HEADERS.filter((name) => !equippedAnswer.response.headers.has(name));
+    if (unequipped.length) throw new Error(`${endpoint.name}: the equipped peer answered without ${unequipped.join(', ')}`);
+    console.log(`  ${endpoint.name.padEnd(16)} body ${text.length} B (peer ${peerAnswer.text.length} B, equipped ${equippedAnswer.text.length} B), trpc body ${trpc.text.length} B`);
     payloads[spec.path.split('?')[0]!] = text;
   }
   const payloadFile = join(work, 'payloads.json');
@@ -400,20 +543,21 @@ async function main(): Promise<void> {
       endpointPeakRss = Math.max(endpointPeakRss, rss);
     }
   }, 100);
-  const portOf: Record<TTarget, number> = { ceiling: PORTS.ceiling, peer: PORTS.peer, rest: PORTS.ours, trpc: PORTS.ours };
-  const pidOf: Record<TTarget, number> = { ceiling: ceiling.pid!, peer: peer.pid!, rest: ours.child.pid!, trpc: ours.child.pid! };
+  const portOf: Record<TTarget, number> = { ceiling: PORTS.ceiling, peer: PORTS.peer, equipped: PORTS.equipped, rest: PORTS.ours, trpc: PORTS.ours };
+  const pidOf: Record<TTarget, number> = { ceiling: ceiling.pid!, peer: peer.pid!, equipped: equipped.pid!, rest: ours.child.pid!, trpc: ours.child.pid! };
   for (const endpoint of list) {
-    const runs = new Map<TTarget, TCell[]>(args.targets.map((target) => [target, []]));
+    const targets = targetsOf(endpoint, args.targets);
+    const runs = new Map<TTarget, TCell[]>(targets.map((target) => [target, []]));
     for (let round = 0; round < args.repeat; round++) {
-      for (const target of args.targets) {
+      for (const target of targets) {
         // A short warm-up (JIT, SQLite page cache, read caches) that is not counted.
         await load(portOf[target], pidOf[target], endpoint, target, 1, args.connections);
         const cell = await load(portOf[target], pidOf[target], endpoint, target, endpoint.minDuration ? Math.max(endpoint.minDuration, args.duration) : args.duration, args.connections);
         runs.get(target)!.push(cell);
-        console.log(`  ${endpoint.name.padEnd(16)} ${target.padEnd(8)} ${fmt(cell.rps).padStart(7)} req/s  p50 ${cell.p50} ms  p99 ${cell.p99} ms  ${fmt(cell.cpuUs)} µs CPU/req${cell.bad ? `  ${cell.bad} non-2xx/errors` : ''}`);
+        console.log(`  ${endpoint.name.padEnd(16)} ${target.padEnd(9)} ${fmt(cell.rps).padStart(7)} req/s  p50 ${cell.p50} ms  p99 ${cell.p99} ms  ${fmt(cell.cpuUs)} µs CPU/req${cell.bad ? `  ${cell.bad} non-2xx/errors` : ''}`);
       }
     }
-    for (const target of args.targets) cells.push(medianRun(runs.get(target)!));
+    for (const target of targets) cells.push(medianRun(runs.get(target)!));
     console.log(`  ${endpoint.name.padEnd(16)} our peak RSS ${fmt(endpointPeakRss)} MB`);
     endpointPeakRss = 0;
   }
@@ -421,15 +565,23 @@ async function main(): Promise<void> {
   const finalRss = rssMb(ours.child.pid!);
 
   console.log(`\n${table(cells, list.map((endpoint) => endpoint.name))}\n`);
+  console.log('ratios: req/s ours over baseline, and CPU per request baseline over ours (above 1 ours is ahead in both); CPU trpc/rest is what tRPC costs over REST');
+  console.log(`\n${ratioTable(cells, list.filter((endpoint) => endpoint.rest).map((endpoint) => endpoint.name))}\n`);
+  const batch = batchSummary(cells);
+  if (batch) console.log(`${batch}\n`);
   console.log(`database: ${assemblyCount} assemblies, ${userCount} users; ${args.duration} s per cell, ${args.connections} connections (search 2, sign-in 4)${args.repeat > 1 ? `; median of ${args.repeat} runs per cell` : ''}`);
+  console.log(`our LOG_LEVEL ${args.log}${ourLog.fd === undefined ? '' : ' (to a file)'}; the equipped peer logs at info to a file`);
   console.log(`our RSS (production build): ${fmt(bundledIdleRss)} MB idle after start-up, peak ${fmt(peakRss)} MB under load, ${fmt(finalRss)} MB after`);
   const runs = (wall: number[], cpu: number[]) => wall.map((ms, i) => `${fmt(ms)} ms (${fmt(cpu[i]!)} ms CPU)`).join(', ');
   console.log(`start-up to first healthy answer, wall (server CPU): node --import tsx ${runs(startups, startupCpu)}; production build (node dist/main.js) ${runs(bundled, bundledCpu)}`);
   console.log(`load average at the end: ${loadavg().map((n) => n.toFixed(2)).join(' ')}`);
   if (args.json) {
-    writeFileSync(args.json, JSON.stringify({ at: new Date().toISOString(), assemblyCount, userCount, duration: args.duration, cells, peakRss, finalRss, bundledIdleRss, startups, startupCpu, bundled, bundledCpu, load: loadavg() }, null, 2));
+    writeFileSync(args.json, JSON.stringify({ at: new Date().toISOString(), assemblyCount, userCount, duration: args.duration, log: args.log, cells, peakRss, finalRss, bundledIdleRss, startups, startupCpu, bundled, bundledCpu, load: loadavg() }, null, 2));
   }
   for (const child of children) await stop(child);
+  if (ourLog.fd !== undefined) closeSync(ourLog.fd);
+  // Written after the processes stopped (flushed): evidence that each logged a line per request.
+  console.log(`request logs: equipped peer ${logSize(equippedLog)}${ourLog.fd === undefined ? '' : `; ours ${logSize(ourLogFile)}`}`);
   if (args.quick) return rmSync(work, { recursive: true, force: true });
   console.log('\nservice-level timings, uncached (bench/queries.ts):');
   spawnSync(process.execPath, ['--import', 'tsx', 'bench/queries.ts', db, '50'], { cwd: ROOT, stdio: 'inherit' });

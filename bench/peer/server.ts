@@ -3,15 +3,28 @@
  * better-sqlite3 prepared statements, the same SQL as our services, the same envelope and field
  * names, no validation library, no tRPC, no per-request context. Only what the benchmark drives.
  *
- *   node --import tsx bench/peer/server.ts <database file> <port>
+ *   node --import tsx bench/peer/server.ts <database file> <port> [--equipped [--log <file>]]
  *
  * Like ours, /drop/current is served from a short-lived cache (the contract says so). Assembly list
  * pages are not cached: a hand-written service would query each time.
+ *
+ * `--equipped`: the same service with what ours does on every request, each the stock Fastify way
+ * (bench/README.md, "The equipped peer"): security headers (@fastify/helmet, with our CSP), a
+ * per-client rate limit counted in memory (@fastify/rate-limit, a limit no benchmark reaches), a
+ * request id and one info log line per request (Fastify's pino, to `--log <file>` or a file in a new
+ * temporary directory, never stdout) and a weak ETag on every answer (@fastify/etag, 304 on a match).
  */
-import { randomBytes, createHash } from 'node:crypto';
+import { randomBytes, randomUUID, createHash } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
 import { verify } from '@node-rs/argon2';
+import fastifyEtag from '@fastify/etag';
+import fastifyHelmet from '@fastify/helmet';
+import fastifyRateLimit from '@fastify/rate-limit';
 import Database from 'better-sqlite3';
-import Fastify from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 
 const RATING_PRIOR_MEAN = 3;
 const RATING_PRIOR_COUNT = 5;
@@ -19,8 +32,12 @@ const SESSION_LIFETIME_MS = 30 * 24 * 60 * 60 * 1000;
 const DROP_TTL_MS = 30_000;
 const HISTORY_RANGES = { '1h': [60_000, 60], '1d': [900_000, 96], '7d': [3_600_000, 168] } as const;
 
-const [file, portArg] = process.argv.slice(2);
-if (!file) throw new Error('usage: bench/peer/server.ts <database file> <port>');
+const { positionals, values: options } = parseArgs({
+  allowPositionals: true,
+  options: { equipped: { type: 'boolean', default: false }, log: { type: 'string' } },
+});
+const [file, portArg] = positionals;
+if (!file) throw new Error('usage: bench/peer/server.ts <database file> <port> [--equipped [--log <file>]]');
 const db = new Database(file);
 db.pragma('journal_mode = WAL');
 db.pragma('synchronous = NORMAL');
@@ -125,7 +142,40 @@ function companyMap() {
 
 let dropCache: { body: object; expiresAt: number } | undefined;
 
-const app = Fastify({ logger: false });
+/** The per-client limit of the equipped peer: counted like ours, per minute and client address, but never reached by a benchmark. */
+const EQUIPPED_RATE_LIMIT = 1_000_000_000;
+
+/** What the equipped peer adds, registered (awaited) before the routes so that their hooks apply to every one. */
+async function equip(server: FastifyInstance): Promise<void> {
+  await server.register(fastifyHelmet, {
+    // Our security headers (server/http/security.ts): the same CSP and resource policy; HSTS on, as ours in production.
+    contentSecurityPolicy: { directives: { defaultSrc: ["'self'"], scriptSrc: ["'self'"], styleSrc: ["'self'", "'unsafe-inline'"], imgSrc: ["'self'", 'data:'], connectSrc: ["'self'"], frameAncestors: ["'none'"] } },
+    crossOriginResourcePolicy: { policy: 'cross-origin' },
+  });
+  // In memory (the plugin's default LRU store), keyed by the client address, with the limit headers on every answer.
+  await server.register(fastifyRateLimit, { global: true, max: EQUIPPED_RATE_LIMIT, timeWindow: 60_000 });
+  await server.register(fastifyEtag, { weak: true });
+  server.addHook('onRequest', (request, reply, done) => {
+    reply.header('x-request-id', request.id);
+    done();
+  });
+}
+
+/** One log line per finished request, as ours writes (Fastify's default is two: "incoming request" and "request completed"). */
+class OneLinePerRequest extends LogController {
+  override incomingRequest(): void {}
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    const line = { method: request.method, route: request.routeOptions.url ?? '(unmatched)', path: request.url.split('?', 1)[0], status: reply.statusCode, durationMs: reply.elapsedTime };
+    if (error || reply.statusCode >= 500) request.log.error({ ...line, err: error }, 'request');
+    else request.log.info(line, 'request');
+  }
+}
+
+const logFile = options.equipped ? (options.log ?? join(mkdtempSync(join(tmpdir(), 'tidewatch-peer-log-')), 'requests.log')) : undefined;
+const app = logFile
+  ? Fastify({ logger: { level: 'info', file: logFile }, logController: new OneLinePerRequest(), requestIdHeader: 'x-request-id', genReqId: () => randomUUID() })
+  : Fastify({ logger: false });
+if (options.equipped) await equip(app);
 const ok = (data: unknown) => ({ code: 200, message: 'success', data });
 const fail = (reply: any, code: number, message: string) => reply.code(code).send({ code, message, data: {} });
 
@@ -298,6 +348,6 @@ app.post('/api/user/signin', async (request, reply) => {
 });
 
 await app.listen({ port: Number(portArg ?? 3101), host: '127.0.0.1' });
-console.log(`peer listening on ${portArg ?? 3101}`);
+console.log(`peer${logFile ? ` (equipped, request log ${logFile})` : ''} listening on ${portArg ?? 3101}`);
 // A clean exit on SIGTERM, so `node --cpu-prof` (bench/profile.ts) writes its profile.
 process.once('SIGTERM', () => void app.close().then(() => process.exit(0)));
