@@ -28,7 +28,8 @@ interface TCall {
 
 /** One call's answer: its serialised response item, HTTP status and the headers it asked for. */
 interface TAnswer {
-  item: Buffer;
+  /** As computed, or as stored (bytes). */
+  item: string | Buffer;
   status: number;
   headers: Record<string, string>;
   /** Set when it is a stored answer: its age, sent as `Age` when it is the request's only call. */
@@ -49,7 +50,7 @@ export type TTrpcHandler = (req: IncomingMessage, res: ServerResponse, path: str
 
 /** How many calls a request to `/trpc/<path>?<search>` makes; over `maxBatchSize`, the one 400 of the whole request. */
 export function trpcCallCount(path: string, search: string, maxBatchSize: number): number {
-  if (!new URLSearchParams(search).has('batch')) return 1;
+  if (!search.includes('batch') || new URLSearchParams(search).get('batch') !== '1') return 1;
   const calls = path.split(',').length;
   if (calls > maxBatchSize) {
     throw new AppError('BAD_REQUEST', `A batch of ${calls} calls exceeds the maximum of ${maxBatchSize}: split it (TRPC_MAX_BATCH_SIZE)`);
@@ -103,14 +104,27 @@ export function createTrpcHandler(options: TTrpcHandlerOptions): TTrpcHandler {
     });
   }
 
+  /**
+   * Where an anonymous query's answer is stored: by procedure and input as sent (`inputText`, the JSON
+   * of its superjson input), or null when the procedure keeps none or the input asks to bypass it.
+   */
+  function cacheKeyOf(entry: TEntry, path: string, inputText: string | null): string | null {
+    const declared = entry.responseCache;
+    if (!declared) return null;
+    if (inputText !== null && declared.bypassParams.some((name) => inputText.includes(`"${name}"`))) return null;
+    return `${declared.scope}trpc:${path}?${inputText ?? ''}`;
+  }
+
   /** The calls of a request, or null when tRPC's adapter must answer it. */
   function parseCalls(req: IncomingMessage, path: string, params: URLSearchParams, body: string | undefined): TCall[] | null {
     const isBatch = params.get('batch') === '1';
-    let decodedPath: string;
-    try {
-      decodedPath = decodeURIComponent(path);
-    } catch {
-      return null;
+    let decodedPath = path;
+    if (path.includes('%')) {
+      try {
+        decodedPath = decodeURIComponent(path);
+      } catch {
+        return null;
+      }
     }
     const paths = isBatch ? decodedPath.split(',') : [decodedPath];
     if (paths.length > maxBatchSize) return null;
@@ -137,14 +151,8 @@ export function createTrpcHandler(options: TTrpcHandlerOptions): TTrpcHandler {
       } catch {
         return null;
       }
-      const cacheable =
-        anonymous && entry.responseCache && !(isObject(input) && entry.responseCache.bypassParams.some((name) => name in input));
-      calls.push({
-        path: paths[index]!,
-        entry,
-        input,
-        cacheKey: cacheable ? `${entry.responseCache!.scope}trpc:${paths[index]}?${raw === undefined ? '' : JSON.stringify(raw)}` : null,
-      });
+      const callText = isBatch ? (raw === undefined ? null : JSON.stringify(raw)) : (inputText ?? null);
+      calls.push({ path: paths[index]!, entry, input, cacheKey: anonymous && type === 'query' ? cacheKeyOf(entry, paths[index]!, callText || null) : null });
     }
     return calls;
   }
@@ -166,12 +174,12 @@ export function createTrpcHandler(options: TTrpcHandlerOptions): TTrpcHandler {
       });
       const item = JSON.stringify(transformTRPCResponse(config, { result: { data } }));
       if (call.cacheKey !== null && ctx.replayable) stored.write(call.cacheKey, item, ctx.responseHeaders);
-      return { item: Buffer.from(item), status: 200, headers: ctx.responseHeaders };
+      return { item, status: 200, headers: ctx.responseHeaders };
     } catch (cause) {
       const error = getTRPCErrorFromUnknown(cause);
       const described = errorItem(router, error, ctx, { path: call.path, type: call.entry.type, input: call.input });
       if (described.status >= 500) options.onServerError(error, { requestId: ctx.requestId, path: call.path, surface: 'trpc' });
-      return { item: Buffer.from(described.item), status: described.status, headers: { ...ctx.responseHeaders, ...described.headers } };
+      return { item: described.item, status: described.status, headers: { ...ctx.responseHeaders, ...described.headers } };
     }
   }
 
@@ -201,12 +209,26 @@ export function createTrpcHandler(options: TTrpcHandlerOptions): TTrpcHandler {
     if (method === 'GET' ? req.headers['content-type'] !== undefined && !isJsonBody(req) : !isJsonBody(req)) {
       return viaAdapter(req, res, path, identity);
     }
-    const body = method === 'POST' ? (await readBody(req)).toString('utf8') : undefined;
     const params = new URLSearchParams(search);
+    const isBatch = params.get('batch') === '1';
+    const anonymous = req.headers.authorization === undefined && req.headers['x-access-token'] === undefined;
+    if (method === 'GET' && !isBatch && anonymous) {
+      // A stored answer of a single query is found by its raw input, before anything is parsed.
+      const entry = procedures.get(path);
+      const key = entry?.type === 'query' ? cacheKeyOf(entry, path, params.get('input') || null) : null;
+      const hit = key === null ? undefined : stored.read(key);
+      if (hit) return send(res, 200, { ...JSON_HEADERS, ...hit.headers, age: String(hit.ageSeconds) }, hit.body);
+    }
+    const body = method === 'POST' ? (await readBody(req)).toString('utf8') : undefined;
     const calls = parseCalls(req, path, params, body);
     if (calls === null) return viaAdapter(req, res, path, identity, body);
 
     const base = await options.createContext(req, identity);
+    if (!isBatch) {
+      const only = await answer(calls[0]!, 0, base);
+      const headers = { ...JSON_HEADERS, ...only.headers };
+      return send(res, only.status, only.ageSeconds === undefined ? headers : { ...headers, age: String(only.ageSeconds) }, only.item);
+    }
     const answers = await Promise.all(calls.map((call, index) => answer(call, index, base)));
     const headers: Record<string, string> = { ...JSON_HEADERS };
     let status = answers[0]!.status;
@@ -214,16 +236,23 @@ export function createTrpcHandler(options: TTrpcHandlerOptions): TTrpcHandler {
       Object.assign(headers, one.headers);
       if (one.status !== status) status = 207;
     }
-    const isBatch = params.get('batch') === '1';
-    if (!isBatch && answers[0]!.ageSeconds !== undefined) headers.age = String(answers[0]!.ageSeconds);
-    const payload = isBatch
-      ? Buffer.concat([OPEN_BRACKET, ...answers.flatMap((one, index) => (index === 0 ? [one.item] : [COMMA, one.item])), CLOSE_BRACKET])
-      : answers[0]!.item;
-    res.statusCode = status;
-    for (const name in headers) res.setHeader(name, headers[name]!);
-    res.setHeader('content-length', payload.length);
-    res.end(payload);
+    const items = answers.map((one) => one.item);
+    const payload = items.every((item) => typeof item === 'string')
+      ? `[${items.join(',')}]`
+      : Buffer.concat([OPEN_BRACKET, ...items.flatMap((item, index) => (index === 0 ? [asBytes(item)] : [COMMA, asBytes(item)])), CLOSE_BRACKET]);
+    send(res, status, headers, payload);
   };
+}
+
+function asBytes(item: string | Buffer): Buffer {
+  return typeof item === 'string' ? Buffer.from(item) : item;
+}
+
+function send(res: ServerResponse, status: number, headers: Record<string, string>, body: string | Buffer): void {
+  res.statusCode = status;
+  for (const name in headers) res.setHeader(name, headers[name]!);
+  res.setHeader('content-length', typeof body === 'string' ? Buffer.byteLength(body) : body.length);
+  res.end(body);
 }
 
 const [OPEN_BRACKET, COMMA, CLOSE_BRACKET] = ['[', ',', ']'].map((text) => Buffer.from(text)) as [Buffer, Buffer, Buffer];
@@ -255,8 +284,5 @@ export function sendTrpcError(res: ServerResponse, router: AnyRouter, error: unk
     return;
   }
   const { item, status, headers } = errorItem(router, getTRPCErrorFromUnknown(error), { requestId }, { type: 'unknown' });
-  res.statusCode = status;
-  for (const [name, value] of Object.entries({ ...JSON_HEADERS, ...headers, 'cache-control': 'no-store' })) res.setHeader(name, value);
-  res.setHeader('content-length', Buffer.byteLength(item));
-  res.end(item);
+  send(res, status, { ...JSON_HEADERS, ...headers, 'cache-control': 'no-store' }, item);
 }
