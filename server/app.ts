@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { nodeHTTPRequestHandler } from '@trpc/server/adapters/node-http';
 import type { TDb } from '../db/client';
 import packageJson from '../package.json' with { type: 'json' };
 import type { TConfig } from './config';
@@ -14,13 +13,13 @@ import { createMetrics, createRouteLabeler } from './http/metrics';
 import { createRateLimits, rateLimitHeaders } from './http/rate-limit';
 import { createSecurityMiddleware } from './http/security';
 import { buildOpenApiDocument } from './openapi';
-import { BODY_LIMIT_BYTES } from './rest/body';
 import { envelopeBody, sendJson } from './rest/envelope';
 import { createRestHandler, sendError } from './rest/handler';
 import { RouteTable } from './rest/routes';
 import { splitRequestTarget } from './rest/url';
 import { appRouter } from './router';
 import { createCaptchaService } from './services/captcha';
+import { createTrpcHandler, sendTrpcError, trpcCallCount } from './trpc-http/handler';
 import { MemoryExpiringKeys } from './services/expiring-keys';
 import { MemoryReadCache } from './services/read-cache';
 import { createLiveDataRuntime } from './services/live-data-runtime';
@@ -95,6 +94,10 @@ export const MAX_URL_LENGTH = 8 * 1024;
 /** Paths outside the global per-client limit: monitoring and the static reference. */
 const UNLIMITED = /^(\/api\/(health|openapi\.json|docs(\/.*)?)|\/metrics)$/;
 
+function isTrpcPath(pathname: string): boolean {
+  return pathname === '/trpc' || pathname.startsWith('/trpc/');
+}
+
 function requestIdOf(req: IncomingMessage): string {
   const given = req.headers['x-request-id'];
   return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
@@ -116,6 +119,14 @@ export function createApp(options: { db: TDb; deps: TAppDeps }): TApp {
     cache: deps.cache,
     nowMs: () => deps.now().getTime(),
   });
+  const trpc = createTrpcHandler({
+    router: appRouter,
+    createContext: (req, identity) => contextFor(req, identity),
+    maxBatchSize: deps.config.TRPC_MAX_BATCH_SIZE,
+    cache: deps.cache,
+    nowMs: () => deps.now().getTime(),
+    onServerError: logServerError,
+  });
   let openApi: { document: object; json: string } | undefined;
   const openApiBuilt = () => {
     if (!openApi) {
@@ -134,25 +145,16 @@ export function createApp(options: { db: TDb; deps: TAppDeps }): TApp {
       throw new AppError('BAD_REQUEST', `URL longer than ${MAX_URL_LENGTH} characters`);
     }
     const { pathname, search } = splitRequestTarget(req.url ?? '/');
-    const { requestId } = identity;
+    const isTrpc = isTrpcPath(pathname);
     if (!UNLIMITED.test(pathname)) {
-      const state = await deps.limits.global.hit(identity.clientIp);
+      // Each call of a tRPC batch counts, as if it came alone.
+      const calls = isTrpc ? trpcCallCount(pathname.slice('/trpc/'.length), search, deps.config.TRPC_MAX_BATCH_SIZE) : 1;
+      const state = await deps.limits.global.hit(identity.clientIp, undefined, calls);
       for (const [name, value] of Object.entries(rateLimitHeaders(state))) res.setHeader(name, value);
     }
 
-    if (pathname === '/trpc' || pathname.startsWith('/trpc/')) {
-      await nodeHTTPRequestHandler({
-        router: appRouter,
-        req,
-        res,
-        path: pathname.slice('/trpc/'.length),
-        maxBodySize: BODY_LIMIT_BYTES,
-        createContext: () => contextFor(req, identity),
-        responseMeta: ({ ctx }) => ({ headers: (ctx as TContext | undefined)?.responseHeaders ?? {} }),
-        onError: ({ error, path }) => {
-          if (toPublicError(error, requestId).status >= 500) logServerError(error, { requestId, path, surface: 'trpc' });
-        },
-      });
+    if (isTrpc) {
+      await trpc(req, res, pathname.slice('/trpc/'.length), search, identity);
       return;
     }
     if (pathname === '/metrics') {
@@ -191,7 +193,13 @@ export function createApp(options: { db: TDb; deps: TAppDeps }): TApp {
       logRequest(deps.logger, { requestId, method, route, path, status, durationMs, ...(aborted ? { aborted: true as const } : {}) });
     });
     route(req, res, { requestId, clientIp: clientIpOf(req, deps.config.TRUST_PROXY) }).catch((error: unknown) => {
-      sendError(res, error, requestId, undefined, () => logServerError(error, { requestId, url: req.url }));
+      const logIt = () => logServerError(error, { requestId, url: req.url });
+      if (isTrpcPath(splitRequestTarget(req.url ?? '/').pathname)) {
+        if (toPublicError(error, requestId).status >= 500) logIt();
+        sendTrpcError(res, appRouter, error, requestId);
+      } else {
+        sendError(res, error, requestId, undefined, logIt);
+      }
     });
   };
 

@@ -48,6 +48,8 @@ export const ZConfig = z.object({
   RATE_LIMIT_SIGNUP: zPositive(10).describe('sign-ups per hour per client'),
   RATE_LIMIT_CAPTCHA: zPositive(30).describe('captcha challenges per minute per client'),
   RATE_LIMIT_ORDERS: zPositive(20).describe('sponsorship orders per hour per account'),
+  /** Most calls in one native tRPC batch (`/trpc/a,b,c?batch=1`); a larger batch is one 400. Each call counts against RATE_LIMIT_GLOBAL. */
+  TRPC_MAX_BATCH_SIZE: z.coerce.number().int().min(1).max(1000).default(10),
   /** Bearer token that GET /metrics requires; unset, /metrics is open (it shows only aggregate figures). */
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   /** HMAC-SHA256 key of the `manual` payment provider's webhook; required in production. */
@@ -63,6 +65,8 @@ export const ZConfig = z.object({
   DROP_REFRESH_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(3600).default(10),
   /** War snapshots older than this are thinned to one per hour (never deleted wholesale). */
   WAR_THIN_AFTER_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+  RATE_LIMIT_ASSEMBLY_PASSWORD_CLIENT: zPositive(10).describe("wrong guesses at one private assembly's password per 15 minutes per client"),
+  RATE_LIMIT_ASSEMBLY_PASSWORD: zPositive(50).describe("wrong guesses at one private assembly's password per 15 minutes from all clients"),
 });
 
 export type TConfig = z.infer<typeof ZConfig>;

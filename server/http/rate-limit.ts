@@ -13,10 +13,12 @@ export interface TLimitState {
 export interface TRateLimit {
   readonly name: string;
   readonly points: number;
-  /** Counts a hit; throws a 429 AppError (with Retry-After) once the key is over its limit. */
-  hit(key: string, message?: string): Promise<TLimitState>;
+  /** Counts a hit of `points` (default 1); throws a 429 AppError (with Retry-After) once the key is over its limit. */
+  hit(key: string, message?: string, points?: number): Promise<TLimitState>;
   /** Throws the 429 if the key is already over its limit, without counting a hit. */
   check(key: string, message?: string): Promise<void>;
+  /** Gives back `points` (default 1) of earlier hits of the key, never below zero: for an attempt counted beforehand that turned out fine. */
+  reward(key: string, points?: number): Promise<void>;
   reset(key: string): Promise<void>;
 }
 
@@ -46,9 +48,9 @@ export function createRateLimit(
   return {
     name,
     points: options.points,
-    async hit(key, message) {
+    async hit(key, message, points = 1) {
       try {
-        const res = await limiter.consume(key);
+        const res = await limiter.consume(key, points);
         return { limit: options.points, remaining: res.remainingPoints, resetSeconds: seconds(res.msBeforeNext) };
       } catch (rejection) {
         if (rejection instanceof RateLimiterRes) throw tooMany(rejection, message);
@@ -59,10 +61,48 @@ export function createRateLimit(
       const res = await limiter.get(key);
       if (res && res.consumedPoints >= options.points) throw tooMany(res, message);
     },
+    async reward(key, points = 1) {
+      // A key whose window has ended is gone: rewarding it would start the next window below zero.
+      const res = await limiter.get(key);
+      if (res && res.consumedPoints > 0) await limiter.reward(key, Math.min(points, res.consumedPoints));
+    },
     async reset(key) {
       await limiter.delete(key);
     },
   };
+}
+
+/** One limit a guess counts against, under one key. */
+export interface TGuessLimit {
+  limit: TRateLimit;
+  key: string;
+  message?: string;
+}
+
+/**
+ * Runs one guess at a secret (a password check) counted beforehand against every limit in order:
+ * however many calls arrive at once (a tRPC batch runs its calls side by side), at most `points`
+ * guesses per window and key ever reach `guess`; the others get the limit's 429 without running it.
+ * A right guess (`guess` resolves true) gives back its own points, and so does one that never ran
+ * (a later limit said no, or `guess` threw); a wrong one keeps them. Guesses of other calls counted
+ * meanwhile stay counted: a success never resets a limit.
+ */
+export async function limitGuess(limits: readonly TGuessLimit[], guess: () => Promise<boolean>): Promise<boolean> {
+  const counted: TGuessLimit[] = [];
+  const giveBack = () => Promise.all(counted.map(({ limit, key }) => limit.reward(key).catch(() => undefined)));
+  let right: boolean;
+  try {
+    for (const entry of limits) {
+      await entry.limit.hit(entry.key, entry.message);
+      counted.push(entry);
+    }
+    right = await guess();
+  } catch (error) {
+    await giveBack();
+    throw error;
+  }
+  if (right) await giveBack();
+  return right;
 }
 
 export interface TRateLimits {
@@ -76,6 +116,10 @@ export interface TRateLimits {
   captcha: TRateLimit;
   /** Sponsorship order creation, per account. */
   orderCreate: TRateLimit;
+  /** Wrong guesses at a private assembly's password, per client and assembly. */
+  assemblyPasswordClient: TRateLimit;
+  /** Wrong guesses at a private assembly's password, per assembly from all clients together. */
+  assemblyPassword: TRateLimit;
 }
 
 export function createRateLimits(config: TConfig, store: TRateLimitStore = memoryRateLimitStore): TRateLimits {
@@ -94,6 +138,16 @@ export function createRateLimits(config: TConfig, store: TRateLimitStore = memor
     signup: createRateLimit('signup', { points: config.RATE_LIMIT_SIGNUP, durationSeconds: 60 * 60, message: 'Too many sign-ups from this client' }, store),
     captcha: createRateLimit('captcha', { points: config.RATE_LIMIT_CAPTCHA, durationSeconds: 60, message: 'Too many captcha requests' }, store),
     orderCreate: createRateLimit('order-create', { points: config.RATE_LIMIT_ORDERS, durationSeconds: 60 * 60, message: 'Too many orders' }, store),
+    assemblyPasswordClient: createRateLimit('assembly-password-client', {
+      points: config.RATE_LIMIT_ASSEMBLY_PASSWORD_CLIENT,
+      durationSeconds: 15 * 60,
+      message: 'Too many wrong passwords for this assembly from this client',
+    }, store),
+    assemblyPassword: createRateLimit('assembly-password', {
+      points: config.RATE_LIMIT_ASSEMBLY_PASSWORD,
+      durationSeconds: 15 * 60,
+      message: 'Too many wrong passwords for this assembly',
+    }, store),
   };
 }
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { AppError } from '../errors';
-import { ZEmpty, ZTimestamp } from '../schemas';
+import { ZEmpty, ZNoInput, ZTimestamp } from '../schemas';
 import { changePassword, getPublicProfile, signIn, signUp, toProfile } from '../services/account';
 import { invalidateSession } from '../services/session';
 import { authedProcedure, publicProcedure, router } from '../trpc';
@@ -78,7 +78,7 @@ export const userRouter = router({
 
   me: authedProcedure
     .meta({ openapi: { method: 'GET', path: '/user/me', tags: ['user'], summary: 'Own profile', protect: true } })
-    .input(ZEmpty)
+    .input(ZNoInput)
     .output(ZProfile)
     .query(({ ctx }) => toProfile(ctx.user)),
 
@@ -101,22 +101,14 @@ export const userRouter = router({
     })
     .input(z.object({ currentPassword: z.string().min(1, 'is required').max(256), newPassword: ZPassword }))
     .output(ZSignedIn)
-    .mutation(async ({ input, ctx }) => {
-      await ctx.deps.limits.signinAccount.check(ctx.user.username.toLowerCase());
-      try {
-        return await changePassword(ctx.db, ctx.user.id, input.currentPassword, input.newPassword, ctx.deps.now());
-      } catch (error) {
-        // Guessing the current password through this endpoint counts like failed sign-ins.
-        if (error instanceof AppError && error.code === 'FORBIDDEN') {
-          await ctx.deps.limits.signinAccount.hit(ctx.user.username.toLowerCase()).catch(() => undefined);
-        }
-        throw error;
-      }
-    }),
+    .mutation(({ input, ctx }) =>
+      // Guessing the current password through this endpoint counts like failed sign-ins.
+      changePassword(ctx.db, ctx.user.id, input.currentPassword, input.newPassword, ctx.deps.now(), ctx.deps.limits.signinAccount),
+    ),
 
   signout: authedProcedure
     .meta({ openapi: { method: 'POST', path: '/user/signout', tags: ['user'], summary: 'End this session', protect: true } })
-    .input(ZEmpty)
+    .input(ZNoInput)
     .output(ZEmpty)
     .mutation(async ({ ctx }) => {
       await invalidateSession(ctx.db, ctx.sessionId);

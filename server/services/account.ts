@@ -4,7 +4,7 @@ import type { TDb } from '../../db/client';
 import { transaction } from '../../db/transaction';
 import { users } from '../../db/schema';
 import { AppError } from '../errors';
-import type { TRateLimit } from '../http/rate-limit';
+import { limitGuess, type TRateLimit } from '../http/rate-limit';
 import { burnPasswordCheck, hashPassword, verifyPassword } from './password';
 import { createSession, invalidateUserSessions, type TSessionUser } from './session';
 
@@ -98,8 +98,10 @@ export async function signUp(db: TDb, input: TNewAccount, now: Date): Promise<TS
 
 /**
  * `login` is a username (any case) or an e-mail. Unknown user and wrong password look the same and
- * take the same time. Failed attempts count against the login (known or not, so lock-out does not
- * reveal which accounts exist); over the limit it is locked out with a 429 until the window passes.
+ * take the same time. Every attempt counts against the login before its password is checked (known
+ * or not, so lock-out does not reveal which accounts exist): however many arrive at once, at most
+ * `failures.points` per window are checked, the rest are a 429, and so is every attempt, the right
+ * password too, until the window passes. A right password gives back only its own attempt.
  */
 export async function signIn(
   db: TDb,
@@ -109,15 +111,13 @@ export async function signIn(
   failures: TRateLimit,
 ): Promise<TSignedIn> {
   const key = login.toLowerCase();
-  await failures.check(key);
   const column = key.includes('@') ? users.email : users.usernameKey;
-  const row = await db.select().from(users).where(eq(column, key)).get();
-  const valid = row ? await verifyPassword(row.passwordHash, password) : (await burnPasswordCheck(password), false);
-  if (!row || !valid) {
-    await failures.hit(key).catch(() => undefined);
-    throw new AppError('UNAUTHORIZED', BAD_CREDENTIALS);
-  }
-  await failures.reset(key);
+  let row: typeof users.$inferSelect | undefined;
+  const valid = await limitGuess([{ limit: failures, key }], async () => {
+    row = await db.select().from(users).where(eq(column, key)).get();
+    return row ? verifyPassword(row.passwordHash, password) : (await burnPasswordCheck(password), false);
+  });
+  if (!row || !valid) throw new AppError('UNAUTHORIZED', BAD_CREDENTIALS);
   const session = await createSession(db, row.id, now);
   return { token: session.token, expiresAt: session.expiresAt.toISOString(), user: toProfile(row) };
 }
@@ -144,7 +144,9 @@ export async function setRole(db: TDb, username: string, role: 'user' | 'admin')
 
 /**
  * Changes the password after checking the current one, ends every session of the account (a thief
- * holding an old token is locked out) and returns a fresh session for the caller.
+ * holding an old token is locked out) and returns a fresh session for the caller. The check counts
+ * against the account's sign-in failures like a sign-in (before it runs: see signIn), so a stolen
+ * token cannot be used to guess the password faster than sign-in allows.
  */
 export async function changePassword(
   db: TDb,
@@ -152,10 +154,11 @@ export async function changePassword(
   currentPassword: string,
   newPassword: string,
   now: Date,
+  failures: TRateLimit,
 ): Promise<TSignedIn> {
   const row = await db.select().from(users).where(eq(users.id, userId)).get();
   if (!row) throw new AppError('UNAUTHORIZED', 'Invalid or expired access token');
-  if (!(await verifyPassword(row.passwordHash, currentPassword))) {
+  if (!(await limitGuess([{ limit: failures, key: row.usernameKey }], () => verifyPassword(row.passwordHash, currentPassword)))) {
     throw new AppError('FORBIDDEN', 'Current password is wrong', { data: { field: 'currentPassword' } });
   }
   const passwordHash = await hashPassword(newPassword);

@@ -8,7 +8,7 @@ import { AppError } from '../errors';
 import { weakEtag } from '../etag';
 import { pageWindow, type TPagination } from '../schemas';
 import { assertValidLoadout, computeAttributes, resolveLoadout, type TAttributes, type TLoadout, type TWeaponEntry } from './assembly-loadout';
-import { hashPassword, verifyPassword } from './password';
+import { hashPassword, verifySharedSecret } from './password';
 import type { TReadCache } from './read-cache';
 import type { ViewCounter } from './view-counter';
 
@@ -169,18 +169,32 @@ function assertCreator(row: { creatorId: string }, userId: string, action: strin
 }
 
 /**
- * Read access of a private assembly: the creator always; others only with its password (and never
- * when it has none). Public assemblies are open to all.
+ * Runs a check of a private assembly's password counted beforehand against the caller's limits
+ * (a 429 once over them), and resolves with its outcome: see passwordGuesses in
+ * server/routers/assembly/password-guesses.ts. Callers without one (the CLI, benches) check unlimited.
+ */
+export type TPasswordGuesses = (uuid: string, check: () => Promise<boolean>) => Promise<boolean>;
+
+const unlimitedGuesses: TPasswordGuesses = (_uuid, check) => check();
+
+/**
+ * Read access of a private assembly: the creator always (never asked for the password); others only
+ * with its password (and never when it has none). Public assemblies are open to all.
  */
 async function assertReadable(
+  uuid: string,
   access: { isPublic: boolean; creatorId: string; passwordHash: string | null },
   viewerId: string | undefined,
   password: string | undefined,
+  guesses: TPasswordGuesses = unlimitedGuesses,
 ): Promise<void> {
   if (access.isPublic || access.creatorId === viewerId) return;
-  if (access.passwordHash === null) throw new AppError('FORBIDDEN', 'This assembly is private');
+  const passwordHash = access.passwordHash;
+  if (passwordHash === null) throw new AppError('FORBIDDEN', 'This assembly is private');
   if (password === undefined || password === '') throw new AppError('FORBIDDEN', 'This assembly is private: a password is required');
-  if (!(await verifyPassword(access.passwordHash, password))) throw new AppError('FORBIDDEN', 'Wrong password for this private assembly');
+  if (!(await guesses(uuid, () => verifySharedSecret(passwordHash, password)))) {
+    throw new AppError('FORBIDDEN', 'Wrong password for this private assembly');
+  }
 }
 
 function normaliseTags(tags: string[] | undefined): string[] {
@@ -331,7 +345,7 @@ export async function getAssembly(
   cache: TReadCache,
   views: ViewCounter,
   uuid: string,
-  options: { viewerId?: string; password?: string; force?: boolean },
+  options: { viewerId?: string; password?: string; force?: boolean; guesses?: TPasswordGuesses },
 ): Promise<{ view: TAssemblyView; etag: string; isPublic: boolean }> {
   let entry = options.force ? undefined : cache.get<TCachedItem>(ITEM_KEY(uuid));
   if (!entry) {
@@ -342,7 +356,7 @@ export async function getAssembly(
     cache.set(ITEM_KEY(uuid), entry);
     views.learn(uuid, row.views);
   }
-  await assertReadable(entry, options.viewerId, options.password);
+  await assertReadable(uuid, entry, options.viewerId, options.password, options.guesses);
   // Asked only now: a flush during the password check may have written and forgotten the count.
   let current = views.current(uuid);
   if (current === undefined) {
@@ -361,10 +375,10 @@ export async function getAssembly(
 export async function getAttributes(
   db: TDb,
   uuid: string,
-  options: { viewerId?: string; password?: string },
+  options: { viewerId?: string; password?: string; guesses?: TPasswordGuesses },
 ): Promise<TAttributes & { uuid: string; shipId: string }> {
   const row = await findActive(db, uuid);
-  await assertReadable(row, options.viewerId, options.password);
+  await assertReadable(uuid, row, options.viewerId, options.password, options.guesses);
   const loadout = loadoutOf(row);
   return { uuid, shipId: row.shipId, ...computeAttributes(loadout, await resolveLoadout(db, loadout)) };
 }
@@ -543,10 +557,10 @@ export async function listAssemblies(db: TDb, cache: TReadCache, query: TListQue
 }
 
 /** Likes and ratings: anyone who can read the assembly, except its creator. */
-async function findVotable(db: TDb, uuid: string, userId: string, password: string | undefined): Promise<TRow> {
+async function findVotable(db: TDb, uuid: string, userId: string, password: string | undefined, guesses: TPasswordGuesses | undefined): Promise<TRow> {
   const row = await findActive(db, uuid);
   if (row.creatorId === userId) throw new AppError('FORBIDDEN', 'You cannot like or rate your own assembly');
-  await assertReadable(row, userId, password);
+  await assertReadable(uuid, row, userId, password, guesses);
   return row;
 }
 
@@ -556,8 +570,9 @@ export async function likeAssembly(
   userId: string,
   input: { uuid: string; like: boolean; password?: string },
   now: Date,
+  guesses?: TPasswordGuesses,
 ): Promise<{ uuid: string; liked: boolean; likes: number }> {
-  const row = await findVotable(db, input.uuid, userId, input.password);
+  const row = await findVotable(db, input.uuid, userId, input.password, guesses);
   const likes = await transaction(db, async (tx) => {
     if (input.like) {
       await tx.insert(assemblyLikes).values({ assemblyId: row.id, userId, createdAt: now }).onConflictDoNothing();
@@ -578,8 +593,9 @@ export async function rateAssembly(
   userId: string,
   input: { uuid: string; score: number; password?: string },
   now: Date,
+  guesses?: TPasswordGuesses,
 ): Promise<{ uuid: string; yourScore: number; rating: ReturnType<typeof ratingOf> }> {
-  const row = await findVotable(db, input.uuid, userId, input.password);
+  const row = await findVotable(db, input.uuid, userId, input.password, guesses);
   const totals = await transaction(db, async (tx) => {
     await tx
       .insert(assemblyRatings)

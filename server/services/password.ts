@@ -26,6 +26,21 @@ export async function verifyPassword(passwordHash: string, password: string): Pr
   }
 }
 
+/**
+ * Checks of secrets other than account passwords (private assemblies') running or queued at once: at
+ * most half the Argon2 slots' worth (at least one). Guesses at them from many clients across many
+ * assemblies are bounded by no one limit; this lane keeps them from queueing in front of sign-ins,
+ * which wait behind at most this many of them.
+ */
+export const SHARED_SECRET_CONCURRENCY = Math.max(1, Math.floor(PASSWORD_HASH_CONCURRENCY / 2));
+
+const sharedSecretLane = concurrencyLimit(SHARED_SECRET_CONCURRENCY);
+
+/** verifyPassword for a secret shared with readers (a private assembly's password), in its own lane. */
+export function verifySharedSecret(passwordHash: string, password: string): Promise<boolean> {
+  return sharedSecretLane(() => verifyPassword(passwordHash, password));
+}
+
 let dummyHash: Promise<string> | undefined;
 
 /** Spends the same time as a real check, so an unknown username cannot be told from a wrong password. */

@@ -109,7 +109,8 @@ export interface TCreateOrderInput {
 /**
  * Creates a pending order and opens the provider's checkout. With an idempotency key (scoped to the
  * user) a repeat returns the first order, whatever its state now; the same key with a different
- * tierId or payType is a 422, since the client is reusing a key for a different purchase.
+ * tierId or payType is a 422, since the client is reusing a key for a different purchase. Beyond
+ * MAX_PENDING_ORDERS unexpired pending orders it is a 409, however many calls arrive at once.
  */
 export async function createOrder(
   db: TDb,
@@ -135,24 +136,23 @@ export async function createOrder(
       issues: [{ path: 'payType', message: 'unknown pay type' }],
     });
   }
-  const pending = await db
-    .select({ n: count() })
-    .from(subscriptionOrders)
-    .where(and(eq(subscriptionOrders.userId, userId), eq(subscriptionOrders.status, 'pending'), gt(subscriptionOrders.payDeadline, now)))
-    .get();
-  if ((pending?.n ?? 0) >= MAX_PENDING_ORDERS) {
-    throw new AppError('CONFLICT', `You already have ${MAX_PENDING_ORDERS} pending orders: pay or cancel one first`);
-  }
+  // Checked first without the provider, so a full account does not open checkouts; decided below.
+  const early = await replayOrRoom(db, userId, idempotencyKey, input, now);
+  if (early) return { order: early, replayed: true };
 
   const orderId = randomUUID();
   const payDeadline = new Date(now.getTime() + PAY_WINDOW_MS);
-  // The provider may call the network, so it runs before (and outside) the write.
+  // The provider may call the network, so it runs before (and outside) the transaction.
   const checkout = await provider.createCheckout(
     { orderId, userId, tierId: tier.id, tierName: tier.name, amountMinor: tier.priceMinor, currency: tier.currency, months: tier.months, payDeadline },
     config,
   );
-  try {
-    await db.insert(subscriptionOrders).values({
+  // The cap and the key are decided again together with the insert: calls of one batch, or concurrent
+  // requests, all pass the check above before any of them inserts.
+  return transaction(db, async (tx) => {
+    const earlier = await replayOrRoom(tx, userId, idempotencyKey, input, now);
+    if (earlier) return { order: earlier, replayed: true };
+    await tx.insert(subscriptionOrders).values({
       id: orderId,
       userId,
       tierId: tier.id,
@@ -167,16 +167,36 @@ export async function createOrder(
       createdAt: now,
       payDeadline,
     });
-  } catch (error) {
-    // Two requests with one key raced past the lookup above: the unique index picked the winner.
-    if (idempotencyKey !== undefined) {
-      const earlier = await replay(db, userId, idempotencyKey, input, now);
-      if (earlier) return { order: earlier, replayed: true };
-    }
-    throw error;
+    const row = await selectOrder(tx, eq(subscriptionOrders.id, orderId));
+    return { order: toOrder(row!, now), replayed: false };
+  });
+}
+
+/**
+ * The order an idempotency key already made (a replay), or nothing when the user may hold one more
+ * pending order; a 409 at the cap. The key wins over the cap: repeating a request that made the
+ * fifth order returns it.
+ */
+async function replayOrRoom(
+  db: TDb,
+  userId: string,
+  idempotencyKey: string | undefined,
+  input: TCreateOrderInput,
+  now: Date,
+): Promise<TOrder | undefined> {
+  if (idempotencyKey !== undefined) {
+    const earlier = await replay(db, userId, idempotencyKey, input, now);
+    if (earlier) return earlier;
   }
-  const row = await selectOrder(db, eq(subscriptionOrders.id, orderId));
-  return { order: toOrder(row!, now), replayed: false };
+  const pending = await db
+    .select({ n: count() })
+    .from(subscriptionOrders)
+    .where(and(eq(subscriptionOrders.userId, userId), eq(subscriptionOrders.status, 'pending'), gt(subscriptionOrders.payDeadline, now)))
+    .get();
+  if ((pending?.n ?? 0) >= MAX_PENDING_ORDERS) {
+    throw new AppError('CONFLICT', `You already have ${MAX_PENDING_ORDERS} pending orders: pay or cancel one first`);
+  }
+  return undefined;
 }
 
 async function replay(db: TDb, userId: string, key: string, input: TCreateOrderInput, now: Date): Promise<TOrder | undefined> {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { zBool } from '../../schemas';
 import { getAssembly, getAttributes as attributesOf, LIST_PREFIX, listAssemblies, listTrash as trashOf, MAX_SEARCH_RESULTS } from '../../services/assembly';
 import { authedProcedure, publicProcedure } from '../../trpc';
+import { passwordGuesses } from './password-guesses';
 import { ZAssembly, ZAssemblyList, ZAssemblyUuid, ZAttributes, ZListInput, ZTrashInput, ZTrashList } from './schemas';
 
 export const list = publicProcedure
@@ -44,6 +45,7 @@ export const getItem = publicProcedure
       viewerId: ctx.auth?.user.id,
       password: input.password,
       force: input.force,
+      guesses: passwordGuesses(ctx),
     });
     ctx.responseHeaders.etag = etag;
     if (!isPublic) ctx.responseHeaders['cache-control'] = 'private, no-cache';
@@ -54,7 +56,9 @@ export const getAttributes = publicProcedure
   .meta({ openapi: { method: 'GET', path: '/assembly/attr', tags: ['assembly'], protect: false, summary: 'Computed attributes of an assembly from the catalog' } })
   .input(z.object({ uuid: ZAssemblyUuid, password: z.string().max(256).optional() }))
   .output(ZAttributes)
-  .query(({ input, ctx }) => attributesOf(ctx.db, input.uuid, { viewerId: ctx.auth?.user.id, password: input.password }));
+  .query(({ input, ctx }) =>
+    attributesOf(ctx.db, input.uuid, { viewerId: ctx.auth?.user.id, password: input.password, guesses: passwordGuesses(ctx) }),
+  );
 
 export const listTrash = authedProcedure
   .meta({ openapi: { method: 'GET', path: '/assembly/trash', tags: ['assembly'], protect: true, summary: 'Your trashed assemblies (purged 30 days after deletion)' } })

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { editAssembly, likeAssembly, publishAssembly, rateAssembly, restoreAssembly, trashAssembly } from '../../services/assembly';
 import { authedProcedure } from '../../trpc';
+import { passwordGuesses } from './password-guesses';
 import { ZAssembly, ZAssemblyDraft, ZAssemblyPatch, ZAssemblyUuid, ZLikeInput, ZRateInput } from './schemas';
 import { ZTimestamp } from '../../schemas';
 
@@ -32,7 +33,7 @@ export const like = authedProcedure
   .meta({ openapi: { method: 'POST', path: '/assembly/like', tags: ['assembly'], protect: true, summary: 'Like (or unlike) an assembly; one like per user' } })
   .input(ZLikeInput)
   .output(z.object({ uuid: z.string(), liked: z.boolean(), likes: z.number().int() }))
-  .mutation(({ input, ctx }) => likeAssembly(ctx.db, ctx.deps.cache, ctx.user.id, input, ctx.deps.now()));
+  .mutation(({ input, ctx }) => likeAssembly(ctx.db, ctx.deps.cache, ctx.user.id, input, ctx.deps.now(), passwordGuesses(ctx)));
 
 export const rate = authedProcedure
   .meta({ openapi: { method: 'POST', path: '/assembly/rate', tags: ['assembly'], protect: true, summary: 'Rate an assembly 1 to 5; rating again changes your score' } })
@@ -44,4 +45,4 @@ export const rate = authedProcedure
       rating: z.object({ average: z.number().nullable(), count: z.number().int(), smoothed: z.number() }),
     }),
   )
-  .mutation(({ input, ctx }) => rateAssembly(ctx.db, ctx.deps.cache, ctx.user.id, input, ctx.deps.now()));
+  .mutation(({ input, ctx }) => rateAssembly(ctx.db, ctx.deps.cache, ctx.user.id, input, ctx.deps.now(), passwordGuesses(ctx)));
