@@ -269,6 +269,16 @@ Wire('a procedure without input is called without input, on the wire and in the 
   assert.is(me.username, user.username);
   const client = createTRPCClient<AppRouter>({ links: [httpLink({ url: `${app.url}/trpc`, transformer: superjson })] });
   assert.ok(Array.isArray((await client.war.listSeasons.query()).items));
+  // Inputs whose every field is optional are optional themselves.
+  assert.is((await client.assembly.list.query()).pagination.page, 1);
+  assert.is((await client.drop.listHistory.query()).pagination.pageSize, 10);
+  const optionalButRequired = Object.entries(appRouter._def.procedures as unknown as Record<string, { _def: { inputs: { safeParse(v: unknown): { success: boolean } }[] } }>)
+    .filter(([, procedure]) => {
+      const input = procedure._def.inputs[0];
+      return input !== undefined && input.safeParse({}).success && !input.safeParse(undefined).success;
+    })
+    .map(([path]) => path);
+  assert.equal(optionalButRequired, [], 'procedures that accept {} but not a missing input');
 });
 
 Wire('anonymous queries are answered from stored answers, dropped by the writes that change them', async ({ app, user }) => {

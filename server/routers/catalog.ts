@@ -43,7 +43,7 @@ const CATALOG_CACHE = 'public, max-age=300';
 export const catalogRouter = router({
   listHulls: publicProcedure
     .meta({ openapi: { method: 'GET', path: '/catalog/hulls', tags: ['assembly'], protect: false, summary: 'Hulls of the game catalog' } })
-    .input(z.object({ ...zPageInput(50), size: z.enum(['extraSmall', 'small', 'medium', 'large'], { error: 'must be extraSmall, small, medium or large' }).optional() }))
+    .input(z.object({ ...zPageInput(50), size: z.enum(['extraSmall', 'small', 'medium', 'large'], { error: 'must be extraSmall, small, medium or large' }).optional() }).prefault({}))
     .output(zPage(ZHull))
     .query(({ input, ctx }) => {
       ctx.responseHeaders['cache-control'] = CATALOG_CACHE;
@@ -57,7 +57,7 @@ export const catalogRouter = router({
         ...zPageInput(50),
         category: z.enum(['weapon', 'armor', 'furniture', 'other'], { error: 'must be weapon, armor, furniture or other' }).optional(),
         type: z.string().min(1).max(64).optional().meta({ description: 'Item type, e.g. culverin, majorFurniture, consumable' }),
-      }),
+      }).prefault({}),
     )
     .output(zPage(ZItem))
     .query(({ input, ctx }) => {

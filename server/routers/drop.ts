@@ -27,7 +27,7 @@ export const dropRouter = router({
       },
       responseCache: { scope: DROP_CURRENT_SCOPE, bypassParams: ['refresh'] },
     })
-    .input(z.object({ refresh: zBool().optional().meta({ description: '1 forces a cache rebuild (rate-limited per client)' }) }))
+    .input(z.object({ refresh: zBool().optional().meta({ description: '1 forces a cache rebuild (rate-limited per client)' }) }).prefault({}))
     .output(ZDropCurrent)
     .query(async ({ input, ctx }) => {
       const now = ctx.deps.now();
@@ -46,7 +46,7 @@ export const dropRouter = router({
         ...zPageInput(10),
         status: ZDropStatus.optional().meta({ description: 'Derived from the clock: active, upcoming or ended' }),
         keyword: z.string().max(100, 'must be at most 100 characters').optional().meta({ description: 'Part of the campaign name or of a reward name (case-insensitive)' }),
-      }),
+      }).prefault({}),
     )
     .output(zPage(ZDropCampaign))
     .query(async ({ input, ctx }) => {

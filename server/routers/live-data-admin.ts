@@ -72,7 +72,7 @@ export const warAdminRouter = router({
         summary: 'Thin snapshots older than N days to one per hour (the periodic job does this hourly)',
       },
     })
-    .input(z.object({ olderThanDays: zInt({ min: 1, max: 3650 }).optional().meta({ description: 'Default WAR_THIN_AFTER_DAYS' }) }))
+    .input(z.object({ olderThanDays: zInt({ min: 1, max: 3650 }).optional().meta({ description: 'Default WAR_THIN_AFTER_DAYS' }) }).prefault({}))
     .output(z.object({ cutoff: z.string(), deleted: z.number().int() }))
     .mutation(({ input, ctx }) =>
       thinWarSnapshots(ctx.db, ctx.deps.now(), input.olderThanDays ?? ctx.deps.config.WAR_THIN_AFTER_DAYS),

@@ -55,7 +55,7 @@ export const mapRouter = router({
     .meta({
       openapi: { method: 'GET', path: '/map/collections', tags: ['map'], protect: true, summary: "The caller's collections, newest change first" },
     })
-    .input(z.object(zPageInput(20)))
+    .input(z.object(zPageInput(20)).prefault({}))
     .output(zPage(ZCollectionSummary))
     .query(({ input, ctx }) => listOwnCollections(ctx.db, ctx.user.id, input.page, input.pageSize)),
 

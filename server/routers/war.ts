@@ -71,7 +71,7 @@ export const warRouter = router({
       z.object({
         range: ZHistoryRange.default('1d'),
         season: ZSeasonRef.optional().meta({ description: 'Season id, key or number; default the current season' }),
-      }),
+      }).prefault({}),
     )
     .output(ZWarHistory)
     .query(async ({ input, ctx }) => {

@@ -17,7 +17,7 @@ export const list = publicProcedure
     },
     responseCache: { scope: LIST_PREFIX },
   })
-  .input(ZListInput)
+  .input(ZListInput.prefault({}))
   .output(ZAssemblyList)
   .query(({ input, ctx }) => listAssemblies(ctx.db, ctx.deps.cache, input, ctx.deps.now()));
 
@@ -62,6 +62,6 @@ export const getAttributes = publicProcedure
 
 export const listTrash = authedProcedure
   .meta({ openapi: { method: 'GET', path: '/assembly/trash', tags: ['assembly'], protect: true, summary: 'Your trashed assemblies (purged 30 days after deletion)' } })
-  .input(ZTrashInput)
+  .input(ZTrashInput.prefault({}))
   .output(ZTrashList)
   .query(({ input, ctx }) => trashOf(ctx.db, ctx.user.id, input.page, input.pageSize));

@@ -149,7 +149,7 @@ export const subscriptionAdminRouter = router({
         summary: 'Upsert plans with tiers, pay types and the goal in one transaction (the CLI import uses the same code)',
       },
     })
-    .input(ZCatalogImport)
+    .input(ZCatalogImport.prefault({}))
     .output(z.object({ plans: z.number().int(), tiers: z.number().int(), payTypes: z.number().int(), goal: z.boolean() }))
     .mutation(({ input, ctx }) => {
       const now = ctx.deps.now();

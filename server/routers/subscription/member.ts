@@ -45,7 +45,7 @@ export const myOrders = authedProcedure
       summary: 'Own orders: payable ones first (nearest deadline first), then the rest, newest first',
     },
   })
-  .input(z.object(zPageInput(20)))
+  .input(z.object(zPageInput(20)).prefault({}))
   .output(zPage(ZOrder))
   .query(({ input, ctx }) => listMyOrders(ctx.db, ctx.user.id, input.page, input.pageSize, ctx.deps.now()));
 

@@ -47,7 +47,7 @@ export const hall = publicProcedure
       description: 'Users who set POST /subscription/hall-visibility {visible:false} are not listed.',
     },
   })
-  .input(z.object(zPageInput(20)))
+  .input(z.object(zPageInput(20)).prefault({}))
   .output(
     zPage(
       z.object({
