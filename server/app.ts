@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TDb } from '../db/client';
 import packageJson from '../package.json' with { type: 'json' };
 import type { TConfig } from './config';
-import { createContext, type TAppDeps, type TContext, type TRequestIdentity } from './context';
+import { createContext, type TAppDeps, type TRequestIdentity } from './context';
 import { serveDocs } from './docs';
 import { AppError, toPublicError } from './errors';
 import type { TLogger } from './logger';

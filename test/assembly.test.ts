@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eq, sql } from 'drizzle-orm';
@@ -12,20 +12,14 @@ import { transaction } from '../db/transaction';
 import { importCatalogCommand, purgeTrashCommand } from '../server/cli/assembly-commands';
 import { runCommand, UsageError } from '../server/cli/command';
 import { JOBS } from '../server/jobs';
-import { setRole } from '../server/services/account';
 import { ftsQuery, getAssembly, invalidateAssembly, MAX_SEARCH_RESULTS } from '../server/services/assembly';
 import { computeAttributes, resolveLoadout } from '../server/services/assembly-loadout';
 import { importCatalog, ZBlueprint } from '../server/services/catalog';
 import { MemoryReadCache } from '../server/services/read-cache';
 import { viewFlushStatement } from '../server/services/view-counter';
-import { startTestServer, TEST_DRIVER, trpcError, type TTestServer } from './helpers';
+import { COMMUNITY_SAMPLE, HULK, importCommunitySample, SAMPLE_DIR, signUpAdmin, startTestServer, TEST_DRIVER, trpcError, type TTestServer } from './helpers';
 
-// A copy of shared/data/community-sample (glow-prow-data, AGPL-3.0), kept in the repo so tests need nothing outside it.
-const SAMPLE = join(import.meta.dirname, 'fixtures', 'community-sample');
-const sample = {
-  ships: JSON.parse(readFileSync(join(SAMPLE, 'ships.json'), 'utf8')) as Record<string, any>,
-  items: JSON.parse(readFileSync(join(SAMPLE, 'items.json'), 'utf8')) as Record<string, any>,
-};
+const sample = COMMUNITY_SAMPLE;
 const DAY = 24 * 60 * 60 * 1000;
 const HOUR = 60 * 60 * 1000;
 
@@ -53,18 +47,6 @@ function lines(result: string[] | Error): string[] {
   return result;
 }
 
-async function adminOf(app: TTestServer): Promise<TUser> {
-  const admin = await app.signUp();
-  await setRole(app.database.db, admin.username, 'admin');
-  return admin;
-}
-
-async function importSample(app: TTestServer, admin: TUser) {
-  const response = await app.rest('POST', '/api/admin/catalog/import', { token: admin.token, body: sample });
-  assert.is(response.status, 200, response.text);
-  return response.body.data;
-}
-
 /** The brigantine loadout whose attributes are computed by hand below. */
 const BRIGANTINE = {
   name: 'Brigantine all-rounder',
@@ -82,15 +64,6 @@ const BRIGANTINE = {
   description: 'A bit of everything',
 };
 
-const HULK = {
-  name: 'Hulk brawler',
-  shipId: 'hulk',
-  weapons: [
-    { slot: 'leftSideWeapon' as const, itemId: 'demicannon1' },
-    { slot: 'rightSideWeapon' as const, itemId: 'demicannon1' },
-  ],
-};
-
 async function publish(app: TTestServer, token: string, body: Record<string, unknown>) {
   const response = await app.rest('POST', '/api/assembly/publish', { token, body });
   assert.is(response.status, 200, response.text);
@@ -102,13 +75,13 @@ const Catalog = suite<{ app: TTestServer; admin: TUser; user: TUser }>('catalog 
 
 Catalog.before(async (context) => {
   context.app = await startTestServer();
-  context.admin = await adminOf(context.app);
+  context.admin = await signUpAdmin(context.app);
   context.user = await context.app.signUp();
 });
 Catalog.after(async ({ app }) => app.stop());
 
 Catalog('imports the community sample and reports what it imported', async ({ app, admin }) => {
-  const report = await importSample(app, admin);
+  const report = await importCommunitySample(app, admin);
   assert.equal(report.hulls, { inserted: 3, updated: 0 });
   assert.is(report.items.inserted, 14);
   assert.equal(report.items.byCategory, { weapon: 9, armor: 1, furniture: 3, other: 1 });
@@ -144,7 +117,7 @@ Catalog('re-import updates in place', async ({ app, admin }) => {
   assert.is(hull!.hitpoints, 31000);
   const all = await app.database.db.select({ id: catalogItems.id }).from(catalogItems).all();
   assert.is(all.length, 14, 'no duplicates');
-  await importSample(app, admin);
+  await importCommunitySample(app, admin);
 });
 
 Catalog('tolerates awkward entries: absent fields, nested blueprint, unknown types, hitPoints spelling', async ({ app }) => {
@@ -354,7 +327,7 @@ Catalog('CLI import-catalog and purge-trash', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'tidewatch-cli-'));
   try {
     const database = `file:${join(dir, 'cli.db')}`;
-    const files = [join(SAMPLE, 'ships.json'), join(SAMPLE, 'items.json')];
+    const files = [join(SAMPLE_DIR, 'ships.json'), join(SAMPLE_DIR, 'items.json')];
     const first = lines(await cli(database, 'import-catalog', files));
     assert.ok(first.includes('hulls: 3 (3 new, 0 updated)'), first.join('\n'));
     assert.ok(first.includes('items: 14 (14 new, 0 updated)'));
@@ -380,7 +353,7 @@ const Publish = suite<{ app: TTestServer; owner: TUser }>('publish: catalog and 
 
 Publish.before(async (context) => {
   context.app = await startTestServer();
-  await importSample(context.app, await adminOf(context.app));
+  await importCommunitySample(context.app, await signUpAdmin(context.app));
   context.owner = await context.app.signUp();
 });
 Publish.after(async ({ app }) => app.stop());
@@ -483,8 +456,8 @@ const Attr = suite<{ app: TTestServer; admin: TUser; owner: TUser }>('attr: figu
 
 Attr.before(async (context) => {
   context.app = await startTestServer();
-  context.admin = await adminOf(context.app);
-  await importSample(context.app, context.admin);
+  context.admin = await signUpAdmin(context.app);
+  await importCommunitySample(context.app, context.admin);
   context.owner = await context.app.signUp();
 });
 Attr.after(async ({ app }) => app.stop());
@@ -553,7 +526,7 @@ Attr('problems appear when a re-imported catalog no longer fits the loadout', as
   await app.rest('POST', '/api/admin/catalog/import', { token: admin.token, body: changed });
   const attr = (await app.rest('GET', `/api/assembly/attr?uuid=${created.uuid}`)).body.data;
   assert.equal(attr.problems, [{ code: 'hullTooSmall', path: 'weapons[0].itemId', message: '"ballista1" needs a large hull; "brigantine" is medium' }]);
-  await importSample(app, admin);
+  await importCommunitySample(app, admin);
 });
 
 Attr('400 for a bad uuid, 404 for an unknown one, 403 for a private one without its password', async ({ app, owner }) => {
@@ -574,7 +547,7 @@ const Item = suite<{ app: TTestServer; owner: TUser; other: TUser }>('item: view
 
 Item.before(async (context) => {
   context.app = await startTestServer();
-  await importSample(context.app, await adminOf(context.app));
+  await importCommunitySample(context.app, await signUpAdmin(context.app));
   context.owner = await context.app.signUp();
   context.other = await context.app.signUp();
 });
@@ -751,7 +724,7 @@ const List = suite<{ app: TTestServer; owner: TUser; fans: TUser[] }>('list: sea
 
 List.before(async (context) => {
   context.app = await startTestServer();
-  await importSample(context.app, await adminOf(context.app));
+  await importCommunitySample(context.app, await signUpAdmin(context.app));
   context.owner = await context.app.signUp();
   context.fans = [await context.app.signUp(), await context.app.signUp()];
 });
@@ -1026,7 +999,7 @@ const Votes = suite<{ app: TTestServer; owner: TUser; fan: TUser }>('like and ra
 
 Votes.before(async (context) => {
   context.app = await startTestServer();
-  await importSample(context.app, await adminOf(context.app));
+  await importCommunitySample(context.app, await signUpAdmin(context.app));
   context.owner = await context.app.signUp();
   context.fan = await context.app.signUp();
 });
@@ -1077,7 +1050,7 @@ const Lifecycle = suite<{ app: TTestServer; owner: TUser; other: TUser }>('edit,
 
 Lifecycle.before(async (context) => {
   context.app = await startTestServer();
-  await importSample(context.app, await adminOf(context.app));
+  await importCommunitySample(context.app, await signUpAdmin(context.app));
   context.owner = await context.app.signUp();
   context.other = await context.app.signUp();
 });

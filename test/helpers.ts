@@ -1,5 +1,5 @@
 import { solveChallenge } from 'altcha-lib';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -12,6 +12,7 @@ import type { TDatabaseDriver } from '../db/client';
 import { createDeps } from '../server/app';
 import { configWith, type TConfig } from '../server/config';
 import { createContext } from '../server/context';
+import { setRole } from '../server/services/account';
 import { RouteTable } from '../server/rest/routes';
 import { createRestHandler } from '../server/rest/handler';
 import type { AppRouter } from '../server/router';
@@ -106,6 +107,39 @@ export async function trpcError(call: Promise<unknown>): Promise<{ status: numbe
     throw error;
   }
   throw new Error('expected the tRPC call to fail');
+}
+
+// A copy of shared/data/community-sample (glow-prow-data, AGPL-3.0), kept in the repo so tests need nothing outside it.
+export const SAMPLE_DIR = join(import.meta.dirname, 'fixtures', 'community-sample');
+
+/** The community catalog sample in its import format: `ships.json` and `items.json`, keyed by id. */
+export const COMMUNITY_SAMPLE = {
+  ships: JSON.parse(readFileSync(join(SAMPLE_DIR, 'ships.json'), 'utf8')) as Record<string, any>,
+  items: JSON.parse(readFileSync(join(SAMPLE_DIR, 'items.json'), 'utf8')) as Record<string, any>,
+};
+
+/** A valid loadout on a hull of COMMUNITY_SAMPLE: two demi-cannons on a hulk. */
+export const HULK = {
+  name: 'Hulk brawler',
+  shipId: 'hulk',
+  weapons: [
+    { slot: 'leftSideWeapon' as const, itemId: 'demicannon1' },
+    { slot: 'rightSideWeapon' as const, itemId: 'demicannon1' },
+  ],
+};
+
+/** Signs up a fresh account and gives it the admin role (as the CLI does). */
+export async function signUpAdmin(app: TTestServer): Promise<Awaited<ReturnType<TTestServer['signUp']>>> {
+  const admin = await app.signUp();
+  if (!(await setRole(app.database.db, admin.username, 'admin'))) throw new Error(`setRole failed for ${admin.username}`);
+  return admin;
+}
+
+/** Imports COMMUNITY_SAMPLE through the admin API and returns the import report. */
+export async function importCommunitySample(app: TTestServer, admin: { token: string }): Promise<any> {
+  const response = await app.rest('POST', '/api/admin/catalog/import', { token: admin.token, body: COMMUNITY_SAMPLE });
+  if (response.status !== 200) throw new Error(`catalog import failed: ${response.text}`);
+  return response.body.data;
 }
 
 export interface TTestServer extends TRunningServer {

@@ -4,8 +4,6 @@
  * once. Each test fires many calls together and asserts exact counts of the answers: only a limit
  * decided per call, before the work it guards, gives them.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { createTRPCClient, httpBatchLink, TRPCClientError } from '@trpc/client';
 import { and, count, eq } from 'drizzle-orm';
 import superjson from 'superjson';
@@ -14,9 +12,8 @@ import * as assert from 'uvu/assert';
 import { subscriptionOrders } from '../db/schema';
 import { DEMO_SUBSCRIPTION_CATALOG } from '../db/seed/subscription';
 import type { AppRouter } from '../server/router';
-import { setRole } from '../server/services/account';
 import { MAX_PENDING_ORDERS } from '../server/services/subscription-orders';
-import { solveCaptcha, startTestServer, type TTestServer } from './helpers';
+import { importCommunitySample, signUpAdmin, solveCaptcha, startTestServer, type TTestServer } from './helpers';
 
 type TUser = Awaited<ReturnType<TTestServer['signUp']>>;
 
@@ -81,18 +78,12 @@ function newClient(): string {
   return `198.51.${Math.floor(clientCounter / 250)}.${(clientCounter % 250) + 1}`;
 }
 
-async function makeAdmin(app: TTestServer): Promise<TUser> {
-  const admin = await app.signUp();
-  assert.ok(await setRole(app.database.db, admin.username, 'admin'));
-  return admin;
-}
-
 // --- The pending-order cap ---
 
 const Orders = suite<{ app: TTestServer; tierId: string }>('pending-order cap, per call');
 Orders.before(async (context) => {
   context.app = await startTestServer({ ...BIG_BATCHES });
-  const admin = await makeAdmin(context.app);
+  const admin = await signUpAdmin(context.app);
   const imported = await context.app.rest('POST', '/api/admin/subscription/import', { token: admin.token, body: DEMO_SUBSCRIPTION_CATALOG });
   assert.is(imported.status, 200, imported.text);
   context.tierId = DEMO_SUBSCRIPTION_CATALOG.plans[0]!.tiers[0]!.tierId;
@@ -278,8 +269,6 @@ Signin.run();
 
 // --- Passwords of private assemblies ---
 
-const sample = (name: string) => JSON.parse(readFileSync(join(import.meta.dirname, 'fixtures', 'community-sample', name), 'utf8'));
-
 const HULK = { name: 'Locked hulk', shipId: 'hulk', weapons: [{ slot: 'leftSideWeapon', itemId: 'demicannon1' }] };
 const SECRET = 'open-sesame';
 
@@ -292,12 +281,8 @@ Assemblies.before(async (context) => {
     RATE_LIMIT_ASSEMBLY_PASSWORD_CLIENT: 10,
     RATE_LIMIT_ASSEMBLY_PASSWORD: 50,
   });
-  const admin = await makeAdmin(context.app);
-  const imported = await context.app.rest('POST', '/api/admin/catalog/import', {
-    token: admin.token,
-    body: { ships: sample('ships.json'), items: sample('items.json') },
-  });
-  assert.is(imported.status, 200, imported.text);
+  const admin = await signUpAdmin(context.app);
+  await importCommunitySample(context.app, admin);
   context.owner = await context.app.signUp();
   context.guesser = await context.app.signUp();
 });

@@ -4,10 +4,8 @@
  * holds per call, and the fast path (server/trpc-http/handler.ts) answers what tRPC's own adapter
  * answers, byte for byte where nothing differs by design.
  */
-import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import { createTRPCClient, httpBatchLink, httpBatchStreamLink, httpLink, TRPCClientError } from '@trpc/client';
 import { nodeHTTPRequestHandler } from '@trpc/server/adapters/node-http';
 import { eq } from 'drizzle-orm';
@@ -18,26 +16,12 @@ import { mapCollections } from '../db/schema';
 import { createContext, type TContext } from '../server/context';
 import type { AppRouter } from '../server/router';
 import { appRouter } from '../server/router';
-import { setRole } from '../server/services/account';
-import { startTestServer, type TTestServer } from './helpers';
+import { HULK, importCommunitySample, signUpAdmin, startTestServer, type TTestServer } from './helpers';
 
 type TUser = Awaited<ReturnType<TTestServer['signUp']>>;
 type TLink = typeof httpBatchLink | typeof httpBatchStreamLink;
 
-const SAMPLE = join(import.meta.dirname, 'fixtures', 'community-sample');
-const sample = {
-  ships: JSON.parse(readFileSync(join(SAMPLE, 'ships.json'), 'utf8')) as Record<string, any>,
-  items: JSON.parse(readFileSync(join(SAMPLE, 'items.json'), 'utf8')) as Record<string, any>,
-};
-
-const LOADOUT = {
-  name: 'Hulk brawler',
-  shipId: 'hulk',
-  weapons: [
-    { slot: 'leftSideWeapon' as const, itemId: 'demicannon1' },
-    { slot: 'rightSideWeapon' as const, itemId: 'demicannon1' },
-  ],
-};
+const LOADOUT = HULK;
 
 const POINT = { title: 'Cove', latitude: 10, longitude: 20 };
 
@@ -64,9 +48,7 @@ async function settle<T>(call: Promise<T>): Promise<{ ok: true; value: T } | { o
 }
 
 async function withCatalog(app: TTestServer): Promise<void> {
-  const admin = await app.signUp();
-  await setRole(app.database.db, admin.username, 'admin');
-  await app.trpc(admin.token).admin.catalog.import.mutate(sample);
+  await importCommunitySample(app, await signUpAdmin(app));
 }
 
 // ---------------------------------------------------------------------------------------------
