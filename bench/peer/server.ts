@@ -46,10 +46,14 @@ db.pragma('busy_timeout = 5000');
 const round2 = (value: number) => Math.round(value * 100) / 100;
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
+// The same form as ours (selectRows in server/services/assembly.ts): the creator's name and the hull through
+// correlated scalar subqueries, three times cheaper per row than joins with better-sqlite3 12.
+const hull = (column: string) => `(select h.${column} from catalog_hulls h where h.id = a.ship_id)`;
 const ASSEMBLY_COLUMNS = `a.id, a.uuid, a.name, a.ship_id, a.weapons, a.armor, a.furnitures, a.description, a.tags, a.is_public,
-  a.password_hash, a.creator_id, u.username as creator_name, a.likes, a.views, a.rating_sum, a.rating_count, a.created_at,
-  a.updated_at, a.deleted_at, h.id as hull_id, h.size as hull_size, h.archetype as hull_archetype
-  from assemblies a join users u on u.id = a.creator_id left join catalog_hulls h on h.id = a.ship_id`;
+  a.password_hash, a.creator_id, (select u.username from users u where u.id = a.creator_id) as creator_name, a.likes, a.views,
+  a.rating_sum, a.rating_count, a.created_at, a.updated_at, a.deleted_at, ${hull('id')} as hull_id, ${hull('size')} as hull_size,
+  ${hull('archetype')} as hull_archetype
+  from assemblies a`;
 
 type TAssemblyRow = Record<string, any>;
 
