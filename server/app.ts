@@ -4,7 +4,7 @@ import type { TDb } from '../db/client';
 import packageJson from '../package.json' with { type: 'json' };
 import type { TConfig } from './config';
 import { createContext, type TAppDeps, type TRequestIdentity } from './context';
-import { serveDocs } from './docs';
+import { isDocsPath, serveDocs } from './docs';
 import { AppError, toPublicError } from './errors';
 import type { TLogger } from './logger';
 import { clientIpOf } from './http/client-ip';
@@ -91,8 +91,8 @@ export function createDeps(
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 export const MAX_URL_LENGTH = 8 * 1024;
-/** Paths outside the global per-client limit: monitoring and the static reference. */
-const UNLIMITED = /^(\/api\/(health|openapi\.json|docs(\/.*)?)|\/metrics)$/;
+/** Paths outside the global per-client limit: monitoring and the static reference (isDocsPath: only what it serves). */
+const UNLIMITED = /^(\/api\/(health|openapi\.json)|\/metrics)$/;
 
 function isTrpcPath(pathname: string): boolean {
   return pathname === '/trpc' || pathname.startsWith('/trpc/');
@@ -146,7 +146,7 @@ export function createApp(options: { db: TDb; deps: TAppDeps }): TApp {
     }
     const { pathname, search } = splitRequestTarget(req.url ?? '/');
     const isTrpc = isTrpcPath(pathname);
-    if (!UNLIMITED.test(pathname)) {
+    if (!UNLIMITED.test(pathname) && !isDocsPath(pathname)) {
       // Each call of a tRPC batch counts, as if it came alone.
       const calls = isTrpc ? trpcCallCount(pathname.slice('/trpc/'.length), search, deps.config.TRPC_MAX_BATCH_SIZE) : 1;
       const state = await deps.limits.global.hit(identity.clientIp, undefined, calls);

@@ -5,12 +5,27 @@ import type { ServerResponse } from 'node:http';
 
 const swaggerDir = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 
-const ASSETS: Record<string, string> = {
-  'swagger-ui.css': 'text/css; charset=utf-8',
-  'swagger-ui-bundle.js': 'text/javascript; charset=utf-8',
-  'swagger-ui-standalone-preset.js': 'text/javascript; charset=utf-8',
-  'favicon-32x32.png': 'image/png',
-};
+/**
+ * The files served from swagger-ui-dist, by name. A Map, not an object literal: the name comes from
+ * the URL, and `/api/docs/constructor` (or `__proto__`, `toString`) would otherwise find
+ * Object.prototype's members and try to read a file of that name.
+ */
+const ASSETS = new Map<string, string>([
+  ['swagger-ui.css', 'text/css; charset=utf-8'],
+  ['swagger-ui-bundle.js', 'text/javascript; charset=utf-8'],
+  ['swagger-ui-standalone-preset.js', 'text/javascript; charset=utf-8'],
+  ['favicon-32x32.png', 'image/png'],
+]);
+
+/**
+ * Whether `pathname` is one this module serves (the page, its script, the assets). Only these are
+ * outside the global rate limit: any other path under /api/docs is an ordinary 404 and counts.
+ */
+export function isDocsPath(pathname: string): boolean {
+  if (!pathname.startsWith('/api/docs')) return false;
+  const rest = pathname.slice('/api/docs'.length);
+  return rest === '' || rest === '/' || rest === '/init.js' || (rest.startsWith('/') && ASSETS.has(rest.slice(1)));
+}
 
 const PAGE = `<!doctype html>
 <html lang="en">
@@ -53,8 +68,8 @@ export function serveDocs(res: ServerResponse, rest: string): boolean {
     type = 'text/javascript; charset=utf-8';
   } else {
     const name = rest.slice(1);
-    const assetType = ASSETS[name];
-    if (!assetType) return false;
+    const assetType = ASSETS.get(name);
+    if (assetType === undefined) return false;
     type = assetType;
     body = cache.get(name) ?? readFileSync(join(swaggerDir, name));
     cache.set(name, body);

@@ -1118,7 +1118,7 @@ Lifecycle('full cycle over tRPC', async ({ app, owner }) => {
   assert.is(restored.uuid, created.uuid);
 });
 
-Lifecycle('another user is refused: edit 403, delete 403, restore 403, trash shows only your own', async ({ app, owner, other }) => {
+Lifecycle('another user is refused: edit 403, delete 403, restore 404 (as for no such assembly), trash shows only your own', async ({ app, owner, other }) => {
   const created = await publish(app, owner.token, HULK);
   const edit = await app.rest('POST', '/api/assembly/edit', { token: other.token, body: { uuid: created.uuid, data: { name: 'Mine now' } } });
   assert.is(edit.status, 403);
@@ -1127,8 +1127,8 @@ Lifecycle('another user is refused: edit 403, delete 403, restore 403, trash sho
   assert.is((await trpcError(app.trpc(other.token).assembly.edit.mutate({ uuid: created.uuid, data: { name: 'x' } }))).status, 403);
   assert.is((await trpcError(app.trpc(other.token).assembly.delete.mutate({ uuid: created.uuid }))).status, 403);
   await app.rest('POST', '/api/assembly/delete', { token: owner.token, body: { uuid: created.uuid } });
-  assert.is((await app.rest('POST', '/api/assembly/restore', { token: other.token, body: { uuid: created.uuid } })).status, 403);
-  assert.is((await trpcError(app.trpc(other.token).assembly.restore.mutate({ uuid: created.uuid }))).status, 403);
+  assert.is((await app.rest('POST', '/api/assembly/restore', { token: other.token, body: { uuid: created.uuid } })).status, 404);
+  assert.is((await trpcError(app.trpc(other.token).assembly.restore.mutate({ uuid: created.uuid }))).status, 404);
   assert.is((await app.rest('GET', '/api/assembly/trash', { token: other.token })).body.data.pagination.total, 0);
   assert.is((await app.rest('GET', `/api/assembly/item?uuid=${created.uuid}`)).status, 404);
   const stored = await app.database.db.select({ name: assemblies.name }).from(assemblies).where(eq(assemblies.uuid, created.uuid)).get();

@@ -56,9 +56,14 @@ export async function readJsonObjectBody(
   return { raw, value: parsed as Record<string, unknown> };
 }
 
-/** Query string to an object; a repeated key becomes an array. */
+/**
+ * Query string to an object; a repeated key becomes an array. The object has no prototype: the keys
+ * are the client's, and on a plain object `?__proto__=1` would read Object.prototype as an earlier
+ * value and replace the prototype with an array (whose `sort`, `map`... every schema field would then
+ * inherit), and `?toString=1` would find a function.
+ */
 export function queryToObject(search: URLSearchParams): Record<string, string | string[]> {
-  const result: Record<string, string | string[]> = {};
+  const result: Record<string, string | string[]> = Object.create(null);
   for (const [key, value] of search) {
     const existing = result[key];
     if (existing === undefined) result[key] = value;

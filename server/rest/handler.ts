@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TContext, TRequestIdentity } from '../context';
 import { AppError, toPublicError } from '../errors';
-import { weakEtag } from '../etag';
+import { etagListMatches, weakEtag } from '../etag';
 import { queryToObject, readJsonObjectBody } from './body';
 import { envelopeBody, sendJson } from './envelope';
 import type { TReadCache } from '../services/read-cache';
@@ -26,7 +26,8 @@ export interface TRestHandlerOptions {
 export type TRestHandler = (req: IncomingMessage, res: ServerResponse, path: string, search: string, identity: TRequestIdentity) => Promise<void>;
 
 function decodeParams(params: Record<string, string>): Record<string, string> {
-  const decoded: Record<string, string> = {};
+  // Keyed by the route's parameter names, but holding the client's values: no prototype either way.
+  const decoded: Record<string, string> = Object.create(null);
   for (const name in params) {
     const value = params[name]!;
     try {
@@ -38,12 +39,18 @@ function decodeParams(params: Record<string, string>): Record<string, string> {
   return decoded;
 }
 
-function matchesEtag(ifNoneMatch: string | undefined, etag: string): boolean {
-  if (!ifNoneMatch) return false;
-  return ifNoneMatch.split(',').some((candidate) => {
-    const tag = candidate.trim();
-    return tag === '*' || tag === etag || `W/${tag}` === etag;
-  });
+/**
+ * The `If-Match` header as the input's `ifMatch` field, which the procedure checks (routes.ts,
+ * takesIfMatch): one code path for both surfaces. The same precondition given twice, differently, is
+ * a 400 rather than a guess at which one the client meant.
+ */
+function withIfMatch(input: Record<string, unknown>, header: string): Record<string, unknown> {
+  if (input.ifMatch !== undefined && input.ifMatch !== header) {
+    throw new AppError('BAD_REQUEST', 'Invalid input: ifMatch: differs from the If-Match header; send one of them', {
+      issues: [{ path: 'ifMatch', message: 'differs from the If-Match header; send one of them' }],
+    });
+  }
+  return { ...input, ifMatch: header };
 }
 
 /**
@@ -79,7 +86,8 @@ export function createRestHandler(options: TRestHandlerOptions): TRestHandler {
 
       const body = BODY_METHODS.has(method) ? await readJsonObjectBody(req) : undefined;
       const source = BODY_METHODS.has(method) ? (body?.value ?? {}) : search === '' ? {} : queryToObject(new URLSearchParams(search));
-      const input = route.paramNames.length === 0 ? source : { ...source, ...decodeParams(match.params) };
+      let input = route.paramNames.length === 0 ? source : { ...source, ...decodeParams(match.params) };
+      if (route.takesIfMatch && req.headers['if-match'] !== undefined) input = withIfMatch(input, req.headers['if-match']);
 
       ctx = await options.createContext(req, identity, body?.raw);
       // What a tRPC caller does for one call, without building its proxy chain on every request.
@@ -111,7 +119,7 @@ export function createRestHandler(options: TRestHandlerOptions): TRestHandler {
 
 /** A 200 envelope, or a bodiless 304 (If-None-Match matches the ETag) or HEAD answer. */
 function sendSuccess(req: IncomingMessage, res: ServerResponse, method: string, body: string | Buffer, headers: Record<string, string>): void {
-  if (headers.etag !== undefined && matchesEtag(req.headers['if-none-match'], headers.etag)) {
+  if (headers.etag !== undefined && etagListMatches(req.headers['if-none-match'], headers.etag)) {
     res.statusCode = 304;
     for (const name in headers) res.setHeader(name, headers[name]!);
     res.end();

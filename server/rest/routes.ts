@@ -1,5 +1,6 @@
 import type { AnyProcedure, AnyRouter } from '@trpc/server';
 import { forEachOpenApiProcedure, normalizePath } from 'trpc-to-openapi';
+import { z } from 'zod';
 import type { TProcedureMeta } from '../trpc';
 import { procedureCall, type TProcedureCall } from './procedure-call';
 
@@ -21,6 +22,8 @@ export interface TRestRoute {
   definitionOrder: number;
   /** From `meta.responseCache` (server/trpc.ts). */
   responseCache?: { scope: string; bypassParams: string[] };
+  /** The input declares `ifMatch`: the REST surface hands it the `If-Match` header (handler.ts). */
+  takesIfMatch: boolean;
 }
 
 export type TRouteMatch =
@@ -49,6 +52,16 @@ function compile(template: string): { pattern: RegExp; paramNames: string[]; lit
     .join('/');
   // Case-sensitive on purpose: /drop/Current is not /drop/current.
   return { pattern: new RegExp(`^${source}$`), paramNames, literalSegments };
+}
+
+/**
+ * Whether the procedure's input object has an `ifMatch` field (assembly.edit). That field is the one
+ * way a precondition reaches the procedure, on both surfaces: native tRPC clients set it per call
+ * (a header would cover every call of a batch), REST clients send the standard header instead.
+ */
+function takesIfMatch(procedure: AnyProcedure): boolean {
+  const inputs = (procedure._def as { inputs?: unknown[] }).inputs ?? [];
+  return inputs.some((parser) => parser instanceof z.ZodObject && Object.hasOwn(parser.shape, 'ifMatch'));
 }
 
 function responseCacheOf(meta: unknown): TRestRoute['responseCache'] {
@@ -98,6 +111,7 @@ export class RouteTable {
         literalSegments,
         definitionOrder: routes.length,
         responseCache: responseCacheOf(meta),
+        takesIfMatch: takesIfMatch(procedure as AnyProcedure),
       });
     });
     return new RouteTable(routes);
@@ -124,7 +138,7 @@ export class RouteTable {
       }
       // A static path is never served by a parameter route, even for another method.
       if (byMethod) continue;
-      const params: Record<string, string> = {};
+      const params: Record<string, string> = Object.create(null);
       route.paramNames.forEach((name, index) => {
         params[name] = found[index + 1]!;
       });

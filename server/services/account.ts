@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { eq, or } from 'drizzle-orm';
+import { and, eq, or } from 'drizzle-orm';
 import type { TDb } from '../../db/client';
 import { transaction } from '../../db/transaction';
 import { users } from '../../db/schema';
@@ -118,8 +118,23 @@ export async function signIn(
     return row ? verifyPassword(row.passwordHash, password) : (await burnPasswordCheck(password), false);
   });
   if (!row || !valid) throw new AppError('UNAUTHORIZED', BAD_CREDENTIALS);
-  const session = await createSession(db, row.id, now);
+  const session = await createSessionIfCurrent(db, row.id, row.passwordHash, now);
+  if (!session) throw new AppError('UNAUTHORIZED', BAD_CREDENTIALS);
   return { token: session.token, expiresAt: session.expiresAt.toISOString(), user: toProfile(row) };
+}
+
+/**
+ * A session, only if the account's password is still the one just verified (`verifiedHash`), checked
+ * and created in one transaction. Verifying takes tens of milliseconds: a password change committed
+ * meanwhile has ended every session, and a session made afterwards from the old password would
+ * outlive it. Then nothing is created and the caller answers as for a wrong password, which the old
+ * one now is.
+ */
+async function createSessionIfCurrent(db: TDb, userId: string, verifiedHash: string, now: Date) {
+  return transaction(db, async (tx) => {
+    const current = await tx.select({ passwordHash: users.passwordHash }).from(users).where(eq(users.id, userId)).get();
+    return current?.passwordHash === verifiedHash ? createSession(tx, userId, now) : undefined;
+  });
 }
 
 export async function getPublicProfile(db: TDb, id: string): Promise<TPublicProfile> {
@@ -163,9 +178,17 @@ export async function changePassword(
   }
   const passwordHash = await hashPassword(newPassword);
   const session = await transaction(db, async (tx) => {
-    await tx.update(users).set({ passwordHash, updatedAt: now }).where(eq(users.id, userId));
+    // Only over the password just verified: a change that committed during this one's hashing has
+    // ended this caller's sessions, and its password must not be overwritten by a stale check.
+    const changed = await tx
+      .update(users)
+      .set({ passwordHash, updatedAt: now })
+      .where(and(eq(users.id, userId), eq(users.passwordHash, row.passwordHash)))
+      .returning({ id: users.id });
+    if (changed.length === 0) return undefined;
     await invalidateUserSessions(tx, userId);
     return createSession(tx, userId, now);
   });
+  if (!session) throw new AppError('FORBIDDEN', 'Current password is wrong', { data: { field: 'currentPassword' } });
   return { token: session.token, expiresAt: session.expiresAt.toISOString(), user: toProfile(row) };
 }

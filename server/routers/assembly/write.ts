@@ -11,11 +11,39 @@ export const publish = authedProcedure
   .output(ZAssembly)
   .mutation(({ input, ctx }) => publishAssembly(ctx.db, ctx.deps.cache, ctx.user.id, input, ctx.deps.now()));
 
+const IF_MATCH_DESCRIPTION =
+  'Optimistic concurrency: the ETag of GET /assembly/item (or of an earlier edit), or a comma-separated list of them, or *. ' +
+  'The edit is made only if the assembly still has it; otherwise a 412 and nothing is written. The ETag does not change with the view count.';
+
 export const edit = authedProcedure
-  .meta({ openapi: { method: 'POST', path: '/assembly/edit', tags: ['assembly'], protect: true, summary: 'Change your assembly (partial data, re-validated)' } })
-  .input(z.object({ uuid: ZAssemblyUuid, data: ZAssemblyPatch }))
+  .meta({
+    openapi: {
+      method: 'POST',
+      path: '/assembly/edit',
+      tags: ['assembly'],
+      protect: true,
+      summary: 'Change your assembly (partial data, re-validated)',
+      description:
+        'Writes only the fields given in data. Send If-Match with the ETag from GET /assembly/item to refuse the edit (412) if the assembly changed since you read it; ' +
+        'the body field ifMatch is the same precondition (native tRPC clients set it). The answer carries the new ETag. ' +
+        '412: the assembly changed since that ETag (nothing was written); 404: not found or in the trash; 403: not the creator.',
+      requestHeaders: z.object({ 'if-match': z.string().optional().meta({ description: IF_MATCH_DESCRIPTION }) }),
+    },
+  })
+  .input(
+    z.object({
+      uuid: ZAssemblyUuid,
+      data: ZAssemblyPatch,
+      ifMatch: z.string().min(1, 'must not be empty').max(1024, 'must be at most 1024 characters').optional().meta({ description: IF_MATCH_DESCRIPTION }),
+    }),
+  )
   .output(ZAssembly)
-  .mutation(({ input, ctx }) => editAssembly(ctx.db, ctx.deps.cache, ctx.user.id, input.uuid, input.data, ctx.deps.now()));
+  .mutation(async ({ input, ctx }) => {
+    const { view, etag } = await editAssembly(ctx.db, ctx.deps.cache, ctx.user.id, input.uuid, input.data, ctx.deps.now(), { ifMatch: input.ifMatch });
+    // The next conditional edit can use it without reading the item again.
+    ctx.responseHeaders.etag = etag;
+    return view;
+  });
 
 export const remove = authedProcedure
   .meta({ openapi: { method: 'POST', path: '/assembly/delete', tags: ['assembly'], protect: true, summary: 'Move your assembly to the trash' } })
@@ -24,7 +52,7 @@ export const remove = authedProcedure
   .mutation(({ input, ctx }) => trashAssembly(ctx.db, ctx.deps.cache, ctx.user.id, input.uuid, ctx.deps.now()));
 
 export const restore = authedProcedure
-  .meta({ openapi: { method: 'POST', path: '/assembly/restore', tags: ['assembly'], protect: true, summary: 'Bring your assembly back from the trash' } })
+  .meta({ openapi: { method: 'POST', path: '/assembly/restore', tags: ['assembly'], protect: true, summary: 'Bring your assembly back from the trash', description: 'Only your own trash: anything else (not trashed, not yours, unknown) is a 404.' } })
   .input(z.object({ uuid: ZAssemblyUuid }))
   .output(ZAssembly)
   .mutation(({ input, ctx }) => restoreAssembly(ctx.db, ctx.deps.cache, ctx.user.id, input.uuid, ctx.deps.now()));
