@@ -5,7 +5,7 @@ import { prepared } from '../../db/prepared';
 import { assemblies, assemblyLikes, assemblyRatings, catalogHulls, users } from '../../db/schema';
 import { transaction } from '../../db/transaction';
 import { AppError } from '../errors';
-import { weakEtag } from '../etag';
+import { etagListMatches, weakEtag } from '../etag';
 import { pageWindow, type TPagination } from '../schemas';
 import { assertValidLoadout, computeAttributes, resolveLoadout, type TAttributes, type TLoadout, type TWeaponEntry } from './assembly-loadout';
 import { hashPassword, verifySharedSecret } from './password';
@@ -245,42 +245,88 @@ export async function publishAssembly(db: TDb, cache: TReadCache, creatorId: str
 
 export type TAssemblyPatch = Partial<TAssemblyDraft>;
 
-export async function editAssembly(db: TDb, cache: TReadCache, userId: string, uuid: string, patch: TAssemblyPatch, now: Date): Promise<TAssemblyView> {
-  const row = await findActive(db, uuid);
-  assertCreator(row, userId, 'edit');
-  const isPublic = patch.isPublic ?? row.isPublic;
-  assertPasswordFits(isPublic, patch.password);
+/**
+ * The item's ETag: of its view without the live `views` counter, so a read (which counts a view) does
+ * not change it while any other field of the answer (an edit, a like, a rating) does. GET /assembly/item
+ * sends it; an edit's If-Match is compared with it, computed afresh from the row.
+ */
+export function itemEtag(view: TAssemblyView): string {
+  const { views: _views, ...stable } = view;
+  return weakEtag(JSON.stringify(stable));
+}
+
+/** The row in a transaction: read through its own `tx`, not the prepared statements of the outer database. */
+async function findRowIn(tx: TDb, uuid: string): Promise<TRow | undefined> {
+  return await selectRows(tx).where(eq(assemblies.uuid, uuid)).get();
+}
+
+function mergedLoadout(row: TRow, patch: TAssemblyPatch): TLoadout {
   const current = loadoutOf(row);
-  const loadout: TLoadout = {
+  return {
     shipId: patch.shipId ?? current.shipId,
     weapons: patch.weapons ?? current.weapons,
     armor: patch.armor === undefined ? current.armor : patch.armor,
     furnitures: patch.furnitures ?? current.furnitures,
   };
-  await assertValidLoadout(db, loadout, 'data.');
-  let passwordHash = row.passwordHash;
-  if (isPublic || patch.password === null) passwordHash = null;
-  else if (typeof patch.password === 'string') passwordHash = await hashPassword(patch.password);
-  const updated = await db
-    .update(assemblies)
-    .set({
-      name: patch.name?.trim() ?? row.name,
-      shipId: loadout.shipId,
-      weapons: JSON.stringify(loadout.weapons),
-      armor: loadout.armor,
-      furnitures: JSON.stringify(loadout.furnitures),
-      description: patch.description ?? row.description,
-      tags: patch.tags ? JSON.stringify(normaliseTags(patch.tags)) : row.tags,
-      isPublic,
-      passwordHash,
-      updatedAt: now,
-    })
-    // The row may have been trashed while the password was hashed.
-    .where(and(eq(assemblies.id, row.id), isNull(assemblies.deletedAt)))
-    .returning({ id: assemblies.id });
-  if (updated.length === 0) throw new AppError('NOT_FOUND', `Assembly ${uuid} not found`);
+}
+
+/**
+ * What an edit requires of the assembly as it is: the creator's, the client's precondition (If-Match)
+ * still true, a password only on what stays private, and a loadout that fits the hull once merged.
+ */
+async function assertEditable(db: TDb, row: TRow, userId: string, patch: TAssemblyPatch, ifMatch: string | undefined): Promise<void> {
+  assertCreator(row, userId, 'edit');
+  if (ifMatch !== undefined && !etagListMatches(ifMatch, itemEtag(toView(row)))) {
+    throw new AppError('PRECONDITION_FAILED', `Assembly ${row.uuid} has changed since the ETag given in If-Match: read it again and retry`);
+  }
+  assertPasswordFits(patch.isPublic ?? row.isPublic, patch.password);
+  await assertValidLoadout(db, mergedLoadout(row, patch), 'data.');
+}
+
+/**
+ * Writes the fields the patch sets, and only those, so that concurrent edits of different fields
+ * all land (a rename during a password change's hashing used to be overwritten by the values the
+ * slower edit had read before it). The checks run first on the current row, so a refused edit spends
+ * no hashing, then again inside the write's transaction on the row as it is by then: a concurrent
+ * edit may have changed the owner's precondition (412), made the assembly public (a password no
+ * longer fits: 400) or changed the hull (the merged loadout must fit again). `ifMatch` is the
+ * If-Match list (`*` or ETags of GET /assembly/item).
+ */
+export async function editAssembly(
+  db: TDb,
+  cache: TReadCache,
+  userId: string,
+  uuid: string,
+  patch: TAssemblyPatch,
+  now: Date,
+  options: { ifMatch?: string } = {},
+): Promise<{ view: TAssemblyView; etag: string }> {
+  await assertEditable(db, await findActive(db, uuid), userId, patch, options.ifMatch);
+  // Hashing is slow and must stay outside any transaction.
+  const passwordHash = typeof patch.password === 'string' ? await hashPassword(patch.password) : undefined;
+  const result = await transaction(db, async (tx) => {
+    const row = await findRowIn(tx, uuid);
+    // Trashed while the password was hashed.
+    if (!row || row.deletedAt !== null) throw new AppError('NOT_FOUND', `Assembly ${uuid} not found`);
+    await assertEditable(tx, row, userId, patch, options.ifMatch);
+    const changes: Partial<typeof assemblies.$inferInsert> = { updatedAt: now };
+    if (patch.name !== undefined) changes.name = patch.name.trim();
+    if (patch.shipId !== undefined) changes.shipId = patch.shipId;
+    if (patch.weapons !== undefined) changes.weapons = JSON.stringify(patch.weapons);
+    if (patch.armor !== undefined) changes.armor = patch.armor;
+    if (patch.furnitures !== undefined) changes.furnitures = JSON.stringify(patch.furnitures);
+    if (patch.description !== undefined) changes.description = patch.description;
+    if (patch.tags !== undefined) changes.tags = JSON.stringify(normaliseTags(patch.tags));
+    if (patch.isPublic !== undefined) changes.isPublic = patch.isPublic;
+    // Making an assembly public drops its password; null removes it.
+    if (patch.isPublic === true || patch.password === null) changes.passwordHash = null;
+    else if (passwordHash !== undefined) changes.passwordHash = passwordHash;
+    await tx.update(assemblies).set(changes).where(eq(assemblies.id, row.id));
+    const view = toView((await findRowIn(tx, uuid))!);
+    return { view, etag: itemEtag(view) };
+  });
   await invalidateAssembly(cache, uuid);
-  return toView(await findActive(db, uuid));
+  return result;
 }
 
 export async function trashAssembly(db: TDb, cache: TReadCache, userId: string, uuid: string, now: Date): Promise<{ uuid: string; deletedAt: string; purgeAt: string }> {
@@ -291,12 +337,18 @@ export async function trashAssembly(db: TDb, cache: TReadCache, userId: string, 
   return { uuid, deletedAt: now.toISOString(), purgeAt: new Date(now.getTime() + TRASH_RETENTION_MS).toISOString() };
 }
 
+/**
+ * Restores from the caller's own trash only. Someone else's trashed assembly answers the same 404 as
+ * one that does not exist (edit, delete and item say 404 too): a 403 would reveal that it exists.
+ * One conditional statement, so a concurrent restore or purge cannot slip between check and write.
+ */
 export async function restoreAssembly(db: TDb, cache: TReadCache, userId: string, uuid: string, now: Date): Promise<TAssemblyView> {
-  const row = await findRow(db, uuid);
-  if (!row) throw new AppError('NOT_FOUND', `Assembly ${uuid} not found`);
-  assertCreator(row, userId, 'restore');
-  if (row.deletedAt === null) throw new AppError('NOT_FOUND', `Assembly ${uuid} is not in the trash`);
-  await db.update(assemblies).set({ deletedAt: null, updatedAt: now }).where(eq(assemblies.id, row.id));
+  const restored = await db
+    .update(assemblies)
+    .set({ deletedAt: null, updatedAt: now })
+    .where(and(eq(assemblies.uuid, uuid), eq(assemblies.creatorId, userId), isNotNull(assemblies.deletedAt)))
+    .returning({ id: assemblies.id });
+  if (restored.length === 0) throw new AppError('NOT_FOUND', `Assembly ${uuid} is not in the trash`);
   await invalidateAssembly(cache, uuid);
   return toView(await findActive(db, uuid));
 }
@@ -353,8 +405,7 @@ export async function getAssembly(
   if (!entry) {
     const row = await findActive(db, uuid);
     const view = toView(row);
-    const { views: _views, ...stable } = view;
-    entry = { view, etag: weakEtag(JSON.stringify(stable)), isPublic: row.isPublic, creatorId: row.creatorId, passwordHash: row.passwordHash };
+    entry = { view, etag: itemEtag(view), isPublic: row.isPublic, creatorId: row.creatorId, passwordHash: row.passwordHash };
     cache.set(ITEM_KEY(uuid), entry);
     views.learn(uuid, row.views);
   }
