@@ -235,6 +235,17 @@ function taggedAssembly(creatorId: string, tag: string, name: string, isPublic: 
   return { uuid: randomUUID(), creatorId, name, shipId: 'hulk', weapons: '[]', furnitures: '[]', tags: JSON.stringify([tag]), isPublic, createdAt: now, updatedAt: now, deletedAt };
 }
 
+/**
+ * Inserts rows into `assemblies` of a database at an older migration: drizzle's insert names every
+ * column of today's schema (hot_rank of 0011 too), which such a table does not have yet.
+ */
+async function insertAtOldSchema(db: TDatabase['db'], rows: ReturnType<typeof taggedAssembly>[]): Promise<void> {
+  for (const r of rows) {
+    await db.run(sql`insert into assemblies (uuid, creator_id, name, ship_id, weapons, furnitures, tags, is_public, created_at, updated_at, deleted_at)
+      values (${r.uuid}, ${r.creatorId}, ${r.name}, ${r.shipId}, ${r.weapons}, ${r.furnitures}, ${r.tags}, ${r.isPublic ? 1 : 0}, ${r.createdAt.getTime()}, ${r.updatedAt.getTime()}, ${r.deletedAt?.getTime() ?? null})`);
+  }
+}
+
 /** The rowids the FTS5 index matches for an FTS5 query, in order. */
 async function ftsIds(db: TDatabase['db'], match: string): Promise<number[]> {
   return (await db.all<{ id: number }>(sql`select rowid as id from assemblies_fts where assemblies_fts match ${match} order by rowid`)).map((r) => Number(r.id));
@@ -248,7 +259,7 @@ Fts('a database at 0005 with public, private and trashed rows has an index of ex
     await db.insert(users).values(row('fts_owner'));
     const now = new Date();
     const assembly = (name: string, isPublic: boolean, deletedAt: Date | null) => taggedAssembly('fts_owner', 'reefword', name, isPublic, deletedAt, now);
-    await db.insert(assemblies).values([
+    await insertAtOldSchema(db, [
       assembly('Public one', true, null),
       assembly('Private one', false, null),
       assembly('Trashed one', true, now),
@@ -288,7 +299,7 @@ Fts('0010 rebuilds the index with prefix indexes: the same listable rows, prefix
     await db.insert(users).values(row('prefix_owner'));
     const now = new Date();
     const assembly = (name: string, isPublic: boolean, deletedAt: Date | null) => taggedAssembly('prefix_owner', 'tidecaller', name, isPublic, deletedAt, now);
-    await db.insert(assemblies).values([assembly('Public one', true, null), assembly('Private one', false, null), assembly('Trashed one', true, now)]);
+    await insertAtOldSchema(db, [assembly('Public one', true, null), assembly('Private one', false, null), assembly('Trashed one', true, now)]);
     const ids = (match: string) => ftsIds(db, match);
     const tableSql = async () => (await db.get<{ sql: string }>(sql`select sql from sqlite_master where name = 'assemblies_fts'`))!.sql;
     assert.not.match(await tableSql(), /prefix=/);
@@ -309,6 +320,77 @@ Fts('0010 rebuilds the index with prefix indexes: the same listable rows, prefix
 });
 
 Fts.run();
+
+const ListBounds = suite<{ dir: string }>(`migration 0011 (${DRIVER ?? 'better-sqlite3'}): sort keys, their indexes and the listable counts`);
+
+ListBounds.before((context) => {
+  context.dir = mkdtempSync(join(tmpdir(), 'tidewatch-list-bounds-'));
+});
+ListBounds.after(({ dir }) => rmSync(dir, { recursive: true, force: true }));
+
+ListBounds('a database at 0010 gets exact keys and counts, and the triggers keep them through every write', async ({ dir }) => {
+  const database = openDatabase(`file:${join(dir, 'at-0010.db')}`, { driver: DRIVER });
+  try {
+    await database.migrate(migrationsUpTo(dir, '0010_assemblies_fts_prefix'));
+    const { db } = database;
+    await db.run(sql`insert into users (id, username, username_key, email, password_hash, role, created_at, updated_at) values ('lb_owner', 'lb_owner', 'lb_owner', 'lb@example.test', 'x', 'user', 0, 0)`);
+    const insert = (name: string, shipId: string, isPublic: number, deletedAt: number | null, likes: number, views: number, ratingSum: number, ratingCount: number, createdAt: number) =>
+      db.run(sql`insert into assemblies (uuid, creator_id, name, ship_id, weapons, furnitures, tags, is_public, likes, views, rating_sum, rating_count, created_at, updated_at, deleted_at)
+        values (${randomUUID()}, 'lb_owner', ${name}, ${shipId}, '[]', '[]', '[]', ${isPublic}, ${likes}, ${views}, ${ratingSum}, ${ratingCount}, ${createdAt}, ${createdAt}, ${deletedAt})`);
+    const t = 1_790_000_000_000;
+    await insert('public hulk', 'hulk', 1, null, 3, 40, 9, 2, t);
+    await insert('public dhow', 'dhow', 1, null, 0, 0, 0, 0, t + 1000);
+    await insert('private hulk', 'hulk', 0, null, 1, 1, 5, 1, t + 2000);
+    await insert('trashed hulk', 'hulk', 1, t, 0, 0, 0, 0, t + 3000);
+
+    await database.migrate();
+    const keys = async () =>
+      Object.fromEntries(
+        (await db.all<{ name: string; hot: number; rating: number }>(sql`select name, hot_rank as hot, rating_rank as rating from assemblies`)).map((row) => [row.name, [Number(row.hot), Number(row.rating)]]),
+      );
+    const hot = (likes: number, views: number, createdAt: number) => Math.log10(2 * likes + views / 10 + 1) + createdAt / (12 * 3600 * 1000);
+    const near = (actual: number[] | undefined, expected: number[], label: string) =>
+      assert.ok(actual && actual.every((value, i) => Math.abs(value - expected[i]!) < 1e-9), `${label}: ${actual} against ${expected}`);
+    const filled = await keys();
+    near(filled['public hulk'], [hot(3, 40, t), (9 + 15) / (2 + 5)], 'filled by the migration');
+    near(filled['public dhow'], [hot(0, 0, t + 1000), 3], 'unrated: 3');
+    near(filled['private hulk'], [hot(1, 1, t + 2000), 20 / 6], 'every row has its keys, listable or not');
+    const counts = async () =>
+      Object.fromEntries((await db.all<{ ship_id: string; n: number }>(sql`select ship_id, n from assembly_listable_counts where n > 0 order by ship_id`)).map((row) => [row.ship_id, Number(row.n)]));
+    assert.equal(await counts(), { dhow: 1, hulk: 1 }, 'only listable rows are counted');
+
+    // Writes after the migration: a like, a view flush, a rating, an insert, publish state, trash, a change of hull, a delete.
+    await db.run(sql`update assemblies set likes = 10 where name = 'public dhow'`);
+    await db.run(sql`update assemblies set views = views + 25 where name = 'public hulk'`);
+    await db.run(sql`update assemblies set rating_sum = 14, rating_count = 3 where name = 'public hulk'`);
+    await insert('new brigantine', 'brigantine', 1, null, 2, 0, 0, 0, t + 4000);
+    const written = await keys();
+    near(written['public dhow'], [hot(10, 0, t + 1000), 3], 'a like');
+    near(written['public hulk'], [hot(3, 65, t), (14 + 15) / (3 + 5)], 'views and a rating');
+    near(written['new brigantine'], [hot(2, 0, t + 4000), 3], 'an insert');
+    assert.equal(await counts(), { brigantine: 1, dhow: 1, hulk: 1 });
+    await db.run(sql`update assemblies set is_public = 1 where name = 'private hulk'`);
+    await db.run(sql`update assemblies set deleted_at = null where name = 'trashed hulk'`);
+    assert.equal(await counts(), { brigantine: 1, dhow: 1, hulk: 3 }, 'made public, restored');
+    await db.run(sql`update assemblies set ship_id = 'dhow' where name = 'public hulk'`);
+    await db.run(sql`update assemblies set deleted_at = ${t} where name = 'new brigantine'`);
+    assert.equal(await counts(), { dhow: 2, hulk: 2 }, 'moved to another hull, trashed');
+    await db.run(sql`update assemblies set name = 'renamed', likes = likes where name = 'private hulk'`);
+    await db.run(sql`delete from assemblies where name in ('trashed hulk', 'new brigantine')`);
+    assert.equal(await counts(), { dhow: 2, hulk: 1 }, 'a listable and a trashed row deleted');
+    const listable = await db.all<{ ship_id: string; n: number }>(sql`select ship_id, count(*) as n from assemblies where deleted_at is null and is_public = 1 group by ship_id order by ship_id`);
+    assert.equal(await counts(), Object.fromEntries(listable.map((row) => [row.ship_id, Number(row.n)])), 'the counts are the listable rows');
+    for (const name of ['assemblies_hot', 'assemblies_rating', 'assemblies_ship_latest', 'assemblies_ship_hot', 'assemblies_ship_rating']) {
+      const index = await db.get<{ sql: string }>(sql`select sql from sqlite_master where type = 'index' and name = ${name}`);
+      assert.match(index?.sql ?? '', /WHERE deleted_at IS NULL AND is_public = 1$/, name);
+    }
+    assert.is(await database.integrityCheck(), 'ok');
+  } finally {
+    database.close();
+  }
+});
+
+ListBounds.run();
 
 const Config = suite('configuration from the environment');
 

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { index, integer, primaryKey, real, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 import { users } from './user';
 
@@ -49,6 +50,21 @@ export const catalogItems = sqliteTable(
   (table) => [index('catalog_items_category').on(table.category)],
 );
 
+/** Bayesian smoothing of ratings (sort=rating): RATING_PRIOR_COUNT virtual votes of RATING_PRIOR_MEAN. */
+export const RATING_PRIOR_MEAN = 3;
+export const RATING_PRIOR_COUNT = 5;
+
+/**
+ * sort=hottest is time-invariant so that an index can serve it: `hot_rank = log10(2 x likes + views / 10
+ * + 1) + created_at / HOT_DECAY_MS` (Reddit's form). Every HOT_DECAY_MS of age weighs as much as ten
+ * times the likes and views. The triggers of migration 0012 write it (SQLite's log10 is not
+ * deterministic on libSQL, so it cannot be a generated column there); their SQL has this constant.
+ */
+export const HOT_DECAY_MS = 12 * 60 * 60 * 1000;
+
+/** The rows a list shows: public and not in the trash. Literal SQL, so the partial indexes below match it. */
+export const LISTABLE_SQL = 'deleted_at IS NULL AND is_public = 1';
+
 /**
  * Shared loadouts. `id` is an integer key so the FTS5 index (custom migration `assemblies_fts`)
  * can use it as its content rowid; clients only ever see `uuid`.
@@ -81,6 +97,13 @@ export const assemblies = sqliteTable(
     updatedAt: integer('updated_at', { mode: 'timestamp_ms' }).notNull(),
     /** Set when moved to the trash; purged 30 days later. */
     deletedAt: integer('deleted_at', { mode: 'timestamp_ms' }),
+    /** sort=hottest's key (HOT_DECAY_MS), written by triggers on insert and on every change of likes or views. */
+    hotRank: real('hot_rank').notNull().default(0),
+    /** sort=rating's key: the smoothed average (sum + 3 x 5) / (count + 5), computed by SQLite on read and in its indexes. */
+    ratingRank: real('rating_rank').generatedAlwaysAs(
+      sql.raw(`(rating_sum + ${RATING_PRIOR_MEAN * RATING_PRIOR_COUNT}) * 1.0 / (rating_count + ${RATING_PRIOR_COUNT})`),
+      { mode: 'virtual' },
+    ),
   },
   (table) => [
     // Lists are newest first by id (assigned at publish): the index's implicit trailing rowid gives
@@ -88,8 +111,27 @@ export const assemblies = sqliteTable(
     index('assemblies_listable').on(table.deletedAt, table.isPublic),
     index('assemblies_creator').on(table.creatorId, table.deletedAt),
     index('assemblies_ship').on(table.shipId),
+    // Issue 16: every order a list offers walks an index of the listable rows only, so a page costs
+    // its offset plus its size in index entries, never a sort of every row. The trailing rowid (id)
+    // of each entry breaks ties, newest first, when the index is walked backwards. The shipType
+    // forms lead with ship_id: a hull class is a union of a few hulls, merged in order (assembly.ts).
+    index('assemblies_hot').on(table.hotRank).where(sql.raw(LISTABLE_SQL)),
+    index('assemblies_rating').on(table.ratingRank, table.ratingCount).where(sql.raw(LISTABLE_SQL)),
+    index('assemblies_ship_latest').on(table.shipId).where(sql.raw(LISTABLE_SQL)),
+    index('assemblies_ship_hot').on(table.shipId, table.hotRank).where(sql.raw(LISTABLE_SQL)),
+    index('assemblies_ship_rating').on(table.shipId, table.ratingRank, table.ratingCount).where(sql.raw(LISTABLE_SQL)),
   ],
 );
+
+/**
+ * How many listable assemblies each hull has, kept exact by triggers (migration 0012) on every
+ * insert, delete, publish-state change, trash, restore and change of hull: a list's total is a sum
+ * over a few rows instead of a count of up to a million per request.
+ */
+export const assemblyListableCounts = sqliteTable('assembly_listable_counts', {
+  shipId: text('ship_id').primaryKey(),
+  n: integer('n').notNull(),
+});
 
 export const assemblyLikes = sqliteTable(
   'assembly_likes',

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { and, count, desc, eq, isNotNull, isNull, lt, sql, type SQL } from 'drizzle-orm';
 import type { TDb } from '../../db/client';
 import { prepared } from '../../db/prepared';
-import { assemblies, assemblyLikes, assemblyRatings, catalogHulls, users } from '../../db/schema';
+import { assemblies, assemblyLikes, assemblyListableCounts, assemblyRatings, catalogHulls, RATING_PRIOR_COUNT, RATING_PRIOR_MEAN, users } from '../../db/schema';
+import { unionAll } from 'drizzle-orm/sqlite-core';
 import { transaction } from '../../db/transaction';
 import { AppError } from '../errors';
 import { etagListMatches, weakEtag } from '../etag';
@@ -14,9 +15,8 @@ import type { ViewCounter } from './view-counter';
 
 export const TRASH_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
 
-/** Bayesian smoothing of ratings: RATING_PRIOR_COUNT virtual votes of RATING_PRIOR_MEAN. */
-export const RATING_PRIOR_MEAN = 3;
-export const RATING_PRIOR_COUNT = 5;
+/** Bayesian smoothing of ratings, defined with sort=rating's generated column (db/schema/assembly.ts). */
+export { RATING_PRIOR_COUNT, RATING_PRIOR_MEAN };
 
 export interface TAssemblyView {
   uuid: string;
@@ -465,17 +465,6 @@ export function ftsQuery(keyword: string): string | null {
   return words.length ? words.join(' ') : null;
 }
 
-/** `hottest`: (2 x likes + views / 10 + 1) / (ageHours + 2)^2. `nowMs` is bound at run time. */
-function hotScore(): SQL {
-  const ageHours = sql`max(0, (${sql.placeholder('nowMs')} - ${assemblies.createdAt}) / 3600000.0)`;
-  return sql`((${assemblies.likes} * 2.0 + ${assemblies.views} / 10.0 + 1.0) / ((${ageHours} + 2.0) * (${ageHours} + 2.0)))`;
-}
-
-function smoothedRating(): SQL {
-  // * 1.0: bound numbers are integers in SQLite and would make this an integer division.
-  return sql`((${assemblies.ratingSum} + ${RATING_PRIOR_MEAN * RATING_PRIOR_COUNT}) * 1.0 / (${assemblies.ratingCount} + ${RATING_PRIOR_COUNT}))`;
-}
-
 /**
  * Keyword search pages through at most this many matches, the newest ones (GitHub's search API has
  * the same limit). Walking the FTS5 index newest first and stopping here keeps a search's cost
@@ -484,9 +473,21 @@ function smoothedRating(): SQL {
  */
 export const MAX_SEARCH_RESULTS = 1000;
 
-/** The assemblies a list shows at all: public and not in the trash (the FTS5 index holds only these). */
+/**
+ * A list reaches its first this many results (page × pageSize at most this; Elasticsearch's
+ * max_result_window is the same 10,000): a deeper page is a 400 (the list input schema), since its
+ * cost grows with its offset. Every order walks an index, so the deepest page reads at most this
+ * many index entries plus one page of rows (issue 16).
+ */
+export const MAX_LIST_WINDOW = 10_000;
+
+/**
+ * The assemblies a list shows at all: public and not in the trash (the FTS5 index holds only these).
+ * Literal SQL with the constant 1 (not a bound parameter), so that SQLite can prove the partial
+ * indexes of db/schema/assembly.ts (WHERE deleted_at IS NULL AND is_public = 1) apply.
+ */
 function listable(): SQL {
-  return and(isNull(assemblies.deletedAt), eq(assemblies.isPublic, true))!;
+  return sql`${assemblies.deletedAt} is null and ${assemblies.isPublic} = 1`;
 }
 
 /** Listable assemblies among the ids of the `ids` placeholder, a JSON array: one statement for any number of ids. */
@@ -494,35 +495,91 @@ function listableAmong(): SQL {
   return and(sql`${assemblies.id} in (select value from json_each(${sql.placeholder('ids')}))`, listable())!;
 }
 
-function shipTypeFilter(): SQL {
-  const shipType = sql.placeholder('shipType');
-  return sql`${assemblies.shipId} in (select ${catalogHulls.id} from ${catalogHulls} where lower(${catalogHulls.size}) = lower(${shipType}) or lower(${catalogHulls.archetype}) = lower(${shipType}))`;
-}
-
-/** ORDER BY of a sort. `latest` is newest first by publication: ids are assigned at publish. */
-function orderOf(sort: TListSort): SQL[] {
-  if (sort === 'hottest') return [desc(hotScore()), desc(assemblies.id)];
-  if (sort === 'rating') return [desc(smoothedRating()), desc(assemblies.ratingCount), desc(assemblies.id)];
-  return [desc(assemblies.id)];
-}
-
-/** The list without a keyword: an exact count and a page, prepared once per database per shape and sort. */
-function listQueries(db: TDb, byShipType: boolean, sort: TListSort) {
-  return prepared(db, `assembly.list:${byShipType}:${sort}`, (d) => {
-    const where = byShipType ? and(listable(), shipTypeFilter()) : listable();
-    return {
-      count: d.select({ n: count() }).from(assemblies).where(where).prepare(),
-      page: selectRows(d).where(where).orderBy(...orderOf(sort)).limit(sql.placeholder('limit')).offset(sql.placeholder('offset')).prepare(),
-    };
+/** The hulls of a class (`shipType`: a size or an archetype, any case): a handful of ids from the catalog. */
+function hullsOf(db: TDb) {
+  return prepared(db, 'assembly.list.hulls', (d) => {
+    const shipType = sql.placeholder('shipType');
+    return d
+      .select({ id: catalogHulls.id })
+      .from(catalogHulls)
+      .where(sql`lower(${catalogHulls.size}) = lower(${shipType}) or lower(${catalogHulls.archetype}) = lower(${shipType})`)
+      .orderBy(catalogHulls.id)
+      .prepare();
   });
+}
+
+/** How many assemblies are listable, of every hull or of the hulls of the `hulls` placeholder (JSON): a few rows kept by triggers. */
+function listableCount(db: TDb, byHulls: boolean) {
+  return prepared(db, `assembly.list.count:${byHulls}`, (d) =>
+    d
+      .select({ n: sql<number>`coalesce(sum(${assemblyListableCounts.n}), 0)` })
+      .from(assemblyListableCounts)
+      .where(byHulls ? sql`${assemblyListableCounts.shipId} in (select value from json_each(${sql.placeholder('hulls')}))` : undefined)
+      .prepare(),
+  );
+}
+
+/**
+ * The key columns of each sort, in order, every one descending; the trailing id breaks ties (newest
+ * first). `latest` is newest first by publication: ids are assigned at publish. Each matches an
+ * index of db/schema/assembly.ts walked backwards (assemblies_listable, _hot, _rating and their
+ * ship_id-led forms).
+ */
+const SORT_KEYS = {
+  latest: [assemblies.id],
+  hottest: [assemblies.hotRank, assemblies.id],
+  rating: [assemblies.ratingRank, assemblies.ratingCount, assemblies.id],
+} as const;
+
+/**
+ * The index each sort walks, without and with a shipType. Named (INDEXED BY) rather than left to the
+ * planner: measured on the benchmark's database, SQLite 3.53 preferred assemblies_listable and a sort
+ * of every listable row (165 ms for a deep page of 100,000) over walking assemblies_hot (0.4 ms),
+ * and INDEXED BY makes a plan that cannot use the index an error rather than a full sort.
+ */
+const SORT_INDEX = {
+  latest: ['assemblies_listable', 'assemblies_ship_latest'],
+  hottest: ['assemblies_hot', 'assemblies_ship_hot'],
+  rating: ['assemblies_rating', 'assemblies_ship_rating'],
+} as const;
+
+/** ORDER BY of a sort over its key columns, unqualified: valid in a single select and in a UNION ALL of them. */
+function orderOf(sort: TListSort): SQL {
+  return sql.raw(SORT_KEYS[sort].map((column) => `${column.name} desc`).join(', '));
+}
+
+/**
+ * The ids of a page of the list without a keyword. Without a shipType: one walk of the sort's index,
+ * `offset + limit` entries. With one: a UNION ALL of one walk per hull of the class (each over its
+ * ship_id-led index, already in order), which SQLite merges in order (MERGE (UNION ALL)) and stops
+ * after `offset + limit` rows: a rare or empty class costs no more than a common one, where a filter
+ * on the whole index would walk every row to find a rare hull's. Prepared per sort and hull count.
+ */
+function pageIds(db: TDb, sort: TListSort, hullCount: number) {
+  return prepared(db, `assembly.list.ids:${sort}:${hullCount}`, (d) => pageIdsQuery(d, sort, hullCount).prepare());
+}
+
+/** pageIds' statement, unprepared: test/list-bounds.test.ts checks its query plan for every sort and hull count. */
+export function pageIdsQuery(d: TDb, sort: TListSort, hullCount: number) {
+  // Unqualified: the FROM is `assemblies INDEXED BY ...`, which drizzle does not know as its table.
+  const keys = Object.fromEntries(SORT_KEYS[sort].map((column) => [column.name, sql<number>`${sql.identifier(column.name)}`]));
+  const arm = (hull: number | null) =>
+    d
+      .select(keys)
+      .from(sql`${assemblies} indexed by ${sql.identifier(SORT_INDEX[sort][hull === null ? 0 : 1])}`)
+      .where(hull === null ? listable() : and(eq(assemblies.shipId, sql.placeholder(`hull${hull}`)), listable()));
+  const [first, second, ...rest] = hullCount === 0 ? [arm(null)] : Array.from({ length: hullCount }, (_, i) => arm(i));
+  const query = second ? unionAll(first!, second, ...rest) : first!;
+  return query.orderBy(orderOf(sort)).limit(sql.placeholder('limit')).offset(sql.placeholder('offset'));
 }
 
 /**
  * The candidates of a keyword search: the ids of the newest `cap` matches as one JSON array, walked
  * in rowid order (newest first) straight off the FTS5 index, which holds only listable assemblies
- * (migration 0006). With a shipType the walk joins each match to its row and hull so the filter
- * applies before the cap, never after (CROSS JOIN keeps the index as the outer, ordered loop). One
- * string rather than up to 1,001 rows: a fifth less CPU than reading them as rows (bench/README.md).
+ * (migration 0006). With a shipType the walk joins each match to its row so the filter (the class's
+ * hulls, a JSON array) applies before the cap, never after (CROSS JOIN keeps the index as the outer,
+ * ordered loop). One string rather than up to 1,001 rows: a fifth less CPU than reading them as rows
+ * (bench/README.md).
  */
 function searchCandidates(db: TDb, byShipType: boolean) {
   return prepared(db, `assembly.search.candidates:${byShipType}`, (d) => {
@@ -532,7 +589,7 @@ function searchCandidates(db: TDb, byShipType: boolean) {
         ? d
             .select({ id: sql<number>`assemblies_fts.rowid`.as('id') })
             .from(sql`assemblies_fts cross join ${assemblies} on ${assemblies.id} = assemblies_fts.rowid`)
-            .where(and(match, shipTypeFilter()))
+            .where(and(match, sql`${assemblies.shipId} in (select value from json_each(${sql.placeholder('hulls')}))`))
         : d.select({ id: sql<number>`assemblies_fts.rowid`.as('id') }).from(sql`assemblies_fts`).where(match)
     )
       .orderBy(sql`assemblies_fts.rowid desc`)
@@ -546,18 +603,22 @@ function searchCandidates(db: TDb, byShipType: boolean) {
  * The keyword page in two steps, both over a JSON array of ids (one placeholder, one prepared
  * statement): rank the candidates by a sort reading only the columns it needs, then read the full
  * rows of the page alone (reading every candidate's full row into the sorter cost more than the rank).
+ * The `+` keeps SQLite from walking a whole sort index (assemblies_hot, _rating) to avoid sorting at
+ * most 1,000 candidates: it must look the candidates up by id and sort those.
  */
 function rankAmong(db: TDb, sort: Exclude<TListSort, 'latest'>) {
-  return prepared(db, `assembly.search.rank:${sort}`, (d) =>
-    d
-      .select({ id: assemblies.id })
-      .from(assemblies)
-      .where(listableAmong())
-      .orderBy(...orderOf(sort))
-      .limit(sql.placeholder('limit'))
-      .offset(sql.placeholder('offset'))
-      .prepare(),
-  );
+  return prepared(db, `assembly.search.rank:${sort}`, (d) => rankAmongQuery(d, sort).prepare());
+}
+
+/** rankAmong's statement, unprepared, for the query-plan test. */
+export function rankAmongQuery(d: TDb, sort: Exclude<TListSort, 'latest'>) {
+  return d
+    .select({ id: assemblies.id })
+    .from(assemblies)
+    .where(listableAmong())
+    .orderBy(...SORT_KEYS[sort].map((column) => sql`+${column} desc`))
+    .limit(sql.placeholder('limit'))
+    .offset(sql.placeholder('offset'));
 }
 
 function rowsAmong(db: TDb) {
@@ -566,6 +627,13 @@ function rowsAmong(db: TDb) {
       .where(listableAmong())
       .prepare(),
   );
+}
+
+/** The full rows of a page's ids, in the ids' order. */
+async function rowsInOrder(db: TDb, ids: number[]): Promise<TRow[]> {
+  if (ids.length === 0) return [];
+  const byId = new Map((await rowsAmong(db).all({ ids: JSON.stringify(ids) })).map((row) => [row.id, row]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
 export interface TAssemblyList {
@@ -585,29 +653,28 @@ export async function listAssemblies(db: TDb, cache: TReadCache, query: TListQue
   // A keyword made only of punctuation matches nothing rather than everything.
   const match = keyword ? (ftsQuery(keyword) ?? false) : null;
   const shipType = query.shipType?.trim() || null;
+  const hulls = shipType === null ? null : (await hullsOf(db).all({ shipType })).map((hull) => hull.id);
   let result: TAssemblyList;
-  if (match === null) {
-    const q = listQueries(db, shipType !== null, query.sort);
-    const params = { shipType: shipType ?? '', nowMs: now.getTime(), limit: window.limit, offset: window.offset };
-    const total = (await q.count.get(params))?.n ?? 0;
-    const rows = await q.page.all(params);
-    result = { items: rows.map(toSummary), pagination: window.describe(total), truncated: false };
-  } else if (match === false) {
+  if (match === false || hulls?.length === 0) {
+    // No hull of the catalog is of that class (or nothing searchable): nothing to walk.
     result = { items: [], pagination: window.describe(0), truncated: false };
+  } else if (match === null) {
+    const params = { hulls: JSON.stringify(hulls ?? []), limit: window.limit, offset: window.offset, ...Object.fromEntries((hulls ?? []).map((id, i) => [`hull${i}`, id])) };
+    const total = (await listableCount(db, hulls !== null).get(params))?.n ?? 0;
+    const ids = window.offset < total ? (await pageIds(db, query.sort, hulls?.length ?? 0).all(params)).map((row) => row.id!) : [];
+    result = { items: (await rowsInOrder(db, ids)).map(toSummary), pagination: window.describe(total), truncated: false };
   } else {
     // One more than the cap tells "exactly the cap" from "more than the cap".
-    const found = JSON.parse((await searchCandidates(db, shipType !== null).get({ match, shipType: shipType ?? '', cap: MAX_SEARCH_RESULTS + 1 }))?.ids ?? '[]') as number[];
+    const found = JSON.parse((await searchCandidates(db, hulls !== null).get({ match, hulls: JSON.stringify(hulls ?? []), cap: MAX_SEARCH_RESULTS + 1 }))?.ids ?? '[]') as number[];
     const ids = found.slice(0, MAX_SEARCH_RESULTS);
     // `latest` is the candidates' own order; the other sorts rank all candidates and keep the page.
-    const pageIds =
+    const pageOf =
       query.sort === 'latest'
         ? ids.slice(window.offset, window.offset + window.limit)
         : ids.length > window.offset
-          ? (await rankAmong(db, query.sort).all({ ids: JSON.stringify(ids), nowMs: now.getTime(), limit: window.limit, offset: window.offset })).map((row) => row.id)
+          ? (await rankAmong(db, query.sort).all({ ids: JSON.stringify(ids), limit: window.limit, offset: window.offset })).map((row) => row.id)
           : [];
-    const byId = new Map((pageIds.length ? await rowsAmong(db).all({ ids: JSON.stringify(pageIds) }) : []).map((row) => [row.id, row]));
-    const rows = pageIds.flatMap((id) => byId.get(id) ?? []);
-    result = { items: rows.map(toSummary), pagination: window.describe(ids.length), truncated: found.length > MAX_SEARCH_RESULTS };
+    result = { items: (await rowsInOrder(db, pageOf)).map(toSummary), pagination: window.describe(ids.length), truncated: found.length > MAX_SEARCH_RESULTS };
   }
   // Pages count against the read cache's byte budget like stored REST answers: a burst of distinct searches would otherwise fill 2,000 entries with ~15 KB each.
   cache.set(key, result, { bytes: LIST_PAGE_HEAP_BYTES + result.items.length * SUMMARY_HEAP_BYTES });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { zBool, zInt, zPage, zPageInput, ZTimestamp } from '../../schemas';
-import { MAX_SEARCH_RESULTS } from '../../services/assembly';
+import { MAX_LIST_WINDOW, MAX_SEARCH_RESULTS } from '../../services/assembly';
 import { WEAPON_SLOT_KINDS } from '../../services/catalog';
 
 export const ZAssemblyUuid = z
@@ -79,12 +79,19 @@ export const ZAssembly = ZAssemblySummary.extend({
 
 export const ZTrashedAssembly = ZAssemblySummary.extend({ deletedAt: ZTimestamp, purgeAt: ZTimestamp });
 
-export const ZListInput = z.object({
-  ...zPageInput(20),
-  keyword: z.string().max(100, 'must be at most 100 characters').optional().meta({ description: `Every word must be the start of a word of the name or tags of a public assembly (search as you type); only the newest ${MAX_SEARCH_RESULTS} matches are paged through (see truncated)` }),
-  shipType: z.string().max(32, 'must be at most 32 characters').optional().meta({ description: 'Hull class: a size (extraSmall, small, medium, large) or archetype' }),
-  sort: z.enum(['latest', 'hottest', 'rating'], { error: 'must be latest, hottest or rating' }).default('latest'),
-});
+export const ZListInput = z
+  .object({
+    ...zPageInput(20),
+    page: zPageInput(20).page.meta({ description: `1-based; page × pageSize must be at most ${MAX_LIST_WINDOW} (a deeper page is a 400)` }),
+    keyword: z.string().max(100, 'must be at most 100 characters').optional().meta({ description: `Every word must be the start of a word of the name or tags of a public assembly (search as you type); only the newest ${MAX_SEARCH_RESULTS} matches are paged through (see truncated)` }),
+    shipType: z.string().max(32, 'must be at most 32 characters').optional().meta({ description: 'Hull class: a size (extraSmall, small, medium, large) or archetype' }),
+    sort: z.enum(['latest', 'hottest', 'rating'], { error: 'must be latest, hottest or rating' }).default('latest'),
+  })
+  // A page's cost grows with its offset: lists reach their first MAX_LIST_WINDOW results (issue 16).
+  .refine((input) => input.page * input.pageSize <= MAX_LIST_WINDOW, {
+    path: ['page'],
+    error: `page × pageSize must be at most ${MAX_LIST_WINDOW}: a list reaches its first ${MAX_LIST_WINDOW} results; narrow it with keyword or shipType`,
+  });
 
 export const ZTrashInput = z.object({ ...zPageInput(20) });
 
