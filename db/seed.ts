@@ -1,10 +1,12 @@
+import { randomUUID } from 'node:crypto';
 import { count, eq } from 'drizzle-orm';
 import type { TDb } from './client';
 import { users } from './schema';
-import { createAccount } from '../server/services/account';
+import { registerTransactionRunner, transaction } from './transaction';
+import { hashPassword } from '../server/services/password';
 import { seedMaps } from './seed/map';
 import { seedSubscription } from './seed/subscription';
-import { seedAssemblies } from './seed/assemblies';
+import { DEMO_ASSEMBLY_PASSWORD, seedAssemblies } from './seed/assemblies';
 import { seedLiveData } from './seed/live-data';
 
 /** Demo accounts: documented in the README so a fresh install can be tried at once. */
@@ -13,17 +15,57 @@ export const DEMO_USERS = [
   { username: 'deckhand', email: 'deckhand@tidewatch.example', password: 'tidewatch-demo', role: 'user' },
 ] as const;
 
-/** Fills an empty database with demo data; does nothing if any account exists. Returns whether it seeded. */
-export async function seedDemoData(db: TDb, now: Date): Promise<boolean> {
+export interface TSeedReport {
+  /** False when the database already had an account: nothing was written. */
+  seeded: boolean;
+  /** Demo assemblies left out because the catalog in the database lacks their hulls or items, with why. */
+  skippedAssemblies: string[];
+}
+
+async function hasAccounts(db: TDb): Promise<boolean> {
   const existing = await db.select({ n: count() }).from(users).get();
-  if ((existing?.n ?? 0) > 0) return false;
-  for (const user of DEMO_USERS) {
-    await createAccount(db, user, now);
-  }
-  const deckhand = await db.select({ id: users.id }).from(users).where(eq(users.usernameKey, 'deckhand')).get();
-  await seedMaps(db, deckhand!.id, now);
-  await seedSubscription(db, deckhand!.id, now);
-  await seedAssemblies(db, now);
-  await seedLiveData(db, now);
-  return true;
+  return (existing?.n ?? 0) > 0;
+}
+
+/** Whether the demo accounts are in the database (seeded now or by an earlier start). */
+export async function hasDemoAccounts(db: TDb): Promise<boolean> {
+  const captain = await db.select({ id: users.id }).from(users).where(eq(users.usernameKey, DEMO_USERS[0].username)).get();
+  return captain !== undefined;
+}
+
+/**
+ * Fills an empty database (no account) with demo data, all or nothing: everything is written in one
+ * transaction, so a failure half-way (or a crash) leaves the database as it was and the next start
+ * seeds again. Demo assemblies that do not fit the catalog already present are skipped and reported.
+ */
+export async function seedDemoData(db: TDb, now: Date): Promise<TSeedReport> {
+  if (await hasAccounts(db)) return { seeded: false, skippedAssemblies: [] };
+  // Hashing is slow I/O, which a transaction may not await (db/transaction.ts, rule 3): done first.
+  const hashes = await Promise.all(DEMO_USERS.map((user) => hashPassword(user.password)));
+  const assemblyPasswordHash = await hashPassword(DEMO_ASSEMBLY_PASSWORD);
+  return transaction(db, async (tx) => {
+    // The seed is one unit: the services it calls open transactions of their own, which join this one.
+    registerTransactionRunner(tx, (work) => work(tx));
+    // Checked again inside: another instance or a CLI `seed` may have seeded since the check above.
+    if (await hasAccounts(tx)) return { seeded: false, skippedAssemblies: [] };
+    const ids: Record<string, string> = {};
+    for (const [index, user] of DEMO_USERS.entries()) {
+      ids[user.username] = randomUUID();
+      await tx.insert(users).values({
+        id: ids[user.username]!,
+        username: user.username,
+        usernameKey: user.username.toLowerCase(),
+        email: user.email,
+        passwordHash: hashes[index]!,
+        role: user.role,
+        createdAt: now,
+        updatedAt: now,
+      });
+    }
+    await seedMaps(tx, ids.deckhand!, now);
+    await seedSubscription(tx, ids.deckhand!, now);
+    const skippedAssemblies = await seedAssemblies(tx, now, { captain: ids.captain!, deckhand: ids.deckhand!, assemblyPasswordHash });
+    await seedLiveData(tx, now);
+    return { seeded: true, skippedAssemblies };
+  });
 }

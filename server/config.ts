@@ -29,7 +29,8 @@ export const ZConfig = z.object({
     .string()
     .regex(/^rediss?:\/\/\S+$/, 'must be a redis:// or rediss:// URL such as redis://127.0.0.1:6379/0')
     .optional(),
-  SEED_DEMO: zFlag.default(true),
+  /** Unset: on outside production, off in production (the demo accounts' password is published). */
+  SEED_DEMO: zFlag.optional(),
   SIGNUP_CAPTCHA: z.enum(['optional', 'required']).default('optional'),
   CAPTCHA_HMAC_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
   CAPTCHA_MAX_NUMBER: z.coerce.number().int().min(1000).max(10_000_000).default(100_000),
@@ -40,8 +41,20 @@ export const ZConfig = z.object({
     .union([z.enum(['true', 'false']), z.coerce.number().int().min(0).max(10)])
     .transform((value) => (value === 'true' ? 1 : value === 'false' ? 0 : value))
     .default(0),
-  /** Comma-separated allowed browser origins, or * for any (credentials are never allowed: tokens travel in headers). */
-  CORS_ORIGINS: z.string().default('*'),
+  /**
+   * Comma-separated allowed browser origins, or * for any (credentials are never allowed: tokens travel in headers).
+   * An origin is scheme://host[:port]: a bare host would never equal a browser's Origin header, so it is refused.
+   */
+  CORS_ORIGINS: z
+    .string()
+    .default('*')
+    .superRefine((value, context) => {
+      for (const entry of value.split(',').map((origin) => origin.trim()).filter(Boolean)) {
+        if (entry === '*' || /^[a-z][a-z0-9+.-]*:\/\/[^/\s]+$/i.test(entry)) continue;
+        const hint = entry.includes('://') ? 'an origin has no path or trailing slash' : `it has no scheme: write https://${entry}`;
+        context.addIssue({ code: 'custom', message: `"${entry}" is not an origin (${hint})` });
+      }
+    }),
   RATE_LIMIT_GLOBAL: zPositive(600).describe('requests per minute per client'),
   RATE_LIMIT_SIGNIN: zPositive(20).describe('sign-in attempts per 15 minutes per client'),
   RATE_LIMIT_SIGNIN_ACCOUNT: zPositive(5).describe('failed sign-ins per 15 minutes per account before lock-out'),
@@ -69,7 +82,26 @@ export const ZConfig = z.object({
   RATE_LIMIT_ASSEMBLY_PASSWORD: zPositive(50).describe("wrong guesses at one private assembly's password per 15 minutes from all clients"),
 });
 
-export type TConfig = z.infer<typeof ZConfig>;
+export type TConfig = Omit<z.infer<typeof ZConfig>, 'SEED_DEMO'> & { SEED_DEMO: boolean };
+
+/** Settings whose value is a secret: a configuration error names them but never shows what they were set to. */
+const SECRET_KEYS = new Set(['PAYMENT_MANUAL_SECRET', 'CAPTCHA_HMAC_KEY', 'METRICS_TOKEN', 'DATABASE_AUTH_TOKEN']);
+
+/** A URL as it may be shown: without its user info (redis://:password@host) or token parameters (?authToken=). */
+export function redactUrl(value: string): string {
+  return value.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#]*@/i, '$1***@').replace(/([?&][^=&#]*(?:token|password|secret|key)[^=&#]*=)[^&#]*/gi, '$1***');
+}
+
+function shown(name: string, value: string): string {
+  if (SECRET_KEYS.has(name)) return ' (value not shown: it is a secret)';
+  // JSON quoting keeps a value with a line break on the one line of the error.
+  return ` (got ${JSON.stringify(name.endsWith('_URL') ? redactUrl(value) : value)})`;
+}
+
+/** SEED_DEMO unset: the demo data (an admin with a published password) only outside production. */
+function resolveSeedDemo(config: z.infer<typeof ZConfig>): TConfig {
+  return { ...config, SEED_DEMO: config.SEED_DEMO ?? config.NODE_ENV !== 'production' };
+}
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -87,27 +119,27 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): TConfig {
     const lines = parsed.error.issues.map((issue) => {
       const name = String(issue.path[0] ?? 'environment');
       const given = relevant[name];
-      return `${name}: ${issue.message}${given === undefined ? '' : ` (got "${given}")`}`;
+      return `${name}: ${issue.message}${given === undefined ? '' : shown(name, given)}`;
     });
-    throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
+    throw new ConfigError(`Invalid configuration: ${lines.join('; ')}`);
   }
   // A known development key in production would let anyone forge payment confirmations.
   if (parsed.data.NODE_ENV === 'production' && parsed.data.PAYMENT_MANUAL_SECRET === undefined) {
-    throw new ConfigError('Invalid configuration:\n  PAYMENT_MANUAL_SECRET: is required when NODE_ENV=production');
+    throw new ConfigError('Invalid configuration: PAYMENT_MANUAL_SECRET: is required when NODE_ENV=production');
   }
   // REDIS_URL means several instances: with a random key per process, a captcha from one fails on the others.
   if (parsed.data.REDIS_URL !== undefined && parsed.data.CAPTCHA_HMAC_KEY === undefined) {
-    throw new ConfigError('Invalid configuration:\n  CAPTCHA_HMAC_KEY: is required with REDIS_URL (every instance must share the same key)');
+    throw new ConfigError('Invalid configuration: CAPTCHA_HMAC_KEY: is required with REDIS_URL (every instance must share the same key)');
   }
   if (parsed.data.DATABASE_DRIVER === 'better-sqlite3' && !parsed.data.DATABASE_URL.startsWith('file:')) {
     throw new ConfigError(
-      'Invalid configuration:\n  DATABASE_DRIVER: better-sqlite3 opens only file: URLs; use libsql (or leave it unset) for a libSQL server',
+      'Invalid configuration: DATABASE_DRIVER: better-sqlite3 opens only file: URLs; use libsql (or leave it unset) for a libSQL server',
     );
   }
-  return parsed.data;
+  return resolveSeedDemo(parsed.data);
 }
 
 /** Test and tooling helper: defaults overridden by the given values. */
 export function configWith(overrides: Partial<TConfig> = {}): TConfig {
-  return { ...ZConfig.parse({}), ...overrides };
+  return { ...resolveSeedDemo(ZConfig.parse({})), ...overrides };
 }

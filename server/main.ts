@@ -8,7 +8,7 @@ async function main(): Promise<void> {
     config = loadConfig();
   } catch (error) {
     if (error instanceof ConfigError) {
-      console.error(error.message);
+      console.error(`tidewatch failed to start: ${error.message}`);
       process.exit(1);
     }
     throw error;
@@ -32,7 +32,9 @@ async function main(): Promise<void> {
   process.once('SIGINT', () => shutdown('SIGINT'));
 }
 
+// One readable line for the operator, never a stack: start-up errors say what and where (server.ts).
 main().catch((error: unknown) => {
-  console.error('tidewatch failed to start:', error);
+  const message = error instanceof Error ? error.message : String(error);
+  console.error(`tidewatch failed to start: ${message.replace(/\s*\n\s*/g, ' ')}`);
   process.exit(1);
 });

@@ -1,13 +1,16 @@
 import { createServer, type Server } from 'node:http';
 import { Server as NetServer, type AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { openDatabase, type TDatabase } from '../db/client';
-import { seedDemoData } from '../db/seed';
+import { BUSY_TIMEOUT_MS, openDatabase, type TDatabase } from '../db/client';
+import { holdSharedLock, type TDatabaseLock } from '../db/lock';
+import { DEMO_USERS, hasDemoAccounts, seedDemoData, type TSeedReport } from '../db/seed';
 import { createApp, createDeps, type TApp } from './app';
-import type { TConfig } from './config';
+import { redactUrl, type TConfig } from './config';
 import { JOBS, startJobs } from './jobs';
 import { createLogger, type TLogger } from './logger';
+import { AppError } from './errors';
 import { envelopeBody } from './rest/envelope';
+import { databaseWriteProblem } from './services/health';
 import { connectSharedState, type TSharedState } from './scale';
 import { withRedisLock } from './scale/redis';
 
@@ -41,8 +44,38 @@ export interface TRunningServer {
   database: TDatabase;
   port: number;
   url: string;
+  /** Whether the demo accounts (published password) are in the database. */
+  demoAccounts: boolean;
   /** Stops accepting, lets in-flight requests finish (up to SHUTDOWN_TIMEOUT_MS), closes the database. */
   close(): Promise<void>;
+}
+
+/** A start-up failure: one line that says what and where, for the operator (main.ts prints it without a stack). */
+function startupError(message: string, cause: unknown): AppError {
+  const reason = cause instanceof Error ? cause.message : String(cause);
+  return new AppError('INTERNAL_SERVER_ERROR', `${message}: ${reason}`.replace(/\s*\n\s*/g, ' '), { cause });
+}
+
+/**
+ * Opens the database, refuses it unless it takes writes, and holds its lock file (db/lock.ts) so
+ * that `restore` can tell it is in use.
+ */
+async function openForServing(config: TConfig): Promise<{ database: TDatabase; lock: TDatabaseLock | undefined }> {
+  let database: TDatabase;
+  try {
+    database = openDatabase(config.DATABASE_URL, { driver: config.DATABASE_DRIVER, authToken: config.DATABASE_AUTH_TOKEN });
+  } catch (error) {
+    throw startupError(`cannot open the database ${redactUrl(config.DATABASE_URL)}`, error);
+  }
+  const local = !database.remote && database.file !== ':memory:';
+  try {
+    const problem = await databaseWriteProblem(database.db, local ? database.file : undefined);
+    if (problem) throw new Error(problem);
+    return { database, lock: local ? holdSharedLock(database.file, BUSY_TIMEOUT_MS) : undefined };
+  } catch (error) {
+    database.close();
+    throw startupError(`the database ${database.file} cannot be used`, error);
+  }
 }
 
 /** Opens and migrates the database, seeds demo data if empty and allowed, and listens. */
@@ -51,16 +84,24 @@ export async function startServer(
   options: { logger?: TLogger; now?: () => Date } = {},
 ): Promise<TRunningServer> {
   const logger = options.logger ?? createLogger(config.LOG_LEVEL);
-  const database = openDatabase(config.DATABASE_URL, { driver: config.DATABASE_DRIVER, authToken: config.DATABASE_AUTH_TOKEN });
+  const { database, lock } = await openForServing(config);
   let shared: TSharedState | undefined;
   try {
     shared = config.REDIS_URL ? await connectSharedState(config.REDIS_URL, logger) : undefined;
     const deps = createDeps(config, logger, options.now, shared);
+    if (config.NODE_ENV === 'production' && config.SEED_DEMO) {
+      logger.warn('SEED_DEMO=true in production: an empty database gets demo accounts whose password is published in the README');
+    }
+    let demoAccounts = false;
+    let seed: TSeedReport | undefined;
     const prepare = async () => {
-      await database.migrate();
-      if (config.SEED_DEMO && (await seedDemoData(database.db, deps.now()))) {
-        logger.info('seeded demo data into an empty database');
+      try {
+        await database.migrate();
+      } catch (error) {
+        throw startupError(`cannot migrate the database ${database.file}`, error);
       }
+      if (config.SEED_DEMO) seed = await seedDemoData(database.db, deps.now());
+      demoAccounts = await hasDemoAccounts(database.db);
     };
     // Instances starting together on one database migrate and seed one at a time.
     if (shared) await withRedisLock(shared.redis, 'startup', { ttlMs: 120_000, waitMs: 150_000 }, prepare);
@@ -73,13 +114,34 @@ export async function startServer(
     );
     server.keepAliveTimeout = 5_000;
     server.on('clientError', answerClientError);
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(config.PORT, config.HOST, () => resolve());
-    });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(config.PORT, config.HOST, () => resolve());
+      });
+    } catch (error) {
+      stopJobs().catch(() => undefined);
+      const inUse = (error as NodeJS.ErrnoException).code === 'EADDRINUSE';
+      throw startupError(`cannot listen on ${config.HOST}:${config.PORT}`, inUse ? 'the port is in use (set PORT, or stop the other process)' : error);
+    }
     const port = (server.address() as AddressInfo).port;
     const url = `http://${config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST}:${port}`;
+    const accounts = `${DEMO_USERS.map((user) => `${user.username} (${user.role})`).join(' and ')}, password "${DEMO_USERS[0].password}"`;
+    // The first lines a developer sees: where to start, and how to sign in.
+    if (config.NODE_ENV !== 'production') {
+      logger.info({ docs: `${url}/api/docs` }, `Tidewatch: API docs at ${url}/api/docs`);
+      if (demoAccounts) logger.info(`demo accounts: ${accounts}`);
+    } else if (demoAccounts) {
+      logger.warn(`DEMO ACCOUNTS ARE ACTIVE IN PRODUCTION: ${accounts}. Delete them or change their passwords, and unset SEED_DEMO.`);
+    }
     logger.info({ url, database: database.file, driver: database.driver, redis: Boolean(shared) }, 'tidewatch listening');
+    if (seed?.seeded) logger.info('seeded demo data into an empty database');
+    if (seed && seed.skippedAssemblies.length > 0) {
+      logger.warn(
+        { skipped: seed.skippedAssemblies },
+        `demo assemblies skipped: the catalog in the database lacks their hulls or items (${seed.skippedAssemblies.join('; ')})`,
+      );
+    }
     if (config.NODE_ENV === 'production' && config.METRICS_TOKEN === undefined) {
       logger.warn('GET /metrics is served without a token: set METRICS_TOKEN or block /metrics at the proxy if the port is public');
     }
@@ -109,14 +171,16 @@ export async function startServer(
             .finally(() => shared?.close())
             .finally(() => {
               database.close();
+              lock?.release();
               resolve();
             });
         });
       }));
-    return { server, app, database, port, url, close };
+    return { server, app, database, port, url, demoAccounts, close };
   } catch (error) {
     await shared?.close();
     database.close();
+    lock?.release();
     throw error;
   }
 }

@@ -1,7 +1,8 @@
 import { count, eq } from 'drizzle-orm';
 import type { TDb } from '../client';
-import { catalogHulls, users } from '../schema';
-import { likeAssembly, publishAssembly, rateAssembly } from '../../server/services/assembly';
+import { assemblies, catalogHulls } from '../schema';
+import { likeAssembly, publishAssembly, rateAssembly, type TAssemblyDraft } from '../../server/services/assembly';
+import { loadoutProblems, resolveLoadout, type TLoadout } from '../../server/services/assembly-loadout';
 import { importCatalog } from '../../server/services/catalog';
 import { MemoryReadCache } from '../../server/services/read-cache';
 // Imported, not read from disk, so the production bundle carries them.
@@ -22,81 +23,99 @@ export async function seedDemoCatalog(db: TDb, now: Date): Promise<boolean> {
   return true;
 }
 
-async function userId(db: TDb, username: string): Promise<string> {
-  const row = await db.select({ id: users.id }).from(users).where(eq(users.usernameKey, username)).get();
-  if (!row) throw new Error(`seed: demo user ${username} missing`);
-  return row.id;
-}
+/** The demo's private assembly password, given in the README so the password rule can be tried. */
+export const DEMO_ASSEMBLY_PASSWORD = 'raider-pass';
 
-/** Demo catalog plus a few assemblies of the demo users, with likes and ratings so every sort shows something. */
-export async function seedAssemblies(db: TDb, now: Date): Promise<void> {
+type TDemoAssembly = TAssemblyDraft & { creator: 'captain' | 'deckhand'; hoursAgo: number };
+
+const DEMO_ASSEMBLIES: TDemoAssembly[] = [
+  {
+    creator: 'captain',
+    hoursAgo: 48,
+    name: 'Brigantine broadside',
+    shipId: 'brigantine',
+    weapons: [
+      { slot: 'leftSideWeapon', itemId: 'culverin2' },
+      { slot: 'rightSideWeapon', itemId: 'culverin2' },
+      { slot: 'frontWeapon', itemId: 'longGun1' },
+      { slot: 'aftWeapon', itemId: 'torpedo1' },
+      { slot: 'auxiliaryWeapon', itemId: 'ballista1' },
+    ],
+    armor: 'bronzeBulwark1',
+    furnitures: ['firstAidStation', 'culverinWorks1', 'maintenanceForge1'],
+    description: 'Long-range pressure with culverins on both sides; the ballista finishes.',
+    tags: ['pvp', 'culverin', 'long-range'],
+  },
+  {
+    creator: 'deckhand',
+    hoursAgo: 6,
+    name: 'Hulk brawler',
+    shipId: 'hulk',
+    weapons: [
+      { slot: 'leftSideWeapon', itemId: 'demicannon1' },
+      { slot: 'rightSideWeapon', itemId: 'demicannon1' },
+      { slot: 'frontWeapon', itemId: 'bombard1' },
+      { slot: 'aftWeapon', itemId: 'seaFire1' },
+    ],
+    armor: 'ironHusk1',
+    furnitures: ['maintenanceForge1'],
+    description: 'Close in, brace, and burn.',
+    tags: ['brawler', 'tank'],
+  },
+  {
+    creator: 'deckhand',
+    hoursAgo: 1,
+    name: 'Cutter rocket raider',
+    shipId: 'cutter',
+    weapons: [
+      { slot: 'leftSideWeapon', itemId: 'rocket1' },
+      { slot: 'rightSideWeapon', itemId: 'rocket1' },
+      { slot: 'frontWeapon', itemId: 'culverin1' },
+    ],
+    furnitures: ['culverinWorks1'],
+    tags: ['pve', 'merchant-raid'],
+    // Private with a password; the hash is made before the seed's transaction (hashing is slow I/O).
+    isPublic: false,
+  },
+];
+
+/**
+ * Demo catalog (when the catalog is empty) plus a few assemblies of the demo users, with likes and
+ * ratings so every sort shows something. A catalog imported before the first start (the community
+ * data set) may lack the demo's hulls or items: those assemblies are skipped, and returned with why.
+ */
+export async function seedAssemblies(
+  db: TDb,
+  now: Date,
+  accounts: { captain: string; deckhand: string; assemblyPasswordHash: string },
+): Promise<string[]> {
   await seedDemoCatalog(db, now);
   const cache = new MemoryReadCache();
-  const captain = await userId(db, 'captain');
-  const deckhand = await userId(db, 'deckhand');
   const hour = 60 * 60 * 1000;
-  const broadside = await publishAssembly(
-    db,
-    cache,
-    captain,
-    {
-      name: 'Brigantine broadside',
-      shipId: 'brigantine',
-      weapons: [
-        { slot: 'leftSideWeapon', itemId: 'culverin2' },
-        { slot: 'rightSideWeapon', itemId: 'culverin2' },
-        { slot: 'frontWeapon', itemId: 'longGun1' },
-        { slot: 'aftWeapon', itemId: 'torpedo1' },
-        { slot: 'auxiliaryWeapon', itemId: 'ballista1' },
-      ],
-      armor: 'bronzeBulwark1',
-      furnitures: ['firstAidStation', 'culverinWorks1', 'maintenanceForge1'],
-      description: 'Long-range pressure with culverins on both sides; the ballista finishes.',
-      tags: ['pvp', 'culverin', 'long-range'],
-    },
-    new Date(now.getTime() - 48 * hour),
-  );
-  const hulk = await publishAssembly(
-    db,
-    cache,
-    deckhand,
-    {
-      name: 'Hulk brawler',
-      shipId: 'hulk',
-      weapons: [
-        { slot: 'leftSideWeapon', itemId: 'demicannon1' },
-        { slot: 'rightSideWeapon', itemId: 'demicannon1' },
-        { slot: 'frontWeapon', itemId: 'bombard1' },
-        { slot: 'aftWeapon', itemId: 'seaFire1' },
-      ],
-      armor: 'ironHusk1',
-      furnitures: ['maintenanceForge1'],
-      description: 'Close in, brace, and burn.',
-      tags: ['brawler', 'tank'],
-    },
-    new Date(now.getTime() - 6 * hour),
-  );
-  await publishAssembly(
-    db,
-    cache,
-    deckhand,
-    {
-      name: 'Cutter rocket raider',
-      shipId: 'cutter',
-      weapons: [
-        { slot: 'leftSideWeapon', itemId: 'rocket1' },
-        { slot: 'rightSideWeapon', itemId: 'rocket1' },
-        { slot: 'frontWeapon', itemId: 'culverin1' },
-      ],
-      furnitures: ['culverinWorks1'],
-      tags: ['pve', 'merchant-raid'],
-      isPublic: false,
-      password: 'raider-pass',
-    },
-    new Date(now.getTime() - hour),
-  );
-  await likeAssembly(db, cache, deckhand, { uuid: broadside.uuid, like: true }, now);
-  await rateAssembly(db, cache, deckhand, { uuid: broadside.uuid, score: 5 }, now);
-  await likeAssembly(db, cache, captain, { uuid: hulk.uuid, like: true }, now);
-  await rateAssembly(db, cache, captain, { uuid: hulk.uuid, score: 4 }, now);
+  const skipped: string[] = [];
+  const published = new Map<string, string>();
+  for (const { creator, hoursAgo, ...draft } of DEMO_ASSEMBLIES) {
+    const loadout: TLoadout = { shipId: draft.shipId, weapons: draft.weapons, armor: draft.armor ?? null, furnitures: draft.furnitures ?? [] };
+    const problems = loadoutProblems(loadout, await resolveLoadout(db, loadout));
+    if (problems.length > 0) {
+      skipped.push(`${draft.name} (${problems.map((problem) => problem.message).join(', ')})`);
+      continue;
+    }
+    const view = await publishAssembly(db, cache, accounts[creator], draft, new Date(now.getTime() - hoursAgo * hour));
+    if (draft.isPublic === false) {
+      await db.update(assemblies).set({ passwordHash: accounts.assemblyPasswordHash }).where(eq(assemblies.uuid, view.uuid));
+    }
+    published.set(draft.name, view.uuid);
+  }
+  const broadside = published.get('Brigantine broadside');
+  const hulk = published.get('Hulk brawler');
+  if (broadside) {
+    await likeAssembly(db, cache, accounts.deckhand, { uuid: broadside, like: true }, now);
+    await rateAssembly(db, cache, accounts.deckhand, { uuid: broadside, score: 5 }, now);
+  }
+  if (hulk) {
+    await likeAssembly(db, cache, accounts.captain, { uuid: hulk, like: true }, now);
+    await rateAssembly(db, cache, accounts.captain, { uuid: hulk, score: 4 }, now);
+  }
+  return skipped;
 }

@@ -16,10 +16,16 @@ export const migrateCommand: TCommand = {
 export const seedCommand: TCommand = {
   name: 'seed',
   usage: 'seed',
-  description: 'Fills an empty database with the demo data set; does nothing if any account exists.',
+  description:
+    'Fills an empty database with the demo data set, all or nothing; does nothing if any account exists. ' +
+    'Demo assemblies that do not fit the catalog already in the database are skipped and listed.',
   async run({ database, print }) {
-    const seeded = await seedDemoData((await database()).db, new Date());
-    print(seeded ? 'demo data seeded' : 'database is not empty: nothing seeded');
+    const report = await seedDemoData((await database()).db, new Date());
+    if (!report.seeded) print('database is not empty: nothing seeded');
+    else print('demo data seeded');
+    if (report.skippedAssemblies.length > 0) {
+      print(`demo assemblies skipped (the catalog in the database lacks their hulls or items): ${report.skippedAssemblies.join('; ')}`);
+    }
   },
 };
 

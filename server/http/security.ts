@@ -27,25 +27,45 @@ function recordHeaders(middleware: TMiddleware, req: Pick<IncomingMessage, 'meth
 }
 
 /**
+ * Whether the client reached us over https: directly (TLS socket), or through a trusted proxy that says
+ * so in X-Forwarded-Proto. As with X-Forwarded-For (client-ip.ts), with N trusted hops the value that
+ * counts is the Nth from the right; a client's own claim without a trusted proxy is ignored.
+ */
+export function cameOverHttps(req: IncomingMessage, trustedHops: number): boolean {
+  if ((req.socket as { encrypted?: boolean }).encrypted) return true;
+  if (trustedHops <= 0) return false;
+  const header = req.headers['x-forwarded-proto'];
+  if (header === undefined) return false;
+  const chain = (Array.isArray(header) ? header.join(',') : header).split(',');
+  return chain[Math.max(0, chain.length - trustedHops)]?.trim().toLowerCase() === 'https';
+}
+
+/**
  * Security headers (helmet) and CORS (cors) for every response. The CSP allows only our own scripts
  * and styles, which is all the docs page needs. Tokens travel in headers, never cookies, so CORS
  * never allows credentials and `*` is safe.
+ *
+ * CSP's upgrade-insecure-requests goes only to clients that came over https: sent over plain HTTP
+ * (a LAN address, no proxy), it makes the browser fetch the docs page's scripts and styles over
+ * https, which nothing answers, and the page stays blank. Both header sets are computed here once.
  */
 export function createSecurityMiddleware(config: TConfig): (req: IncomingMessage, res: ServerResponse) => boolean {
-  const helmetMiddleware = helmet({
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:'],
-        connectSrc: ["'self'"],
-        frameAncestors: ["'none'"],
+  const helmetFor = (https: boolean) =>
+    helmet({
+      contentSecurityPolicy: {
+        directives: {
+          defaultSrc: ["'self'"],
+          scriptSrc: ["'self'"],
+          styleSrc: ["'self'", "'unsafe-inline'"],
+          imgSrc: ["'self'", 'data:'],
+          connectSrc: ["'self'"],
+          frameAncestors: ["'none'"],
+          upgradeInsecureRequests: https ? [] : null,
+        },
       },
-    },
-    crossOriginResourcePolicy: { policy: 'cross-origin' },
-    strictTransportSecurity: config.NODE_ENV === 'production',
-  }) as unknown as TMiddleware;
+      crossOriginResourcePolicy: { policy: 'cross-origin' },
+      strictTransportSecurity: config.NODE_ENV === 'production',
+    }) as unknown as TMiddleware;
   const origins = config.CORS_ORIGINS.split(',').map((origin) => origin.trim()).filter(Boolean);
   const anyOrigin = origins.includes('*');
   const corsMiddleware = cors({
@@ -57,13 +77,15 @@ export function createSecurityMiddleware(config: TConfig): (req: IncomingMessage
     maxAge: 600,
   }) as unknown as TMiddleware;
 
-  const fixed = recordHeaders(helmetMiddleware, { method: 'GET', headers: {} });
   // With `*`, every request but a preflight gets the same CORS headers; a list of origins is answered per Origin.
-  if (anyOrigin) fixed.push(...recordHeaders(corsMiddleware, { method: 'GET', headers: { origin: 'https://example.org' } }));
+  const fixedCors = anyOrigin ? recordHeaders(corsMiddleware, { method: 'GET', headers: { origin: 'https://example.org' } }) : [];
+  const overHttp = [...recordHeaders(helmetFor(false), { method: 'GET', headers: {} }), ...fixedCors];
+  const overHttps = [...recordHeaders(helmetFor(true), { method: 'GET', headers: {} }), ...fixedCors];
+  const trustedHops = config.TRUST_PROXY;
 
   /** Applies both; returns true when the request was fully answered (a CORS preflight). */
   return (req, res) => {
-    for (const [name, value] of fixed) res.setHeader(name, value);
+    for (const [name, value] of cameOverHttps(req, trustedHops) ? overHttps : overHttp) res.setHeader(name, value);
     if (anyOrigin && req.method !== 'OPTIONS') return false;
     let passed = false;
     corsMiddleware(req, res, () => {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { pingDatabase } from '../../db/client';
 import { AppError } from '../errors';
 import { ZNoInput } from '../schemas';
+import { databaseWriteProblem, localDatabaseFile } from '../services/health';
 import { publicProcedure, router } from '../trpc';
 
 const startedAt = Date.now();
@@ -24,6 +25,13 @@ export const healthRouter = router({
       ctx.responseHeaders['cache-control'] = 'no-store';
       const alive = await pingDatabase(ctx.db).catch(() => false);
       if (!alive) throw new AppError('SERVICE_UNAVAILABLE', 'Database unavailable');
+      // Reads alone are not health: a read-only database answers them, and every sign-up is then a 500.
+      const writeProblem = await databaseWriteProblem(ctx.db, localDatabaseFile(ctx.deps.config.DATABASE_URL));
+      if (writeProblem) {
+        // The path stays in the log: health is public.
+        ctx.deps.logger.error({ problem: writeProblem }, 'health: the database cannot be written');
+        throw new AppError('SERVICE_UNAVAILABLE', 'Database cannot be written');
+      }
       // A Redis outage degrades (per-instance limits, no cache) but does not stop the instance: still 200.
       const shared = ctx.deps.shared;
       const redis = !shared ? 'off' : shared.redis.client.status === 'ready' && shared.bus.live ? 'ok' : 'unavailable';
