@@ -89,12 +89,17 @@ Edits('a password change (hashing) and a rename started while it hashes both lan
   // How long each edit takes here alone: the rename is started at points within the password change's
   // lead (its Argon2 hashing), so it commits while the password change is still hashing.
   const probe = await publishPrivate(app, owner, 'Probe', 'first-secret');
-  let started = performance.now();
-  assert.is((await edit(app, 'REST', owner.token, probe, { password: 'probe-secret' })).status, 200);
-  const passwordMs = performance.now() - started;
-  started = performance.now();
-  assert.is((await edit(app, 'REST', owner.token, probe, { name: 'Probe renamed' })).status, 200);
-  const renameMs = performance.now() - started;
+  const medianMs = async (data: Record<string, unknown>) => {
+    const times: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const started = performance.now();
+      assert.is((await edit(app, 'REST', owner.token, probe, data)).status, 200);
+      times.push(performance.now() - started);
+    }
+    return times.sort((a, b) => a - b)[1]!;
+  };
+  const passwordMs = await medianMs({ password: 'probe-secret' });
+  const renameMs = await medianMs({ name: 'Probe renamed' });
   const lead = Math.max(4, passwordMs - renameMs);
   const delays = [...new Set([0.1, 0.3, 0.5, 0.7].map((share) => Math.round(share * lead)).concat(15))];
 
