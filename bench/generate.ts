@@ -182,9 +182,9 @@ export async function generate(file: string, options: TGenerateOptions): Promise
     if (insertTrigger) {
       const trigger = insertTrigger;
       await step('fts fill (listable rows)', async () => {
-        // The same condition as the triggers of migration 0006: public and not in the trash.
+        // The same rows and columns as the triggers of migration 0012: public and not in the trash.
         await db.run(
-          sql`INSERT INTO assemblies_fts(rowid, name, tags) SELECT id, name, tags FROM assemblies WHERE id >= ${firstNewId} AND is_public = 1 AND deleted_at IS NULL`,
+          sql`INSERT INTO assemblies_fts(rowid, name, tags, hull_token) SELECT id, name, tags, hull_token FROM assemblies WHERE id >= ${firstNewId} AND is_public = 1 AND deleted_at IS NULL`,
         );
         await db.run(sql.raw(trigger));
       });

@@ -390,6 +390,36 @@ ListBounds('a database at 0010 gets exact keys and counts, and the triggers keep
   }
 });
 
+ListBounds('0012 adds the hull to the FTS5 index: the same listable rows, a change of hull re-indexes, words stay in name and tags', async ({ dir }) => {
+  const database = openDatabase(`file:${join(dir, 'at-0011.db')}`, { driver: DRIVER });
+  try {
+    await database.migrate(migrationsUpTo(dir, '0011_list_bounds'));
+    const { db } = database;
+    await db.insert(users).values(row('hull_owner'));
+    const now = new Date();
+    const assembly = (name: string, isPublic: boolean, deletedAt: Date | null) => taggedAssembly('hull_owner', 'hullword', name, isPublic, deletedAt, now);
+    // hulk, as taggedAssembly makes them; 0011's schema has hot_rank already.
+    await db.insert(assemblies).values([assembly('Public one', true, null), assembly('Private one', false, null), assembly('Trashed one', true, now)]);
+    await database.migrate();
+    const hull = (id: string) => `hull_token : "h${Buffer.from(id, 'utf8').toString('hex')}"`;
+    assert.equal(await ftsIds(db, '"hullword"'), [1], 'only the listable row, as before');
+    assert.equal(await ftsIds(db, `{name tags} : ("hullword"*) AND ${hull('hulk')}`), [1]);
+    assert.equal(await ftsIds(db, `{name tags} : ("h"*)`), [1], 'the words of name and tags');
+    assert.equal(await ftsIds(db, `{name tags} : ("h6"*)`), [], 'not the hull term');
+    await db.run(sql`update assemblies set ship_id = 'sloop_2' where id = 1`);
+    assert.equal(await ftsIds(db, hull('hulk')), [], 'a change of hull re-indexes the row');
+    assert.equal(await ftsIds(db, hull('sloop_2')), [1]);
+    assert.equal(await ftsIds(db, hull('sloop')), [], 'one exact term per hull id, punctuation included');
+    await db.run(sql`update assemblies set is_public = 1 where id = 2`);
+    await db.run(sql`delete from assemblies where id = 1`);
+    assert.equal(await ftsIds(db, `{name tags} : ("hullword") AND ${hull('hulk')}`), [2], 'the 0012 triggers feed and empty it');
+    assert.is(Number((await db.get<{ n: number }>(sql`select count(*) as n from assemblies_fts_docsize`))!.n), 1);
+    assert.is(await database.integrityCheck(), 'ok');
+  } finally {
+    database.close();
+  }
+});
+
 ListBounds.run();
 
 const Config = suite('configuration from the environment');

@@ -104,6 +104,12 @@ export const assemblies = sqliteTable(
       sql.raw(`(rating_sum + ${RATING_PRIOR_MEAN * RATING_PRIOR_COUNT}) * 1.0 / (rating_count + ${RATING_PRIOR_COUNT})`),
       { mode: 'virtual' },
     ),
+    /**
+     * The hull as one search term for the FTS5 index (migration 0012): 'h' and the hex of ship_id, so a
+     * keyword search filters by hull class inside FTS5 itself, exactly (any id, punctuation included,
+     * is one token of letters and digits that no other id shares). Computed on read, never stored.
+     */
+    hullToken: text('hull_token').generatedAlwaysAs(sql.raw(`'h' || hex(ship_id)`), { mode: 'virtual' }),
   },
   (table) => [
     // Lists are newest first by id (assigned at publish): the index's implicit trailing rowid gives

@@ -576,27 +576,33 @@ export function pageIdsQuery(d: TDb, sort: TListSort, hullCount: number) {
 /**
  * The candidates of a keyword search: the ids of the newest `cap` matches as one JSON array, walked
  * in rowid order (newest first) straight off the FTS5 index, which holds only listable assemblies
- * (migration 0006). With a shipType the walk joins each match to its row so the filter (the class's
- * hulls, a JSON array) applies before the cap, never after (CROSS JOIN keeps the index as the outer,
- * ordered loop). One string rather than up to 1,001 rows: a fifth less CPU than reading them as rows
- * (bench/README.md).
+ * (migration 0006). A shipType is part of the MATCH (searchMatch), so it filters inside FTS5 before
+ * the cap, never after, and no row of `assemblies` is read. One string rather than up to 1,001 rows:
+ * a fifth less CPU than reading them as rows (bench/README.md).
  */
-function searchCandidates(db: TDb, byShipType: boolean) {
-  return prepared(db, `assembly.search.candidates:${byShipType}`, (d) => {
-    const match = sql`assemblies_fts match ${sql.placeholder('match')}`;
-    const walk = (
-      byShipType
-        ? d
-            .select({ id: sql<number>`assemblies_fts.rowid`.as('id') })
-            .from(sql`assemblies_fts cross join ${assemblies} on ${assemblies.id} = assemblies_fts.rowid`)
-            .where(and(match, sql`${assemblies.shipId} in (select value from json_each(${sql.placeholder('hulls')}))`))
-        : d.select({ id: sql<number>`assemblies_fts.rowid`.as('id') }).from(sql`assemblies_fts`).where(match)
-    )
+function searchCandidates(db: TDb) {
+  return prepared(db, 'assembly.search.candidates', (d) => {
+    const walk = d
+      .select({ id: sql<number>`assemblies_fts.rowid`.as('id') })
+      .from(sql`assemblies_fts`)
+      .where(sql`assemblies_fts match ${sql.placeholder('match')}`)
       .orderBy(sql`assemblies_fts.rowid desc`)
       .limit(sql.placeholder('cap'))
       .as('matches');
     return d.select({ ids: sql<string>`json_group_array(${walk.id} order by ${walk.id} desc)` }).from(walk).prepare();
   });
+}
+
+/**
+ * The FTS5 query of a search: the keyword's words (ftsQuery) in the name and tags only, and, with a
+ * shipType, one of the class's hulls as its hull_token term ('h' and the hex of the id's UTF-8, the
+ * generated column of migration 0012). FTS5 intersects the word lists with the hulls' by seeking, so
+ * a rare class among many matches costs about its own size, not the keyword's.
+ */
+export function searchMatch(words: string, hulls: string[] | null): string {
+  const inText = `{name tags} : (${words})`;
+  if (hulls === null) return inText;
+  return `${inText} AND hull_token : (${hulls.map((id) => `"h${Buffer.from(id, 'utf8').toString('hex')}"`).join(' OR ')})`;
 }
 
 /**
@@ -665,7 +671,7 @@ export async function listAssemblies(db: TDb, cache: TReadCache, query: TListQue
     result = { items: (await rowsInOrder(db, ids)).map(toSummary), pagination: window.describe(total), truncated: false };
   } else {
     // One more than the cap tells "exactly the cap" from "more than the cap".
-    const found = JSON.parse((await searchCandidates(db, hulls !== null).get({ match, hulls: JSON.stringify(hulls ?? []), cap: MAX_SEARCH_RESULTS + 1 }))?.ids ?? '[]') as number[];
+    const found = JSON.parse((await searchCandidates(db).get({ match: searchMatch(match, hulls), cap: MAX_SEARCH_RESULTS + 1 }))?.ids ?? '[]') as number[];
     const ids = found.slice(0, MAX_SEARCH_RESULTS);
     // `latest` is the candidates' own order; the other sorts rank all candidates and keep the page.
     const pageOf =
