@@ -89,7 +89,7 @@ Build('the bundled CLI: every command listed by help has --help, rejects unknown
   assert.match(none.stdout, /Commands:/);
 });
 
-Build('the bundled CLI: backup, then restore --force brings the copy back and keeps the replaced database', async ({ dir, dist }) => {
+Build('the bundled CLI: backup, then restore brings the copy back and keeps the replaced database', async ({ dir, dist }) => {
   const live = join(dir, 'restore', 'live.db');
   const env = { DATABASE_URL: `file:${live}` };
   const cli = (...args: string[]) => run(['cli.js', ...args], dist, env);
@@ -98,21 +98,19 @@ Build('the bundled CLI: backup, then restore --force brings the copy back and ke
   assert.is((await cli('backup', copy)).status, 0);
   assert.is((await cli('create-admin', 'second_mate', '--email', 'second@example.test', '--password', 'long password')).status, 0);
 
-  const withoutForce = await cli('restore', copy);
-  assert.is(withoutForce.status, 2);
-  assert.match(withoutForce.stderr, /stop the server, then pass --force/);
-  const missing = await cli('restore', join(dir, 'restore', 'nothing.db'), '--force');
+  const missing = await cli('restore', join(dir, 'restore', 'nothing.db'));
   assert.is(missing.status, 2);
   assert.match(missing.stderr, /does not exist/);
   const garbage = join(dir, 'restore', 'garbage.db');
   writeFileSync(garbage, 'this is not a database, just words '.repeat(200));
-  const refused = await cli('restore', garbage, '--force');
+  const refused = await cli('restore', garbage);
   assert.is(refused.status, 1);
   assert.match(refused.stderr, /is not a SQLite database/);
-  const itself = await cli('restore', live, '--force');
+  const itself = await cli('restore', live);
   assert.is(itself.status, 2);
 
-  const restored = await cli('restore', copy, '--force');
+  // No server holds the database, so no --force (that overrides only the running-server check).
+  const restored = await cli('restore', copy);
   assert.is(restored.status, 0, restored.stderr);
   assert.match(restored.stdout, /^restored .*live\.db from .*copy\.db; the previous database is kept as .*live\.db\.pre-restore-.*\.db$/m);
   const gone = await cli('create-admin', 'second_mate');

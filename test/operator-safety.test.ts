@@ -152,7 +152,9 @@ Seed('a failure half-way leaves the database as it was, and the next seed runs i
       await seedDemoData(database.db, new Date());
       assert.unreachable('the seed should fail');
     } catch (error) {
-      assert.match(String((error as Error).message), /injected failure/);
+      // drizzle on libSQL wraps the driver's error: the trigger's message is in the cause.
+      const cause = (error as Error & { cause?: Error }).cause;
+      assert.match(`${(error as Error).message} ${cause?.message ?? ''}`, /injected failure/);
     }
     assert.equal(await tableCounts(database), before, 'nothing written');
     await database.db.run(sql`drop trigger fail_seed`);
