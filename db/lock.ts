@@ -1,8 +1,8 @@
 import Database from 'better-sqlite3';
 
 /**
- * Who uses a database file, across processes: every server holds a shared lock on `<file>.lock` for
- * its lifetime, and `restore` takes it exclusively. A server that sits idle still has the database
+ * Who uses a database file, across processes: every server (and CLI command) holds a shared lock on
+ * `<file>.lock` for its lifetime, and `restore` takes it exclusively. A server that sits idle still has the database
  * open (and may write any moment: jobs, view counts), which SQLite's own locks do not show, since in
  * WAL mode an idle connection holds none that another process can test. The lock file's locks are
  * SQLite's (POSIX advisory locks), so the operating system drops them when the process ends, even on
@@ -29,8 +29,8 @@ function isBusy(error: unknown): boolean {
 }
 
 /**
- * A server's hold: shared with other servers on the same file (several instances), refused while a
- * restore holds it. In exclusive locking mode SQLite keeps the shared lock of the first read until
+ * A server's or a command's hold: shared with the others on the same file (several instances), refused
+ * while a restore holds it (after waiting `waitMs` for it to finish). In exclusive locking mode SQLite keeps the shared lock of the first read until
  * the connection closes.
  */
 export function holdSharedLock(file: string, waitMs: number): TDatabaseLock {
@@ -55,7 +55,9 @@ export function takeExclusiveLock(file: string): TDatabaseLock {
     lock.exec('COMMIT');
   } catch (error) {
     lock.close();
-    if (isBusy(error)) throw new DatabaseLockBusyError(`a running Tidewatch server has ${file} open (it holds ${lockFileOf(file)})`);
+    if (isBusy(error)) {
+      throw new DatabaseLockBusyError(`a running Tidewatch server (or another command) has ${file} open (it holds ${lockFileOf(file)})`);
+    }
     throw error;
   }
   return { release: () => lock.close() };

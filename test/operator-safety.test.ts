@@ -370,13 +370,13 @@ Restore('refused while a server runs (even idle), unsafe with --force, fine once
     await rest(server.url, 'POST', '/api/user/signup', { body: { username: 'after_backup', email: 'ab@example.test', password: 'long password' } });
     const refused = await cli('restore', copy);
     assert.is(refused.status, 1, refused.stdout + refused.stderr);
-    assert.match(refused.stderr, /refusing to restore: a running Tidewatch server has .*live\.db open.*stop it first/);
+    assert.match(refused.stderr, /refusing to restore: a running Tidewatch server \(or another command\) has .*live\.db open.*stop it first/);
     const signin = await rest(server.url, 'POST', '/api/user/signin', { body: { username: 'after_backup', password: 'long password' } });
     assert.is(signin.status, 200, 'the database was left alone');
 
     const forced = await cli('restore', copy, '--force');
     assert.is(forced.status, 0, forced.stderr);
-    assert.match(forced.stdout, /warning: a running Tidewatch server has .*restoring anyway \(--force\)/);
+    assert.match(forced.stdout, /warning: a running Tidewatch server \(or another command\) has .*restoring anyway \(--force\)/);
   } finally {
     await stopProcess(server);
   }
@@ -391,7 +391,7 @@ Restore('refused while a server runs (even idle), unsafe with --force, fine once
   assert.is((await cli('restore', copy)).status, 0);
 });
 
-Restore('a server does not start while a restore holds the database', async ({ dir }) => {
+Restore('a server or a command does not start while a restore holds the database', async ({ dir }) => {
   const file = join(dir, 'held.db');
   const { takeExclusiveLock } = await import('../db/lock');
   const lock = takeExclusiveLock(file);
@@ -400,6 +400,9 @@ Restore('a server does not start while a restore holds the database', async ({ d
     assert.is(result.status, 1);
     assertOneLine(result.stderr);
     assert.match(result.stderr, /held\.db is being restored/);
+    const command = await runNode([...TSX_ARGS, 'server/cli.ts', 'migrate'], { env: { DATABASE_URL: `file:${file}` } });
+    assert.is(command.status, 1);
+    assert.match(command.stderr, /^migrate: .*held\.db is being restored/);
   } finally {
     lock.release();
   }

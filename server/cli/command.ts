@@ -1,6 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { openDatabase, type TDatabase } from '../../db/client';
+import { BUSY_TIMEOUT_MS, openDatabase, type TDatabase } from '../../db/client';
+import { DatabaseLockBusyError, holdSharedLock, type TDatabaseLock } from '../../db/lock';
+import { AppError } from '../errors';
 import { loadConfig, type TConfig } from '../config';
 
 /** One CLI command. Each lives in its own file under server/cli/ and is listed in server/cli.ts. */
@@ -53,6 +55,7 @@ export async function runCommand(command: TCommand, argv: string[], print: (line
     return;
   }
   let opened: TDatabase | undefined;
+  let lock: TDatabaseLock | undefined;
   const config = loadConfig();
   try {
     await command.run({
@@ -62,6 +65,15 @@ export async function runCommand(command: TCommand, argv: string[], print: (line
       async database() {
         if (!opened) {
           opened = openDatabase(config.DATABASE_URL, { driver: config.DATABASE_DRIVER, authToken: config.DATABASE_AUTH_TOKEN });
+          // Held like a server's (db/lock.ts): `restore` refuses to replace the file under a running command.
+          if (!opened.remote && opened.file !== ':memory:') {
+            try {
+              lock = holdSharedLock(opened.file, BUSY_TIMEOUT_MS);
+            } catch (error) {
+              if (error instanceof DatabaseLockBusyError) throw new AppError('CONFLICT', error.message);
+              throw error;
+            }
+          }
           await opened.migrate();
         }
         return opened;
@@ -70,5 +82,6 @@ export async function runCommand(command: TCommand, argv: string[], print: (line
     });
   } finally {
     opened?.close();
+    lock?.release();
   }
 }
