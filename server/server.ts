@@ -120,7 +120,8 @@ export async function startServer(
         server.listen(config.PORT, config.HOST, () => resolve());
       });
     } catch (error) {
-      stopJobs().catch(() => undefined);
+      // The jobs started above must stop before the database closes (the catch below).
+      await stopJobs().catch(() => undefined);
       const inUse = (error as NodeJS.ErrnoException).code === 'EADDRINUSE';
       throw startupError(`cannot listen on ${config.HOST}:${config.PORT}`, inUse ? 'the port is in use (set PORT, or stop the other process)' : error);
     }

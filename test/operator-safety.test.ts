@@ -9,10 +9,12 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { openDatabase, type TDatabase } from '../db/client';
 import { seedDemoData } from '../db/seed';
+import { DEMO_ASSEMBLY_PASSWORD } from '../db/seed/assemblies';
 import { ConfigError, configWith, loadConfig } from '../server/config';
 import { createLogger } from '../server/logger';
 import { startServer } from '../server/server';
 import { importCatalog } from '../server/services/catalog';
+import { verifyPassword } from '../server/services/password';
 import { COMMUNITY_SAMPLE, GENEROUS_LIMITS, rest, startTestServer, TEST_DRIVER } from './helpers';
 import { ROOT, runNode, startServerProcess, TSX_ARGS, type TServerProcess } from './process';
 
@@ -163,6 +165,9 @@ Seed('a failure half-way leaves the database as it was, and the next seed runs i
     const after = await tableCounts(database);
     assert.is(after.users, 2);
     assert.is(after.assemblies, 3);
+    // The private demo assembly's password was hashed before the transaction and opens it.
+    const raider = await database.db.get<{ hash: string }>(sql`select password_hash as hash from assemblies where name = 'Cutter rocket raider'`);
+    assert.ok(await verifyPassword(raider!.hash, DEMO_ASSEMBLY_PASSWORD));
     assert.ok(after.war_snapshots! > 4000);
     assert.ok(after.calendar_events! > 0);
     assert.is((await seedDemoData(database.db, new Date())).seeded, false, 'a seeded database is not seeded twice');
