@@ -801,14 +801,14 @@ List('shipType filters by hull size or archetype', async ({ app, owner }) => {
   assert.equal(await names('large'), []);
 });
 
-List('sort=hottest: log10(2 x likes + views / 10 + 1) + publication time / 12 h, hand-computed', async ({ app, owner, fans }) => {
+List('sort=hottest: log10(2 x likes + views / 10 + 1), rounded to 0.01, + publication time / 12 h, hand-computed', async ({ app, owner, fans }) => {
   const old = await publish(app, owner.token, { ...HULK, name: 'Hot old', tags: ['hotsort'] });
   app.clock.advance(2 * HOUR);
   const fresh = await publish(app, owner.token, { ...HULK, name: 'Hot new', tags: ['hotsort'] });
   const liked = await publish(app, owner.token, { ...HULK, name: 'Hot liked', tags: ['hotsort'] });
   for (const fan of fans) await app.rest('POST', '/api/assembly/like', { token: fan.token, body: { uuid: old.uuid } });
   await app.trpc(fans[0]!.token).assembly.like.mutate({ uuid: liked.uuid });
-  // Relative to the two new ones: old log10(2x2 + 1) - 2/12 = 0.532; liked log10(2 + 1) = 0.477; new log10(1) = 0
+  // Relative to the two new ones (interaction rounded to 0.01): old log10(2x2 + 1) - 2/12 = 0.70 - 0.167; liked log10(2 + 1) = 0.48; new 0
   const hottest = (await app.rest('GET', '/api/assembly/list?keyword=hotsort&sort=hottest')).body.data.items;
   assert.equal(hottest.map((item: { name: string }) => item.name), ['Hot old', 'Hot liked', 'Hot new']);
   assert.equal(hottest.map((item: { likes: number }) => item.likes), [2, 1, 0]);
@@ -819,7 +819,7 @@ List('sort=hottest: log10(2 x likes + views / 10 + 1) + publication time / 12 h,
   app.clock.advance(10 * HOUR);
   const later = (await app.rest('GET', '/api/assembly/list?keyword=hotsort&sort=hottest')).body.data.items;
   assert.equal(later.map((item: { name: string }) => item.name), ['Hot old', 'Hot liked', 'Hot new']);
-  // A view counts a tenth of a like: 21 views lift new to log10(2.1 + 1) = 0.491, above liked (0.477).
+  // A view counts a tenth of a like: 21 views lift new to log10(2.1 + 1) = 0.49, above liked (0.48).
   // Views do not invalidate cached lists; the page is fresh again once its 30 s have passed.
   for (let i = 0; i < 21; i++) await app.rest('GET', `/api/assembly/item?uuid=${fresh.uuid}`);
   await app.app.deps.views.flush(app.database.db);

@@ -55,10 +55,11 @@ export const RATING_PRIOR_MEAN = 3;
 export const RATING_PRIOR_COUNT = 5;
 
 /**
- * sort=hottest is time-invariant so that an index can serve it: `hot_rank = log10(2 x likes + views / 10
- * + 1) + created_at / HOT_DECAY_MS` (Reddit's form). Every HOT_DECAY_MS of age weighs as much as ten
- * times the likes and views. The triggers of migration 0012 write it (SQLite's log10 is not
- * deterministic on libSQL, so it cannot be a generated column there); their SQL has this constant.
+ * sort=hottest is time-invariant so that an index can serve it: `hot_rank = round(log10(2 x likes +
+ * views / 10 + 1), 2) + created_at / HOT_DECAY_MS` (Reddit's form). Every HOT_DECAY_MS of age weighs
+ * as much as ten times the likes and views. The triggers of migration 0013 write it (SQLite's log10 is
+ * not deterministic on libSQL, so it cannot be a generated column there); their SQL has this constant.
+ * The rounding (steps of 2.3% of interaction) lets most view flushes leave the indexed key alone.
  */
 export const HOT_DECAY_MS = 12 * 60 * 60 * 1000;
 

@@ -13,7 +13,7 @@ export const list = publicProcedure
       tags: ['assembly'],
       protect: false,
       summary: 'Public assemblies: search, filter by hull class, sort',
-      description: `Newest first by default (sort=latest); sort=hottest by log10(2 × likes + views / 10 + 1) + publication time / 12 h, sort=rating by (sum + 15) / (count + 5). A list reaches its first ${MAX_LIST_WINDOW} results: page × pageSize above that is a 400. With a keyword, at most the newest ${MAX_SEARCH_RESULTS} matches are paged through and ranked; data.truncated says whether more matched.`,
+      description: `Newest first by default (sort=latest); sort=hottest by log10(2 × likes + views / 10 + 1) rounded to 0.01 + publication time / 12 h, sort=rating by (sum + 15) / (count + 5). A list reaches its first ${MAX_LIST_WINDOW} results: page × pageSize above that is a 400. With a keyword, at most the newest ${MAX_SEARCH_RESULTS} matches are paged through and ranked; data.truncated says whether more matched.`,
     },
     responseCache: { scope: LIST_PREFIX },
   })
