@@ -9,9 +9,9 @@ import { eq } from 'drizzle-orm';
 import superjson from 'superjson';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { assemblies, sessions } from '../db/schema';
+import { assemblies, catalogHulls, sessions } from '../db/schema';
 import type { AppRouter } from '../server/router';
-import { HULK, importCommunitySample, signUpAdmin, startTestServer, trpcError, type TTestServer } from './helpers';
+import { COMMUNITY_SAMPLE, HULK, importCommunitySample, signUpAdmin, startTestServer, trpcError, type TTestServer } from './helpers';
 import { trpcErrorShapeProblem, type TSurface } from './surfaces';
 
 type TUser = Awaited<ReturnType<TTestServer['signUp']>>;
@@ -447,6 +447,25 @@ Query('?__proto__=1 and other prototype keys are ordinary unknown parameters (RE
     assert.is(response.status, 200, JSON.stringify(body).slice(0, 200));
     assert.equal(body.result.data.json, plain.body.data);
   }
+});
+
+Query('a catalog import keyed by prototype names: `__proto__` and `constructor` are data, never a prototype', async ({ app }) => {
+  const admin = await signUpAdmin(app);
+  const [hullId, hull] = Object.entries(COMMUNITY_SAMPLE.ships)[0]!;
+  const [itemId, item] = Object.entries(COMMUNITY_SAMPLE.items)[0]!;
+  // JSON text, as an import file arrives: JSON.parse makes `__proto__` an own key, which an object literal would not.
+  const slots = JSON.parse(`{"__proto__":[1,2],"constructor":[1,2],${JSON.stringify(hull.slots).slice(1)}`);
+  const body = `{"ships":{"${hullId}":${JSON.stringify({ ...hull, slots })}},"items":{"${itemId}":${JSON.stringify(item)}}}`;
+  const response = await fetch(`${app.url}/api/admin/catalog/import`, { method: 'POST', headers: { authorization: `Bearer ${admin.token}`, 'content-type': 'application/json' }, body });
+  const report: any = await response.json();
+  assert.is(response.status, 200, JSON.stringify(report).slice(0, 300));
+  assert.is(report.data.hulls.inserted + report.data.hulls.updated, 1);
+  const [stored] = await app.database.db.select({ slots: catalogHulls.slots }).from(catalogHulls).where(eq(catalogHulls.id, hullId));
+  const kept = JSON.parse(stored!.slots);
+  // `constructor` is a slot like any other; `__proto__` never gets past input parsing (zod rebuilds records key by key).
+  assert.equal(kept.constructor, { count: 1, gunPorts: 2 }, `slots kept as data: ${stored!.slots.slice(0, 200)}`);
+  assert.not.ok(Object.hasOwn(kept, '__proto__'));
+  assert.is(Object.getPrototypeOf(kept), Object.prototype);
 });
 
 Query.run();

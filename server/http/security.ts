@@ -72,7 +72,7 @@ export function createSecurityMiddleware(config: TConfig): (req: IncomingMessage
     origin: anyOrigin ? '*' : origins,
     credentials: false,
     methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
-    allowedHeaders: ['authorization', 'x-access-token', 'content-type', 'idempotency-key', 'if-none-match', 'x-request-id', 'trpc-accept'],
+    allowedHeaders: ['authorization', 'x-access-token', 'content-type', 'idempotency-key', 'if-none-match', 'if-match', 'x-request-id', 'trpc-accept'],
     exposedHeaders: ['etag', 'retry-after', 'ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'x-request-id'],
     maxAge: 600,
   }) as unknown as TMiddleware;

@@ -137,7 +137,8 @@ function hullRow(key: string, entry: unknown, now: Date): THullRow | string {
   const parsed = ZCommunityHull.safeParse(entry);
   if (!parsed.success) return describeIssue(parsed.error);
   const hull = parsed.data;
-  const slots: Record<string, TSlot> = {};
+  // Keys come from the import file: no prototype, so `__proto__` or `constructor` is only ever a slot name.
+  const slots: Record<string, TSlot> = Object.create(null);
   for (const [kind, value] of Object.entries(hull.slots ?? {})) {
     const slot = ZSlot.safeParse(value);
     // A slot we cannot read is left out: the hull stays usable with the slots we understand.
@@ -205,7 +206,7 @@ export async function importCatalog(db: TDb, files: { ships: unknown; items: unk
   }
   const report: TImportReport = {
     hulls: { inserted: 0, updated: 0 },
-    items: { inserted: 0, updated: 0, byCategory: { weapon: 0, armor: 0, furniture: 0, other: 0 }, byType: {} },
+    items: { inserted: 0, updated: 0, byCategory: { weapon: 0, armor: 0, furniture: 0, other: 0 }, byType: Object.create(null) as Record<string, number> },
     skipped: [],
   };
   const hullRows: THullRow[] = [];
