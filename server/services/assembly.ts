@@ -553,7 +553,8 @@ function orderOf(sort: TListSort): SQL {
  * `offset + limit` entries. With one: a UNION ALL of one walk per hull of the class (each over its
  * ship_id-led index, already in order), which SQLite merges in order (MERGE (UNION ALL)) and stops
  * after `offset + limit` rows: a rare or empty class costs no more than a common one, where a filter
- * on the whole index would walk every row to find a rare hull's. Prepared per sort and hull count.
+ * on the whole index would walk every row to find a rare hull's. Prepared per sort and hull count
+ * (SQLite takes up to 500 arms; the game has 19 hulls, a class a handful).
  */
 function pageIds(db: TDb, sort: TListSort, hullCount: number) {
   return prepared(db, `assembly.list.ids:${sort}:${hullCount}`, (d) => pageIdsQuery(d, sort, hullCount).prepare());

@@ -31,7 +31,9 @@ function storedViewsQuery(db: TDb) {
  * the live ones (a trashed or purged assembly is not updated and not returned). The `+` keeps the
  * `deleted_at` index out of the plan: SQLite otherwise takes it for selective, walks the ~950,000
  * live rows and scans the batch for each (minutes on the benchmark's database, holding the write
- * lock), where it must walk the batch and look each uuid up (a test checks the plan).
+ * lock), where it must walk the batch and look each uuid up (a test checks the plan). A trigger
+ * (migration 0013) moves a row's sort=hottest key, and its two index entries, only when the views
+ * change its rounded interaction term, which keeps the flush near its cost before those indexes.
  */
 export function viewFlushStatement(batch: string): SQL {
   return sql`
