@@ -109,6 +109,12 @@ function sameResources(from: TOwned, to: TOwned): (data: unknown) => unknown {
   return map;
 }
 
+/** A message naming a resource of `from` (`Assembly <uuid> is not in the trash`) as it would name its counterpart in `to`. */
+function sameResourcesInText(from: TOwned, to: TOwned): (message: string | undefined) => string | undefined {
+  const pairs = Object.keys(from).map((name) => [String(from[name as keyof TOwned]), String(to[name as keyof TOwned])] as const);
+  return (message) => (message === undefined ? undefined : pairs.reduce((text, [twin, original]) => text.replaceAll(twin, original), message));
+}
+
 /** Publishes the owner's private collection, pending order, private assembly and trashed assembly. */
 async function createOwned(app: TTestServer, owner: TUser, order: { tierId: string; payType: string }): Promise<TOwned> {
   const collection = await app.rest('POST', '/api/map/collection', { token: owner.token, body: { title: 'Secret coves', isPublic: false } });
@@ -266,7 +272,7 @@ Matrix("owner-scoped endpoints: someone else's token is refused, the owner's wor
   const owned = ownedCases(fixtures);
   // The tRPC twin of each case acts on a resource of its own (the twin set): the REST case may have changed or deleted its.
   const twinCases = ownedCases(fixtures.twin);
-  const sameData = { normalize: sameResources(fixtures.twin, fixtures) };
+  const sameData = { normalize: sameResources(fixtures.twin, fixtures), normalizeMessage: sameResourcesInText(fixtures.twin, fixtures) };
   const byKey = new Map(operations.map((op) => [keyOf(op), op]));
   // Destructive cases last, in this order, so each finds its resource.
   const order = Object.keys(owned).sort((a, b) => Number(/DELETE|delete/.test(a)) - Number(/DELETE|delete/.test(b)));

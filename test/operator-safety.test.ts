@@ -416,7 +416,7 @@ Restore('a server or a command does not start while a restore holds the database
 Restore('restore does not apply to a libSQL server URL and says so', async ({ dir }) => {
   const copy = join(dir, 'any.db');
   copyFileSync(join(ROOT, 'package.json'), copy);
-  const result = await runNode([...TSX_ARGS, 'server/cli.ts', 'restore', copy], { env: { DATABASE_URL: 'libsql://tidewatch.example.turso.io' } });
+  const result = await runNode([...TSX_ARGS, 'server/cli.ts', 'restore', copy], { env: { DATABASE_URL: 'libsql://tidewatch.example.turso.io', DATABASE_DRIVER: 'libsql' } });
   assert.is(result.status, 2);
   assert.match(result.stderr, /DATABASE_URL is a libSQL server: restore replaces a local file/);
 });

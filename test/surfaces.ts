@@ -308,6 +308,8 @@ export interface TCompare {
   data?: 'equal' | 'shape' | 'skip';
   /** Applied to both answers' data before comparing (e.g. to map the ids of each surface's own fixtures). */
   normalize?: (data: unknown) => unknown;
+  /** Applied to both error messages before comparing (e.g. a message naming each surface's own fixture). */
+  normalizeMessage?: (message: string | undefined) => string | undefined;
 }
 
 /**
@@ -323,7 +325,8 @@ export function differences(rest: TAnswer, trpc: TAnswer, compare: TCompare = {}
   if ((rest.status ?? 0) >= 400) {
     const status = ERROR_STATUS[trpc.code as keyof typeof ERROR_STATUS];
     if (status !== rest.code) found.push(`tRPC error code ${trpc.code} (${status}) but REST envelope code ${rest.code}`);
-    if (trpc.message !== rest.message) found.push(`tRPC message ${JSON.stringify(trpc.message)} but REST ${JSON.stringify(rest.message)}`);
+    const message = compare.normalizeMessage ?? ((text: string | undefined) => text);
+    if (message(trpc.message) !== message(rest.message)) found.push(`tRPC message ${JSON.stringify(trpc.message)} but REST ${JSON.stringify(rest.message)}`);
     if (!sameJson(normalize(trpc.data), normalize(rest.data))) found.push(`tRPC error data ${brief(JSON.stringify(trpc.data))} but REST ${brief(JSON.stringify(rest.data))}`);
   } else if (compare.data !== 'skip') {
     const [left, right] = [normalize(asJson(trpc.data)), normalize(rest.data)].map((data) => (compare.data === 'shape' ? dataShape(data) : data));
