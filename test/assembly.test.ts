@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { eq, sql } from 'drizzle-orm';
+import { eq, sql, type SQL } from 'drizzle-orm';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { openDatabase } from '../db/client';
@@ -16,7 +16,7 @@ import { ftsQuery, getAssembly, invalidateAssembly, MAX_SEARCH_RESULTS } from '.
 import { computeAttributes, resolveLoadout } from '../server/services/assembly-loadout';
 import { importCatalog, ZBlueprint } from '../server/services/catalog';
 import { MemoryReadCache } from '../server/services/read-cache';
-import { viewFlushStatement } from '../server/services/view-counter';
+import { VIEW_FLUSH_CHUNK, ViewCounter, viewFlushStatement } from '../server/services/view-counter';
 import { COMMUNITY_SAMPLE, HULK, importCommunitySample, SAMPLE_DIR, signUpAdmin, startTestServer, TEST_DRIVER, trpcError, type TTestServer } from './helpers';
 
 const sample = COMMUNITY_SAMPLE;
@@ -642,6 +642,53 @@ Item('a failed flush keeps the views for the next one', async ({ app, owner }) =
   assert.is(app.app.deps.views.current(created.uuid), 2);
   await app.app.deps.views.flush(app.database.db);
   assert.is(await storedViews(app, created.uuid), 2);
+});
+
+Item('a flush writes VIEW_FLUSH_CHUNK assemblies a statement; a failed statement keeps its views and the later ones pending; flushes never interleave', async ({ app, owner }) => {
+  const db = app.database.db;
+  const now = new Date();
+  const rows = Array.from({ length: VIEW_FLUSH_CHUNK * 2 + 10 }, (_, i) => ({
+    uuid: randomUUID(), creatorId: owner.id, name: `chunk ${i}`, shipId: 'hulk', weapons: '[]', furnitures: '[]', tags: '[]', isPublic: true, createdAt: now, updatedAt: now,
+  }));
+  for (let start = 0; start < rows.length; start += 100) await db.insert(assemblies).values(rows.slice(start, start + 100));
+  const stored = async () => {
+    const found = await db.select({ uuid: assemblies.uuid, views: assemblies.views }).from(assemblies).where(sql`${assemblies.name} like 'chunk %'`);
+    const byUuid = new Map(found.map((row) => [row.uuid, row.views]));
+    return rows.map((row) => byUuid.get(row.uuid));
+  };
+  const views = new ViewCounter();
+  for (const row of rows) {
+    views.learn(row.uuid, 0);
+    views.record(row.uuid);
+  }
+  // The second statement fails (a lost connection): the first chunk is written, the rest stays pending.
+  let statements = 0;
+  const failing = new Proxy(db, {
+    get: (target, name, receiver) =>
+      name === 'all' ? (query: SQL) => (++statements === 2 ? Promise.reject(new Error('connection lost')) : target.all(query)) : Reflect.get(target, name, receiver),
+  });
+  const failure = await views.flush(failing).then(() => undefined, (error: unknown) => error);
+  assert.ok(failure instanceof Error && failure.message === 'connection lost');
+  assert.is(statements, 2, 'one statement per chunk, none after the failure');
+  const afterFailure = await stored();
+  assert.ok(afterFailure.slice(0, VIEW_FLUSH_CHUNK).every((count) => count === 1), 'the first chunk is written');
+  assert.ok(afterFailure.slice(VIEW_FLUSH_CHUNK).every((count) => count === 0), 'the rest is not');
+  assert.ok(rows.every((row) => views.current(row.uuid) === 1), 'every count still answers 1');
+  assert.is(await views.flush(db), rows.length - VIEW_FLUSH_CHUNK, 'the next flush writes what was left');
+  assert.ok((await stored()).every((count) => count === 1));
+
+  // A second flush asked for while the first runs, with views recorded before and between: each view written once.
+  // (A flush forgets the counts that had nothing pending; a read learns them again, as getAssembly does.)
+  for (const row of rows) {
+    if (views.current(row.uuid) === undefined) views.learn(row.uuid, 1);
+    views.record(row.uuid);
+  }
+  const first = views.flush(db);
+  for (const row of rows) views.record(row.uuid);
+  const second = views.flush(db);
+  assert.is((await first) + (await second) >= rows.length, true);
+  assert.ok((await stored()).every((count) => count === 3), 'no view written twice or lost');
+  assert.ok(rows.every((row) => [3, undefined].includes(views.current(row.uuid))), 'each count is right, or forgotten once written');
 });
 
 Item('the read cache serves stale rows until force=true; writes invalidate it', async ({ app, owner }) => {

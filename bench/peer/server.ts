@@ -85,7 +85,8 @@ function summary(row: TAssemblyRow) {
 const MAX_SEARCH_RESULTS = 1000;
 const LISTABLE = 'a.deleted_at is null and a.is_public = 1';
 const statements = {
-  listCount: db.prepare(`select count(*) as n from assemblies a where ${LISTABLE}`),
+  // Ours reads the listable count from the table its triggers keep (migration 0011), not count(*) over every row.
+  listCount: db.prepare('select coalesce(sum(n), 0) as n from assembly_listable_counts'),
   listPage: db.prepare(`select ${ASSEMBLY_COLUMNS} where ${LISTABLE} order by a.id desc limit ? offset ?`),
   // The FTS5 index holds only listable assemblies (migration 0006): newest matches first, capped.
   searchCandidates: db.prepare('select rowid as id from assemblies_fts where assemblies_fts match ? order by rowid desc limit ?'),

@@ -6,6 +6,13 @@ import { assemblies } from '../../db/schema';
 /** How often each instance writes the views it counted (server/jobs.ts), and once more when it stops. */
 export const VIEW_FLUSH_INTERVAL_MS = 1_000;
 
+/**
+ * Most assemblies one flush statement writes. Each row moves the list orders' indexes (hot_rank), so a
+ * statement for every assembly read in a second of the item benchmark (~2,000) held the event loop
+ * for ~105 ms; 250 a statement holds it ~13 ms at a time (bench/README.md).
+ */
+export const VIEW_FLUSH_CHUNK = 250;
+
 interface TCount {
   /** The stored count when last read or written by this process. */
   stored: number;
@@ -84,12 +91,23 @@ export class ViewCounter {
     return row?.views;
   }
 
+  /** The flush under way, if any: flushes run one after the other, never interleaved (see flush). */
+  private lastFlush: Promise<unknown> = Promise.resolve();
+
   /**
-   * Writes every pending count in one statement and forgets the counts with nothing pending, so
-   * their next read fetches what other instances wrote. On failure the views stay pending for the
-   * next flush.
+   * Writes every pending count, VIEW_FLUSH_CHUNK assemblies per statement with a turn of the event
+   * loop between statements, and forgets the counts with nothing pending, so their next read fetches
+   * what other instances wrote. On failure the views not yet written stay pending for the next flush.
+   * A flush asked for while one runs starts when it ends (the job runner never overlaps them, but the
+   * stop and tests may call it directly).
    */
-  async flush(db: TDb): Promise<number> {
+  flush(db: TDb): Promise<number> {
+    const run = this.lastFlush.then(() => this.flushNow(db));
+    this.lastFlush = run.catch(() => undefined);
+    return run;
+  }
+
+  private async flushNow(db: TDb): Promise<number> {
     const batch = [...this.counts].filter(([, count]) => count.pending > 0);
     for (const [uuid, count] of this.counts) if (count.pending === 0 && count.flushing === 0) this.counts.delete(uuid);
     if (batch.length === 0) return 0;
@@ -97,19 +115,26 @@ export class ViewCounter {
       count.flushing = count.pending;
       count.pending = 0;
     }
+    let done = 0;
     try {
-      const rows = await db.all<{ uuid: string; views: number }>(viewFlushStatement(JSON.stringify(batch.map(([uuid, count]) => [uuid, count.flushing]))));
-      const written = new Map(rows.map((row) => [row.uuid, Number(row.views)]));
-      for (const [uuid, count] of batch) {
-        const views = written.get(uuid);
-        count.flushing = 0;
-        // Trashed or purged meanwhile: its views go with it.
-        if (views === undefined) this.counts.delete(uuid);
-        else count.stored = views;
+      while (done < batch.length) {
+        // Between statements the requests waiting behind this one are answered (better-sqlite3 runs it synchronously).
+        if (done > 0) await new Promise((resolve) => setImmediate(resolve));
+        const chunk = batch.slice(done, done + VIEW_FLUSH_CHUNK);
+        const rows = await db.all<{ uuid: string; views: number }>(viewFlushStatement(JSON.stringify(chunk.map(([uuid, count]) => [uuid, count.flushing]))));
+        const written = new Map(rows.map((row) => [row.uuid, Number(row.views)]));
+        for (const [uuid, count] of chunk) {
+          const views = written.get(uuid);
+          count.flushing = 0;
+          // Trashed or purged meanwhile: its views go with it.
+          if (views === undefined) this.counts.delete(uuid);
+          else count.stored = views;
+        }
+        done += chunk.length;
       }
       return batch.length;
     } catch (error) {
-      for (const [, count] of batch) {
+      for (const [, count] of batch.slice(done)) {
         count.pending += count.flushing;
         count.flushing = 0;
       }
