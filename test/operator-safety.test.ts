@@ -237,10 +237,14 @@ Writable10('health is 503 while the database refuses writes, 200 again once it t
     // SQLite's own read-only switch on the server's connection: reads work, every write fails.
     await app.database.db.run(sql`pragma query_only = on`);
     assert.is((await app.rest('GET', '/api/user/info?id=nobody')).status, 404, 'reads still work');
+    // The write probe's answer serves the health checks of one second (a check is then one round trip).
+    assert.is((await app.rest('GET', '/api/health')).status, 200, 'the last probe, within its second');
+    app.clock.advance(1_000);
     const health = await app.rest('GET', '/api/health');
     assert.is(health.status, 503);
     assert.is(health.body.message, 'Database cannot be written');
     await app.database.db.run(sql`pragma query_only = off`);
+    app.clock.advance(1_000);
     assert.is((await app.rest('GET', '/api/health')).status, 200);
   } finally {
     await app.stop();

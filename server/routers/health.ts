@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { pingDatabase } from '../../db/client';
 import { AppError } from '../errors';
 import { ZNoInput } from '../schemas';
-import { databaseWriteProblem, localDatabaseFile } from '../services/health';
+import { localDatabaseFile, recentDatabaseWriteProblem } from '../services/health';
 import { publicProcedure, router } from '../trpc';
 
 const startedAt = Date.now();
@@ -26,7 +26,7 @@ export const healthRouter = router({
       const alive = await pingDatabase(ctx.db).catch(() => false);
       if (!alive) throw new AppError('SERVICE_UNAVAILABLE', 'Database unavailable');
       // Reads alone are not health: a read-only database answers them, and every sign-up is then a 500.
-      const writeProblem = await databaseWriteProblem(ctx.db, localDatabaseFile(ctx.deps.config.DATABASE_URL));
+      const writeProblem = await recentDatabaseWriteProblem(ctx.db, localDatabaseFile(ctx.deps.config.DATABASE_URL), ctx.deps.now().getTime());
       if (writeProblem) {
         // The path stays in the log: health is public.
         ctx.deps.logger.error({ problem: writeProblem }, 'health: the database cannot be written');

@@ -33,3 +33,20 @@ export async function databaseWriteProblem(db: TDb, file: string | undefined): P
   }
   return undefined;
 }
+
+/** How long one write probe's answer serves health checks: a probe is three turns of the event loop, each behind the requests queued then. */
+const WRITE_PROBE_TTL_MS = 1_000;
+const lastProbes = new WeakMap<TDb, { atMs: number; problem: Promise<string | undefined> }>();
+
+/**
+ * databaseWriteProblem at most once a second per database: health checks in between (a load
+ * balancer's, several at once) share the last answer, so a check costs one database round trip.
+ * A database that turns read-only is reported within a second.
+ */
+export function recentDatabaseWriteProblem(db: TDb, file: string | undefined, nowMs = Date.now()): Promise<string | undefined> {
+  const last = lastProbes.get(db);
+  if (last && nowMs - last.atMs < WRITE_PROBE_TTL_MS) return last.problem;
+  const problem = databaseWriteProblem(db, file);
+  lastProbes.set(db, { atMs: nowMs, problem });
+  return problem;
+}
