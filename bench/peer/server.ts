@@ -189,7 +189,9 @@ app.get('/api/assembly/list', async (request) => {
   const page = Math.max(1, Number(query.page ?? 1) || 1);
   const pageSize = Math.min(100, Math.max(1, Number(query.pageSize ?? 20) || 20));
   const keyword = query.keyword?.trim();
-  const match = keyword ? ftsQuery(keyword) : null;
+  const words = keyword ? ftsQuery(keyword) : null;
+  // As ours (searchMatch): the words in the name and tags only, not in the hull column of migration 0012.
+  const match = words && `{name tags} : (${words})`;
   const offset = (page - 1) * pageSize;
   let total: number;
   let rows: TAssemblyRow[];
