@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { count, eq } from 'drizzle-orm';
 import type { TDb } from './client';
 import { users } from './schema';
-import { registerTransactionRunner, transaction } from './transaction';
+import { joinNestedTransactions, transaction } from './transaction';
 import { hashPassword } from '../server/services/password';
 import { seedMaps } from './seed/map';
 import { seedSubscription } from './seed/subscription';
@@ -45,7 +45,7 @@ export async function seedDemoData(db: TDb, now: Date): Promise<TSeedReport> {
   const assemblyPasswordHash = await hashPassword(DEMO_ASSEMBLY_PASSWORD);
   return transaction(db, async (tx) => {
     // The seed is one unit: the services it calls open transactions of their own, which join this one.
-    registerTransactionRunner(tx, (work) => work(tx));
+    joinNestedTransactions(tx);
     // Checked again inside: another instance or a CLI `seed` may have seeded since the check above.
     if (await hasAccounts(tx)) return { seeded: false, skippedAssemblies: [] };
     const ids: Record<string, string> = {};

@@ -18,6 +18,8 @@ import type { DatabaseGate } from './gate';
  *    statements resolve at once, so a transaction lasts one turn of the event loop and the others
  *    wait microseconds. Awaiting anything else is a bug: the transaction is rolled back with a
  *    TransactionMisuseError as soon as the turn ends, and its `tx` refuses further statements.
+ * 4. `transaction(tx, ...)` inside a transaction is refused (pass the outer `tx` down), unless the
+ *    outer one joins them on purpose (joinNestedTransactions: the demo seed, all or nothing).
  *
  * drizzle's own `db.transaction` cannot be used with an async callback on better-sqlite3 (it commits
  * before the awaited work runs; drizzle-orm issues 1472 and 2275); on libSQL it runs underneath.
@@ -34,6 +36,15 @@ const runners = new WeakMap<object, TRunner>();
 
 export function registerTransactionRunner(db: object, runner: TRunner): void {
   runners.set(db, runner);
+}
+
+/**
+ * Makes `transaction(tx, ...)` inside `tx` run as part of it rather than refuse (the default: a
+ * nested transaction is a bug). For a caller that composes whole services into one unit, all or
+ * nothing: the demo seed (db/seed.ts), whose services open transactions of their own.
+ */
+export function joinNestedTransactions(tx: TDb): void {
+  registerTransactionRunner(tx, (work) => work(tx));
 }
 
 export class TransactionMisuseError extends Error {
