@@ -7,6 +7,9 @@ import { sql } from 'drizzle-orm';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { VERSION } from '../server/app';
+import { createRouteLabeler } from '../server/http/metrics';
+import { RouteTable, routePathOf } from '../server/rest/routes';
+import { appRouter } from '../server/router';
 import { configWith, loadConfig, type TConfig } from '../server/config';
 import { createLogger } from '../server/logger';
 import { startServer, type TRunningServer } from '../server/server';
@@ -249,6 +252,34 @@ Metrics('/metrics is open without METRICS_TOKEN and answers only GET and HEAD', 
 Metrics.run();
 
 // ---------------------------------------------------------------------------------------------
+
+const Labels = suite('route labels of logs and metrics: the REST route table\'s own rule');
+
+Labels('static paths win over parameter routes, one trailing slash is dropped, unknown names share one label', () => {
+  const routes = RouteTable.fromRouter(appRouter);
+  const label = createRouteLabeler(appRouter, routes);
+  const cases: [string, string][] = [
+    ['/api/drop/current', '/api/drop/current'],
+    ['/api/drop/current/', '/api/drop/current'],
+    ['/api/drop/history', '/api/drop/history'],
+    ['/api/drop/42', '/api/drop/{id}'],
+    ['/api/drop/42/', '/api/drop/{id}'],
+    [`/api/map/collection/${randomUUID()}`, '/api/map/collection/{uuid}'],
+    ['/api/stateOfWar/seasons', '/api/stateOfWar/seasons'],
+    ['/api/stateOfWar/season/y2s4', '/api/stateOfWar/season/{season}'],
+    ['/api/no/such/path', '(unmatched)'],
+    ['/api/docs/constructor', '/api/docs'],
+    ['/trpc/user.me', '/trpc/user.me'],
+    ['/trpc/user.me,drop.getCurrent', '/trpc/(batch)'],
+    ['/trpc/constructor', '/trpc/(unknown)'],
+  ];
+  for (const [path, expected] of cases) assert.is(label(path), expected, path);
+  // The handler serves what the labels name: the same table, the same trailing-slash rule.
+  assert.is(routes.match('GET', routePathOf('/drop/current/')).kind, 'found');
+  assert.is(routes.templateOf(routePathOf('/drop/7/')), '/drop/{id}');
+});
+
+Labels.run();
 
 const Protected = suite<{ server: TLoggedServer }>('/metrics behind METRICS_TOKEN, outside the rate limit');
 const METRICS_TOKEN = 'scrape-token-0123456789';

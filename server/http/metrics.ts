@@ -7,7 +7,7 @@ import type { TDb } from '../../db/client';
 import { sessions } from '../../db/schema';
 import { readAccessToken } from '../context';
 import { AppError } from '../errors';
-import type { RouteTable } from '../rest/routes';
+import { routePathOf, type RouteTable } from '../rest/routes';
 
 /** Label of requests that matched no route: raw paths would give scanners unbounded label values. */
 export const UNMATCHED_ROUTE = '(unmatched)';
@@ -23,9 +23,6 @@ export function methodLabel(method: string | undefined): string {
  * label of logs and metrics. Only names that exist in the router come out, so cardinality is bounded.
  */
 export function createRouteLabeler(router: AnyRouter, routes: RouteTable): (pathname: string) => string {
-  const restRoutes = routes.all();
-  const staticTemplates = new Set(restRoutes.filter((route) => route.isStatic).map((route) => route.template));
-  const paramRoutes = restRoutes.filter((route) => !route.isStatic);
   const procedures = new Set(Object.keys(router._def.procedures as Record<string, unknown>));
 
   return (pathname) => {
@@ -37,11 +34,8 @@ export function createRouteLabeler(router: AnyRouter, routes: RouteTable): (path
       return procedures.has(names) ? pathname : '/trpc/(unknown)';
     }
     if (pathname.startsWith('/api/')) {
-      const raw = pathname.slice('/api'.length);
-      const path = raw.length > 1 && raw.endsWith('/') ? raw.slice(0, -1) : raw;
-      if (staticTemplates.has(path)) return `/api${path}`;
-      const route = paramRoutes.find((candidate) => candidate.pattern.test(path));
-      if (route) return `/api${route.template}`;
+      const template = routes.templateOf(routePathOf(pathname.slice('/api'.length)));
+      if (template !== undefined) return `/api${template}`;
     }
     return UNMATCHED_ROUTE;
   };

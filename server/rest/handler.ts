@@ -6,7 +6,7 @@ import { queryToObject, readJsonObjectBody } from './body';
 import { envelopeBody, sendJson } from './envelope';
 import type { TReadCache } from '../services/read-cache';
 import { ResponseCache } from './response-cache';
-import type { RouteTable } from './routes';
+import { routePathOf, type RouteTable } from './routes';
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -64,7 +64,7 @@ export function createRestHandler(options: TRestHandlerOptions): TRestHandler {
 
   return async (req, res, rawPath, search, identity) => {
     const { requestId } = identity;
-    const path = rawPath.length > 1 && rawPath.endsWith('/') ? rawPath.slice(0, -1) : rawPath;
+    const path = routePathOf(rawPath);
     const method = (req.method ?? 'GET').toUpperCase();
     let ctx: TContext | undefined;
     try {

@@ -69,6 +69,11 @@ function responseCacheOf(meta: unknown): TRestRoute['responseCache'] {
   return declared && { scope: declared.scope, bypassParams: declared.bypassParams ?? [] };
 }
 
+/** A request path as routes see it: one trailing slash dropped (`/assembly/list/` is `/assembly/list`), the root kept. */
+export function routePathOf(rawPath: string): string {
+  return rawPath.length > 1 && rawPath.endsWith('/') ? rawPath.slice(0, -1) : rawPath;
+}
+
 /**
  * The REST route table, built once from the procedures' `meta.openapi`. Lookup order does not depend
  * on definition order: exact static paths first, then parameter paths with the most literal segments.
@@ -115,6 +120,16 @@ export class RouteTable {
       });
     });
     return new RouteTable(routes);
+  }
+
+  /**
+   * The template of the routes at `path` (a routePathOf path), whatever the method, by the same rule
+   * as match (a static path is never a parameter route's); undefined when none. Logs and metrics
+   * label requests with it.
+   */
+  templateOf(path: string): string | undefined {
+    if (this.staticRoutes.has(path)) return path;
+    return this.paramRoutes.find((route) => route.pattern.test(path))?.template;
   }
 
   all(): TRestRoute[] {
