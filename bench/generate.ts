@@ -23,12 +23,12 @@ import { pathToFileURL } from 'node:url';
 import { sql } from 'drizzle-orm';
 import { openDatabase, type TDb } from '../db/client';
 import { assemblies, dropCampaigns, dropChannels, dropRewards, users } from '../db/schema';
-import { seedDemoData } from '../db/seed';
-import { DEMO_COMPANIES, DEMO_ZONES, DEMO_SNAPSHOTS_PER_SEASON, demoSeasons } from '../db/seed/live-data';
-import { random } from '../db/seed/random';
+import { seedDemoData } from '../server/seed/index';
+import { DEMO_COMPANIES, DEMO_ZONES, DEMO_SNAPSHOTS_PER_SEASON, demoSeasons } from '../server/seed/live-data';
+import { random } from '../server/seed/random';
 import { transaction } from '../db/transaction';
-import { hashPassword } from '../server/services/password';
-import { writeSnapshotBatch, type TPreparedSnapshot } from '../server/services/war';
+import { hashPassword } from '../server/infra/password';
+import { writeSnapshotBatch, type TPreparedSnapshot } from '../server/domains/war/service';
 
 export const BENCH_PASSWORD = 'bench-password';
 const MINUTE = 60_000;

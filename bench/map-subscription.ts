@@ -3,9 +3,9 @@
  * create/replace/read a collection of 1,000 points, and create + confirm orders.
  * Run: npx tsx bench/map-subscription.ts
  */
-import { setRole } from '../server/services/account';
-import { DEMO_SUBSCRIPTION_CATALOG } from '../db/seed/subscription';
-import { startTestServer } from '../test/helpers';
+import { setRole } from '../server/domains/user/account';
+import { DEMO_SUBSCRIPTION_CATALOG } from '../server/seed/subscription';
+import { startTestServer } from '../test/support/helpers';
 
 function stats(label: string, samples: number[]): void {
   const sorted = [...samples].sort((a, b) => a - b);

@@ -7,10 +7,10 @@
  * here uncached; bench/run.ts measures the same endpoints over HTTP under load.
  */
 import { openDatabase } from '../db/client';
-import { listAssemblies } from '../server/services/assembly';
-import { MemoryReadCache } from '../server/services/read-cache';
-import { latestState } from '../server/services/war';
-import { warHistory } from '../server/services/war-history';
+import { listAssemblies } from '../server/domains/assembly/service';
+import { MemoryReadCache } from '../server/infra/cache/read-cache';
+import { latestState } from '../server/domains/war/service';
+import { warHistory } from '../server/domains/war/history';
 import { WORDS } from './generate';
 
 const [file, runsArg] = process.argv.slice(2);

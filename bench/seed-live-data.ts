@@ -7,8 +7,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase } from '../db/client';
-import { seedLiveData } from '../db/seed/live-data';
-import { HISTORY_RANGES, warHistory, type THistoryRange } from '../server/services/war-history';
+import { seedLiveData } from '../server/seed/live-data';
+import { HISTORY_RANGES, warHistory, type THistoryRange } from '../server/domains/war/history';
 
 async function main(): Promise<void> {
   const runs = Number(process.argv[2] ?? 3);

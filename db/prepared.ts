@@ -4,7 +4,7 @@ const byDatabase = new WeakMap<object, Map<string, unknown>>();
 
 /**
  * A value built on first use and kept for as long as the database object lives, one per `key`:
- * prepared queries, memos of answers (server/services/war-memo.ts). `key` must name one thing.
+ * prepared queries, memos of answers (server/infra/cache/war-memo.ts). `key` must name one thing.
  */
 export function perDatabase<T>(db: TDb, key: string, build: (db: TDb) => T): T {
   let values = byDatabase.get(db);

@@ -41,7 +41,7 @@ export function registerTransactionRunner(db: object, runner: TRunner): void {
 /**
  * Makes `transaction(tx, ...)` inside `tx` run as part of it rather than refuse (the default: a
  * nested transaction is a bug). For a caller that composes whole services into one unit, all or
- * nothing: the demo seed (db/seed.ts), whose services open transactions of their own.
+ * nothing: the demo seed (server/seed/index.ts), whose services open transactions of their own.
  */
 export function joinNestedTransactions(tx: TDb): void {
   registerTransactionRunner(tx, (work) => work(tx));

@@ -18,16 +18,16 @@ import { createRestHandler, sendError } from './rest/handler';
 import { RouteTable } from './rest/routes';
 import { splitRequestTarget } from './rest/url';
 import { appRouter } from './router';
-import { createCaptchaService } from './services/captcha';
+import { createCaptchaService } from './domains/captcha/service';
 import { createTrpcHandler, sendTrpcError, trpcCallCount } from './trpc-http/handler';
-import { MemoryExpiringKeys } from './services/expiring-keys';
-import { MemoryReadCache } from './services/read-cache';
-import { createLiveDataRuntime } from './services/live-data-runtime';
-import { ViewCounter } from './services/view-counter';
-import type { TSharedState } from './scale';
-import { redisRateLimitStore } from './scale/rate-limit-store';
-import { SharedReadCache } from './scale/shared-cache';
-import { RedisExpiringKeys } from './scale/stores';
+import { MemoryExpiringKeys } from './infra/expiring-keys';
+import { MemoryReadCache } from './infra/cache/read-cache';
+import { createLiveDataRuntime } from './domains/drop/runtime';
+import { ViewCounter } from './infra/view-counter';
+import type { TSharedState } from './infra/redis';
+import { redisRateLimitStore } from './infra/redis/rate-limit-store';
+import { SharedReadCache } from './infra/cache/shared-read-cache';
+import { RedisExpiringKeys } from './infra/redis/expiring-keys';
 
 // Imported, not read from disk, so the production bundle carries it.
 export const VERSION: string = packageJson.version;
@@ -43,7 +43,7 @@ export interface TApp {
 }
 
 /**
- * What the stored REST answers (server/rest/response-cache.ts) and the cached list pages together may
+ * What the stored REST answers (server/infra/cache/stored-answers.ts) and the cached list pages together may
  * hold at most: 8 MiB, about 330 list pages of 20 kept both ways (the service's page, ~15 KB of heap,
  * and the REST answer's ~10 KB of bytes). A client asking for endless distinct pages or searches
  * evicts older ones instead of growing the process: at 16 MiB a burst of searches took the peak RSS

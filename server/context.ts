@@ -3,12 +3,12 @@ import type { TDb } from '../db/client';
 import type { TConfig } from './config';
 import type { TRateLimits } from './http/rate-limit';
 import type { TLogger } from './logger';
-import type { TCaptchaService } from './services/captcha';
-import type { TReadCache } from './services/read-cache';
-import type { TLiveDataRuntime } from './services/live-data-runtime';
-import type { ViewCounter } from './services/view-counter';
-import type { TSharedState } from './scale';
-import { validateSessionToken, type TAuth } from './services/session';
+import type { TCaptchaService } from './domains/captcha/service';
+import type { TReadCache } from './infra/cache/read-cache';
+import type { TLiveDataRuntime } from './domains/drop/runtime';
+import type { ViewCounter } from './infra/view-counter';
+import type { TSharedState } from './infra/redis';
+import { validateSessionToken, type TAuth } from './domains/user/session';
 
 /** Long-lived parts of the app, built once at start-up and shared by every request. */
 export interface TAppDeps {
@@ -52,7 +52,7 @@ export interface TContext {
   responseHeaders: TResponseHeaders;
   /**
    * False when this answer describes the call itself (e.g. `cache: "miss"`) and must not be replayed
-   * to later callers by the REST response cache (server/rest/response-cache.ts). Only routes with
+   * to later callers by the REST response cache (server/infra/cache/stored-answers.ts). Only routes with
    * `meta.responseCache` are stored at all.
    */
   replayable: boolean;

@@ -1,10 +1,10 @@
 import type { TDb } from '../db/client';
 import type { TAppDeps } from './context';
-import { tryRedisLock } from './scale/redis';
-import { expirePendingOrders } from './services/subscription-orders';
-import { purgeTrash } from './services/assembly';
-import { VIEW_FLUSH_INTERVAL_MS } from './services/view-counter';
-import { warThinJob } from './services/war-history';
+import { tryRedisLock } from './infra/redis/connection';
+import { expirePendingOrders } from './domains/subscription/orders';
+import { purgeTrash } from './domains/assembly/service';
+import { VIEW_FLUSH_INTERVAL_MS } from './infra/view-counter';
+import { warThinJob } from './domains/war/history';
 
 /** A periodic background task (trash purge, snapshot thinning, order expiry, view counts). */
 export interface TJob {

@@ -1,14 +1,14 @@
-import { adminRouter } from './routers/admin';
-import { assemblyRouter } from './routers/assembly';
-import { calendarRouter } from './routers/calendar';
-import { dropRouter } from './routers/drop';
-import { captchaRouter } from './routers/captcha';
-import { catalogRouter } from './routers/catalog';
-import { healthRouter } from './routers/health';
-import { mapRouter } from './routers/map';
-import { subscriptionRouter } from './routers/subscription';
-import { userRouter } from './routers/user';
-import { warRouter } from './routers/war';
+import { adminRouter } from './domains/admin/router';
+import { assemblyRouter } from './domains/assembly/router';
+import { calendarRouter } from './domains/calendar/router';
+import { dropRouter } from './domains/drop/router';
+import { captchaRouter } from './domains/captcha/router';
+import { catalogRouter } from './domains/catalog/router';
+import { healthRouter } from './domains/health/router';
+import { mapRouter } from './domains/map/router';
+import { subscriptionRouter } from './domains/subscription/router';
+import { userRouter } from './domains/user/router';
+import { warRouter } from './domains/war/router';
 import { router } from './trpc';
 
 export const appRouter = router({

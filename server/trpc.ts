@@ -6,7 +6,7 @@ import { transformer } from './transformer';
 
 /**
  * `responseCache` lets the REST surface answer anonymous GETs of the route from the read cache
- * (server/rest/response-cache.ts): `scope` is the read-cache prefix whose invalidation drops the stored
+ * (server/infra/cache/stored-answers.ts): `scope` is the read-cache prefix whose invalidation drops the stored
  * responses, so it must be a prefix the route's writers already invalidate. Requests carrying one of
  * `bypassParams` (e.g. `refresh`) neither read nor fill it.
  */

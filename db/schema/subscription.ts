@@ -37,7 +37,7 @@ export const subscriptionTiers = sqliteTable(
   ],
 );
 
-/** A pay type is a channel users pick; its id names the provider implementation in server/services/payment. */
+/** A pay type is a channel users pick; its id names the provider implementation in server/domains/subscription/payment. */
 export const subscriptionPayTypes = sqliteTable('subscription_pay_types', {
   id: text('id').primaryKey(),
   name: text('name').notNull(),

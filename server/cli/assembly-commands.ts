@@ -1,5 +1,5 @@
-import { purgeTrash } from '../services/assembly';
-import { formatImportReport, importCatalog } from '../services/catalog';
+import { purgeTrash } from '../domains/assembly/service';
+import { formatImportReport, importCatalog } from '../domains/catalog/service';
 import { readJsonFile, UsageError, type TCommand } from './command';
 
 export const importCatalogCommand: TCommand = {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { seedDemoData } from '../../db/seed';
-import { createAccount, setRole } from '../services/account';
+import { seedDemoData } from '../seed/index';
+import { createAccount, setRole } from '../domains/user/account';
 import { UsageError, type TCommand } from './command';
 
 export const migrateCommand: TCommand = {

@@ -1,8 +1,8 @@
-import { importCalendarFile } from '../services/calendar';
-import { parseDropImport, upsertCampaigns } from '../services/drop';
-import { isCommunitySeasons, seasonsFromCommunityFormat } from '../services/seasons';
-import { importWarFile } from '../services/war';
-import { thinWarSnapshots } from '../services/war-history';
+import { importCalendarFile } from '../domains/calendar/service';
+import { parseDropImport, upsertCampaigns } from '../domains/drop/service';
+import { isCommunitySeasons, seasonsFromCommunityFormat } from '../domains/war/seasons';
+import { importWarFile } from '../domains/war/service';
+import { thinWarSnapshots } from '../domains/war/history';
 import { readJsonFile, UsageError, type TCommand } from './command';
 
 /** The one <file.json> argument, read and parsed. */

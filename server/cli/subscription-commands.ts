@@ -1,7 +1,7 @@
 import { transaction } from '../../db/transaction';
 import { AppError, issuesFromZod } from '../errors';
-import { importSubscriptionCatalog, ZCatalogImport } from '../services/subscription-import';
-import { confirmOrder, expirePendingOrders } from '../services/subscription-orders';
+import { importSubscriptionCatalog, ZCatalogImport } from '../domains/subscription/import';
+import { confirmOrder, expirePendingOrders } from '../domains/subscription/orders';
 import { readJsonFile, UsageError, type TCommand } from './command';
 
 export const subscriptionImportCommand: TCommand = {

@@ -28,7 +28,7 @@ function seconds(ms: number): number {
 
 /**
  * rate-limiter-flexible behind our interface: in memory for one instance, RateLimiterRedis
- * (server/scale/rate-limit-store.ts) when several instances share the counters.
+ * (server/infra/redis/rate-limit-store.ts) when several instances share the counters.
  */
 export type TRateLimitStore = (opts: { keyPrefix: string; points: number; duration: number }) => RateLimiterAbstract;
 

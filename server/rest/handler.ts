@@ -4,8 +4,8 @@ import { AppError, toPublicError } from '../errors';
 import { etagListMatches, weakEtag } from '../etag';
 import { queryToObject, readJsonObjectBody } from './body';
 import { envelopeBody, sendJson } from './envelope';
-import type { TReadCache } from '../services/read-cache';
-import { ResponseCache } from './response-cache';
+import type { TReadCache } from '../infra/cache/read-cache';
+import { ResponseCache } from '../infra/cache/stored-answers';
 import { routePathOf, type RouteTable } from './routes';
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);

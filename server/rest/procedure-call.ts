@@ -25,7 +25,7 @@ const MIDDLEWARE_MARKER = 'middlewareMarker';
  * spread into a Babel helper (`_objectSpread2`: Object.keys, getOwnPropertyDescriptor and
  * defineProperty per key), two to three per middleware: 10 to 30 µs of an uncached item call in
  * process (bench/README.md). Only the REST surface calls procedures this way; `/trpc` goes through
- * tRPC's adapter. test/performance.test.ts holds both to the same data, ctx and errors.
+ * tRPC's adapter. test/platform/performance.test.ts holds both to the same data, ctx and errors.
  */
 export function procedureCall(procedure: AnyProcedure): TProcedureCall {
   const definition = procedure._def as unknown as { middlewares: TMiddleware[]; meta: unknown };

@@ -6,8 +6,8 @@ import type { TContext, TRequestIdentity } from '../context';
 import { AppError, toPublicError } from '../errors';
 import { BODY_LIMIT_BYTES, readBody } from '../rest/body';
 import { procedureCall, type TProcedureCall } from '../rest/procedure-call';
-import { ResponseCache } from '../rest/response-cache';
-import type { TReadCache } from '../services/read-cache';
+import { ResponseCache } from '../infra/cache/stored-answers';
+import type { TReadCache } from '../infra/cache/read-cache';
 import type { TProcedureMeta } from '../trpc';
 
 /** A procedure of the router as this handler calls it, resolved once at start-up. */
@@ -84,7 +84,7 @@ function isJsonBody(req: IncomingMessage): boolean {
  *
  * Everything else (streaming batches for httpBatchStreamLink, malformed input, unknown procedures,
  * wrong methods or content types) goes to tRPC's adapter, which defines those answers; the adapter
- * is the reference the fast path is tested against (test/trpc-surface.test.ts).
+ * is the reference the fast path is tested against (test/cross-cutting/trpc-surface.test.ts).
  */
 export function createTrpcHandler(options: TTrpcHandlerOptions): TTrpcHandler {
   const { router, maxBatchSize } = options;

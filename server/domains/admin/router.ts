@@ -1,0 +1,17 @@
+import { router } from '../../trpc';
+import { subscriptionAdminRouter } from '../subscription/router';
+import { catalogAdminRouter } from './catalog';
+import { calendarAdminRouter, dropAdminRouter, warAdminRouter } from './live-data';
+
+/**
+ * Ingestion of data that comes from outside (catalog, drops, war snapshots, calendar, plans).
+ * Each domain mounts its admin router here; REST paths live under /api/admin/... and every
+ * procedure is built on adminProcedure (401 without a session, 403 for non-admins).
+ */
+export const adminRouter = router({
+  subscription: subscriptionAdminRouter,
+  catalog: catalogAdminRouter,
+  drop: dropAdminRouter,
+  war: warAdminRouter,
+  calendar: calendarAdminRouter,
+});

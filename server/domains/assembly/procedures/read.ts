@@ -1,0 +1,67 @@
+import { z } from 'zod';
+import { zBool } from '../../../schemas';
+import { getAssembly, getAttributes as attributesOf, LIST_PREFIX, listAssemblies, listTrash as trashOf, MAX_LIST_WINDOW, MAX_SEARCH_RESULTS } from '../service';
+import { authedProcedure, publicProcedure } from '../../../trpc';
+import { passwordGuesses } from '../password-guesses';
+import { ZAssembly, ZAssemblyList, ZAssemblyUuid, ZAttributes, ZListInput, ZTrashInput, ZTrashList } from '../schemas';
+
+export const list = publicProcedure
+  .meta({
+    openapi: {
+      method: 'GET',
+      path: '/assembly/list',
+      tags: ['assembly'],
+      protect: false,
+      summary: 'Public assemblies: search, filter by hull class, sort',
+      description: `Newest first by default (sort=latest); sort=hottest by log10(2 × likes + views / 10 + 1) rounded to 0.01 + publication time / 12 h, sort=rating by (sum + 15) / (count + 5). A list reaches its first ${MAX_LIST_WINDOW} results: page × pageSize above that is a 400. With a keyword, at most the newest ${MAX_SEARCH_RESULTS} matches are paged through and ranked; data.truncated says whether more matched.`,
+    },
+    responseCache: { scope: LIST_PREFIX },
+  })
+  .input(ZListInput.prefault({}))
+  .output(ZAssemblyList)
+  .query(({ input, ctx }) => listAssemblies(ctx.db, ctx.deps.cache, input, ctx.deps.now()));
+
+export const getItem = publicProcedure
+  .meta({
+    openapi: {
+      method: 'GET',
+      path: '/assembly/item',
+      tags: ['assembly'],
+      protect: false,
+      summary: 'One assembly (private ones need their password unless you are the creator)',
+      description: 'force=true bypasses the read cache. Each read by someone other than the creator counts a view (stored within about a second).',
+    },
+  })
+  .input(
+    z.object({
+      uuid: ZAssemblyUuid,
+      password: z.string().max(256).optional(),
+      force: zBool().optional().meta({ description: 'Bypass the read cache' }),
+    }),
+  )
+  .output(ZAssembly)
+  .query(async ({ input, ctx }) => {
+    const { view, etag, isPublic } = await getAssembly(ctx.db, ctx.deps.cache, ctx.deps.views, input.uuid, {
+      viewerId: ctx.auth?.user.id,
+      password: input.password,
+      force: input.force,
+      guesses: passwordGuesses(ctx),
+    });
+    ctx.responseHeaders.etag = etag;
+    if (!isPublic) ctx.responseHeaders['cache-control'] = 'private, no-cache';
+    return view;
+  });
+
+export const getAttributes = publicProcedure
+  .meta({ openapi: { method: 'GET', path: '/assembly/attr', tags: ['assembly'], protect: false, summary: 'Computed attributes of an assembly from the catalog' } })
+  .input(z.object({ uuid: ZAssemblyUuid, password: z.string().max(256).optional() }))
+  .output(ZAttributes)
+  .query(({ input, ctx }) =>
+    attributesOf(ctx.db, input.uuid, { viewerId: ctx.auth?.user.id, password: input.password, guesses: passwordGuesses(ctx) }),
+  );
+
+export const listTrash = authedProcedure
+  .meta({ openapi: { method: 'GET', path: '/assembly/trash', tags: ['assembly'], protect: true, summary: 'Your trashed assemblies (purged 30 days after deletion)' } })
+  .input(ZTrashInput.prefault({}))
+  .output(ZTrashList)
+  .query(({ input, ctx }) => trashOf(ctx.db, ctx.user.id, input.page, input.pageSize));

@@ -1,0 +1,33 @@
+import { z } from 'zod';
+import { ZNoInput, ZTimestamp } from '../../schemas';
+import { publicProcedure, router } from '../../trpc';
+
+export const captchaRouter = router({
+  get: publicProcedure
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/captcha',
+        tags: ['captcha'],
+        protect: false,
+        summary: 'ALTCHA proof-of-work challenge',
+        description: 'Solve it (e.g. with the ALTCHA widget) and send the base64 payload as captchaCode on sign-up. Each solution is accepted once.',
+      },
+    })
+    .input(ZNoInput)
+    .output(
+      z.object({
+        algorithm: z.string(),
+        challenge: z.string(),
+        salt: z.string(),
+        signature: z.string(),
+        maxnumber: z.number().int().optional(),
+        expiresAt: ZTimestamp,
+      }),
+    )
+    .query(async ({ ctx }) => {
+      await ctx.deps.limits.captcha.hit(ctx.request.clientIp);
+      ctx.responseHeaders['cache-control'] = 'no-store';
+      return ctx.deps.captcha.issue(ctx.deps.now());
+    }),
+});

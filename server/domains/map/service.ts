@@ -1,0 +1,246 @@
+import { randomUUID } from 'node:crypto';
+import { asc, count, desc, eq } from 'drizzle-orm';
+import type { TDb } from '../../../db/client';
+import { mapCollections, mapPoints, users } from '../../../db/schema';
+import { transaction } from '../../../db/transaction';
+import { AppError } from '../../errors';
+import { pageWindow, type TPagination } from '../../schemas';
+
+export const MAX_POINTS_PER_COLLECTION = 1000;
+/** Rows per INSERT: far below SQLite's bound-variable limit on every build. */
+const POINT_INSERT_CHUNK = 100;
+
+export interface TPointInput {
+  uuid?: string;
+  title: string;
+  description?: string | null;
+  latitude: number;
+  longitude: number;
+  tags?: string[];
+}
+
+export interface TPoint {
+  uuid: string;
+  title: string;
+  description: string | null;
+  latitude: number;
+  longitude: number;
+  tags: string[];
+}
+
+export interface TCollectionSummary {
+  uuid: string;
+  title: string;
+  description: string | null;
+  isPublic: boolean;
+  pointCount: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface TCollection extends TCollectionSummary {
+  author: { id: string; username: string };
+  points: TPoint[];
+}
+
+export interface TNewCollection {
+  title: string;
+  description?: string | null;
+  isPublic?: boolean;
+  points?: TPointInput[];
+}
+
+export type TCollectionPatch = Partial<TNewCollection>;
+
+const summaryColumns = {
+  uuid: mapCollections.id,
+  authorId: mapCollections.authorId,
+  title: mapCollections.title,
+  description: mapCollections.description,
+  isPublic: mapCollections.isPublic,
+  pointCount: mapCollections.pointCount,
+  createdAt: mapCollections.createdAt,
+  updatedAt: mapCollections.updatedAt,
+};
+
+interface TSummaryRow {
+  uuid: string;
+  authorId: string;
+  title: string;
+  description: string | null;
+  isPublic: boolean;
+  pointCount: number;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+function toSummary(row: TSummaryRow): TCollectionSummary {
+  return {
+    uuid: row.uuid,
+    title: row.title,
+    description: row.description,
+    isPublic: row.isPublic,
+    pointCount: row.pointCount,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+/** Duplicate point uuids would make "replace the set" ambiguous; reject them before touching the store. */
+function withPointIds(points: TPointInput[]): TPoint[] {
+  if (points.length > MAX_POINTS_PER_COLLECTION) {
+    throw new AppError('BAD_REQUEST', `Invalid input: points: at most ${MAX_POINTS_PER_COLLECTION} points per collection`, {
+      issues: [{ path: 'points', message: `at most ${MAX_POINTS_PER_COLLECTION} points per collection` }],
+    });
+  }
+  const seen = new Map<string, number>();
+  return points.map((point, index) => {
+    const uuid = point.uuid ?? randomUUID();
+    const earlier = seen.get(uuid);
+    if (earlier !== undefined) {
+      const path = `points[${index}].uuid`;
+      throw new AppError('BAD_REQUEST', `Invalid input: ${path}: duplicates points[${earlier}].uuid`, {
+        issues: [{ path, message: `duplicates points[${earlier}].uuid` }],
+      });
+    }
+    seen.set(uuid, index);
+    return {
+      uuid,
+      title: point.title,
+      description: point.description ?? null,
+      latitude: point.latitude,
+      longitude: point.longitude,
+      tags: point.tags ?? [],
+    };
+  });
+}
+
+async function insertPoints(tx: TDb, collectionId: string, points: TPoint[]): Promise<void> {
+  for (let start = 0; start < points.length; start += POINT_INSERT_CHUNK) {
+    const rows = points.slice(start, start + POINT_INSERT_CHUNK).map((point, offset) => ({
+      collectionId,
+      id: point.uuid,
+      position: start + offset,
+      title: point.title,
+      description: point.description,
+      latitude: point.latitude,
+      longitude: point.longitude,
+      tags: point.tags,
+    }));
+    await tx.insert(mapPoints).values(rows);
+  }
+}
+
+export async function listOwnCollections(
+  db: TDb,
+  userId: string,
+  page: number,
+  pageSize: number,
+): Promise<{ items: TCollectionSummary[]; pagination: TPagination }> {
+  const window = pageWindow(page, pageSize);
+  const rows = await db
+    .select(summaryColumns)
+    .from(mapCollections)
+    .where(eq(mapCollections.authorId, userId))
+    .orderBy(desc(mapCollections.updatedAt), asc(mapCollections.id))
+    .limit(window.limit)
+    .offset(window.offset)
+    .all();
+  const total = await db.select({ n: count() }).from(mapCollections).where(eq(mapCollections.authorId, userId)).get();
+  return { items: rows.map(toSummary), pagination: window.describe(total?.n ?? 0) };
+}
+
+async function findCollection(db: TDb, uuid: string): Promise<TSummaryRow | undefined> {
+  return db.select(summaryColumns).from(mapCollections).where(eq(mapCollections.id, uuid)).get();
+}
+
+const NOT_FOUND = 'Map collection not found';
+
+/** A non-public collection does not exist for anyone but its author. */
+export async function getCollection(db: TDb, uuid: string, viewerId: string | null): Promise<TCollection> {
+  const row = await findCollection(db, uuid);
+  if (!row || (!row.isPublic && row.authorId !== viewerId)) throw new AppError('NOT_FOUND', NOT_FOUND);
+  return loadFull(db, row);
+}
+
+async function loadFull(db: TDb, row: TSummaryRow): Promise<TCollection> {
+  const author = await db.select({ id: users.id, username: users.username }).from(users).where(eq(users.id, row.authorId)).get();
+  const points = await db
+    .select({
+      uuid: mapPoints.id,
+      title: mapPoints.title,
+      description: mapPoints.description,
+      latitude: mapPoints.latitude,
+      longitude: mapPoints.longitude,
+      tags: mapPoints.tags,
+    })
+    .from(mapPoints)
+    .where(eq(mapPoints.collectionId, row.uuid))
+    .orderBy(asc(mapPoints.position))
+    .all();
+  return { ...toSummary(row), author: author ?? { id: row.authorId, username: '' }, points };
+}
+
+export async function createCollection(db: TDb, authorId: string, input: TNewCollection, now: Date): Promise<TCollection> {
+  const points = withPointIds(input.points ?? []);
+  const id = randomUUID();
+  await transaction(db, async (tx) => {
+    await tx.insert(mapCollections).values({
+      id,
+      authorId,
+      title: input.title,
+      description: input.description ?? null,
+      isPublic: input.isPublic ?? true,
+      pointCount: points.length,
+      createdAt: now,
+      updatedAt: now,
+    });
+    await insertPoints(tx, id, points);
+  });
+  return getCollection(db, id, authorId);
+}
+
+/**
+ * Only the author may change or delete a collection. Others get 404 for a non-public collection
+ * (its existence stays hidden, as on reads) and 403 for a public one (they can see it, not change it).
+ */
+async function findOwned(db: TDb, uuid: string, userId: string, action: string): Promise<TSummaryRow> {
+  const row = await findCollection(db, uuid);
+  if (!row || (!row.isPublic && row.authorId !== userId)) throw new AppError('NOT_FOUND', NOT_FOUND);
+  if (row.authorId !== userId) throw new AppError('FORBIDDEN', `Only the author may ${action} this collection`);
+  return row;
+}
+
+export async function updateCollection(
+  db: TDb,
+  uuid: string,
+  userId: string,
+  patch: TCollectionPatch,
+  now: Date,
+): Promise<TCollection> {
+  await findOwned(db, uuid, userId, 'edit');
+  const points = patch.points === undefined ? undefined : withPointIds(patch.points);
+  await transaction(db, async (tx) => {
+    await tx
+      .update(mapCollections)
+      .set({
+        ...(patch.title !== undefined && { title: patch.title }),
+        ...(patch.description !== undefined && { description: patch.description }),
+        ...(patch.isPublic !== undefined && { isPublic: patch.isPublic }),
+        ...(points !== undefined && { pointCount: points.length }),
+        updatedAt: now,
+      })
+      .where(eq(mapCollections.id, uuid));
+    if (points !== undefined) {
+      await tx.delete(mapPoints).where(eq(mapPoints.collectionId, uuid));
+      await insertPoints(tx, uuid, points);
+    }
+  });
+  return getCollection(db, uuid, userId);
+}
+
+export async function deleteCollection(db: TDb, uuid: string, userId: string): Promise<void> {
+  await findOwned(db, uuid, userId, 'delete');
+  // Points go with it through ON DELETE CASCADE.
+  await db.delete(mapCollections).where(eq(mapCollections.id, uuid));
+}

@@ -1,0 +1,194 @@
+import { randomUUID } from 'node:crypto';
+import { and, eq, or } from 'drizzle-orm';
+import type { TDb } from '../../../db/client';
+import { transaction } from '../../../db/transaction';
+import { users } from '../../../db/schema';
+import { AppError } from '../../errors';
+import { limitGuess, type TRateLimit } from '../../http/rate-limit';
+import { burnPasswordCheck, hashPassword, verifyPassword } from '../../infra/password';
+import { createSession, invalidateUserSessions, type TSessionUser } from './session';
+
+export interface TProfile {
+  id: string;
+  username: string;
+  email: string;
+  role: 'user' | 'admin';
+  createdAt: string;
+}
+
+export type TPublicProfile = Omit<TProfile, 'email'>;
+
+export interface TSignedIn {
+  token: string;
+  expiresAt: string;
+  user: TProfile;
+}
+
+const BAD_CREDENTIALS = 'Wrong username or password';
+
+export function toProfile(user: TSessionUser): TProfile {
+  return {
+    id: user.id,
+    username: user.username,
+    email: user.email,
+    role: user.role,
+    createdAt: user.createdAt.toISOString(),
+  };
+}
+
+export function toPublicProfile(user: TSessionUser): TPublicProfile {
+  const { email: _email, ...rest } = toProfile(user);
+  return rest;
+}
+
+export interface TNewAccount {
+  username: string;
+  email: string;
+  password: string;
+  role?: 'user' | 'admin';
+}
+
+/** Creates an account; 409 when the username (any case) or the e-mail is taken. */
+export async function createAccount(db: TDb, input: TNewAccount, now: Date): Promise<TSessionUser> {
+  const usernameKey = input.username.toLowerCase();
+  const email = input.email.toLowerCase();
+  await assertAvailable(db, usernameKey, email);
+  const passwordHash = await hashPassword(input.password);
+  const user = {
+    id: randomUUID(),
+    username: input.username,
+    usernameKey,
+    email,
+    passwordHash,
+    role: input.role ?? 'user',
+    createdAt: now,
+    updatedAt: now,
+  } as const;
+  try {
+    await db.insert(users).values(user);
+  } catch (error) {
+    // Two sign-ups racing past the check above: the unique index decides.
+    if (String((error as { code?: string }).code ?? error).includes('CONSTRAINT')) {
+      await assertAvailable(db, usernameKey, email);
+    }
+    throw error;
+  }
+  return { id: user.id, username: user.username, email, role: user.role, createdAt: now };
+}
+
+async function assertAvailable(db: TDb, usernameKey: string, email: string): Promise<void> {
+  const taken = await db
+    .select({ usernameKey: users.usernameKey, email: users.email })
+    .from(users)
+    .where(or(eq(users.usernameKey, usernameKey), eq(users.email, email)))
+    .all();
+  if (taken.some((row) => row.usernameKey === usernameKey)) {
+    throw new AppError('CONFLICT', 'Username is already taken', { data: { field: 'username' } });
+  }
+  if (taken.length > 0) {
+    throw new AppError('CONFLICT', 'E-mail is already registered', { data: { field: 'email' } });
+  }
+}
+
+export async function signUp(db: TDb, input: TNewAccount, now: Date): Promise<TSignedIn> {
+  const user = await createAccount(db, { ...input, role: 'user' }, now);
+  const session = await createSession(db, user.id, now);
+  return { token: session.token, expiresAt: session.expiresAt.toISOString(), user: toProfile(user) };
+}
+
+/**
+ * `login` is a username (any case) or an e-mail. Unknown user and wrong password look the same and
+ * take the same time. Every attempt counts against the login before its password is checked (known
+ * or not, so lock-out does not reveal which accounts exist): however many arrive at once, at most
+ * `failures.points` per window are checked, the rest are a 429, and so is every attempt, the right
+ * password too, until the window passes. A right password gives back only its own attempt.
+ */
+export async function signIn(
+  db: TDb,
+  login: string,
+  password: string,
+  now: Date,
+  failures: TRateLimit,
+): Promise<TSignedIn> {
+  const key = login.toLowerCase();
+  const column = key.includes('@') ? users.email : users.usernameKey;
+  let row: typeof users.$inferSelect | undefined;
+  const valid = await limitGuess([{ limit: failures, key }], async () => {
+    row = await db.select().from(users).where(eq(column, key)).get();
+    return row ? verifyPassword(row.passwordHash, password) : (await burnPasswordCheck(password), false);
+  });
+  if (!row || !valid) throw new AppError('UNAUTHORIZED', BAD_CREDENTIALS);
+  const session = await createSessionIfCurrent(db, row.id, row.passwordHash, now);
+  if (!session) throw new AppError('UNAUTHORIZED', BAD_CREDENTIALS);
+  return { token: session.token, expiresAt: session.expiresAt.toISOString(), user: toProfile(row) };
+}
+
+/**
+ * A session, only if the account's password is still the one just verified (`verifiedHash`), checked
+ * and created in one transaction. Verifying takes tens of milliseconds: a password change committed
+ * meanwhile has ended every session, and a session made afterwards from the old password would
+ * outlive it. Then nothing is created and the caller answers as for a wrong password, which the old
+ * one now is.
+ */
+async function createSessionIfCurrent(db: TDb, userId: string, verifiedHash: string, now: Date) {
+  return transaction(db, async (tx) => {
+    const current = await tx.select({ passwordHash: users.passwordHash }).from(users).where(eq(users.id, userId)).get();
+    return current?.passwordHash === verifiedHash ? createSession(tx, userId, now) : undefined;
+  });
+}
+
+export async function getPublicProfile(db: TDb, id: string): Promise<TPublicProfile> {
+  const row = await db
+    .select({ id: users.id, username: users.username, email: users.email, role: users.role, createdAt: users.createdAt })
+    .from(users)
+    .where(eq(users.id, id))
+    .get();
+  if (!row) throw new AppError('NOT_FOUND', 'User not found');
+  return toPublicProfile(row);
+}
+
+/** CLI only: admins are never made through the API. */
+export async function setRole(db: TDb, username: string, role: 'user' | 'admin'): Promise<boolean> {
+  const updated = await db
+    .update(users)
+    .set({ role })
+    .where(eq(users.usernameKey, username.toLowerCase()))
+    .returning({ id: users.id });
+  return updated.length > 0;
+}
+
+/**
+ * Changes the password after checking the current one, ends every session of the account (a thief
+ * holding an old token is locked out) and returns a fresh session for the caller. The check counts
+ * against the account's sign-in failures like a sign-in (before it runs: see signIn), so a stolen
+ * token cannot be used to guess the password faster than sign-in allows.
+ */
+export async function changePassword(
+  db: TDb,
+  userId: string,
+  currentPassword: string,
+  newPassword: string,
+  now: Date,
+  failures: TRateLimit,
+): Promise<TSignedIn> {
+  const row = await db.select().from(users).where(eq(users.id, userId)).get();
+  if (!row) throw new AppError('UNAUTHORIZED', 'Invalid or expired access token');
+  if (!(await limitGuess([{ limit: failures, key: row.usernameKey }], () => verifyPassword(row.passwordHash, currentPassword)))) {
+    throw new AppError('FORBIDDEN', 'Current password is wrong', { data: { field: 'currentPassword' } });
+  }
+  const passwordHash = await hashPassword(newPassword);
+  const session = await transaction(db, async (tx) => {
+    // Only over the password just verified: a change that committed during this one's hashing has
+    // ended this caller's sessions, and its password must not be overwritten by a stale check.
+    const changed = await tx
+      .update(users)
+      .set({ passwordHash, updatedAt: now })
+      .where(and(eq(users.id, userId), eq(users.passwordHash, row.passwordHash)))
+      .returning({ id: users.id });
+    if (changed.length === 0) return undefined;
+    await invalidateUserSessions(tx, userId);
+    return createSession(tx, userId, now);
+  });
+  if (!session) throw new AppError('FORBIDDEN', 'Current password is wrong', { data: { field: 'currentPassword' } });
+  return { token: session.token, expiresAt: session.expiresAt.toISOString(), user: toProfile(row) };
+}

@@ -1,0 +1,72 @@
+import { sha256 } from '@oslojs/crypto/sha2';
+import { encodeBase32LowerCaseNoPadding, encodeHexLowerCase } from '@oslojs/encoding';
+import { randomBytes } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import type { TDb } from '../../../db/client';
+import { sessions, users } from '../../../db/schema';
+
+/** Lucia's session design: random token to the client, its SHA-256 in the database. */
+export const SESSION_LIFETIME_MS = 30 * 24 * 60 * 60 * 1000;
+const RENEW_WHEN_LEFT_MS = SESSION_LIFETIME_MS / 2;
+
+export interface TSessionUser {
+  id: string;
+  username: string;
+  email: string;
+  role: 'user' | 'admin';
+  createdAt: Date;
+}
+
+export interface TAuth {
+  sessionId: string;
+  expiresAt: Date;
+  user: TSessionUser;
+}
+
+export function generateSessionToken(): string {
+  return encodeBase32LowerCaseNoPadding(randomBytes(20));
+}
+
+export function sessionIdFromToken(token: string): string {
+  return encodeHexLowerCase(sha256(new TextEncoder().encode(token)));
+}
+
+export async function createSession(db: TDb, userId: string, now: Date) {
+  const token = generateSessionToken();
+  const expiresAt = new Date(now.getTime() + SESSION_LIFETIME_MS);
+  await db.insert(sessions).values({ id: sessionIdFromToken(token), userId, expiresAt, createdAt: now });
+  return { token, expiresAt };
+}
+
+/** Returns the session's user, or null for an unknown or expired token. Slides the expiry when half used. */
+export async function validateSessionToken(db: TDb, token: string, now: Date): Promise<TAuth | null> {
+  const sessionId = sessionIdFromToken(token);
+  const row = await db
+    .select({
+      expiresAt: sessions.expiresAt,
+      user: { id: users.id, username: users.username, email: users.email, role: users.role, createdAt: users.createdAt },
+    })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(eq(sessions.id, sessionId))
+    .get();
+  if (!row) return null;
+  if (now.getTime() >= row.expiresAt.getTime()) {
+    await db.delete(sessions).where(eq(sessions.id, sessionId));
+    return null;
+  }
+  let expiresAt = row.expiresAt;
+  if (expiresAt.getTime() - now.getTime() < RENEW_WHEN_LEFT_MS) {
+    expiresAt = new Date(now.getTime() + SESSION_LIFETIME_MS);
+    await db.update(sessions).set({ expiresAt }).where(eq(sessions.id, sessionId));
+  }
+  return { sessionId, expiresAt, user: row.user };
+}
+
+export async function invalidateSession(db: TDb, sessionId: string): Promise<void> {
+  await db.delete(sessions).where(eq(sessions.id, sessionId));
+}
+
+export async function invalidateUserSessions(db: TDb, userId: string): Promise<void> {
+  await db.delete(sessions).where(eq(sessions.userId, userId));
+}

@@ -1,0 +1,154 @@
+import { count } from 'drizzle-orm';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { calendarEvents } from '../../db/schema';
+import { setRole } from '../../server/domains/user/account';
+import { importCalendarFile } from '../../server/domains/calendar/service';
+import { startTestServer, trpcError, type TTestServer } from '../support/helpers';
+
+interface TCtx {
+  app: TTestServer;
+  admin: string;
+  user: string;
+}
+
+const Calendar = suite<TCtx>('season calendar');
+
+const SEASONS = [
+  { id: 'y2s3', key: 'oathsOfWar', number: 6, startDate: '2025-07-15', endDate: '2025-10-21' },
+  { id: 'y2s4', key: 'gutsAndGlory', number: 7, startDate: '2025-10-21', endDate: '2026-02-10' },
+];
+
+const EVENTS = [
+  { id: 'kraken', title: 'World event: Kraken Hunt', category: 'world-event', startsAt: '2025-10-25T18:00:00Z', endsAt: '2025-10-27T06:00:00Z' },
+  { id: 'maint-1', title: 'Maintenance', category: 'maintenance', startsAt: '2025-10-31T22:00:00Z', endsAt: '2025-11-01T00:00:00Z', description: 'Servers down' },
+  { id: 'launch', title: 'Season launch', category: 'season', startsAt: '2025-10-21T09:00:00+02:00', endsAt: '2025-10-22T07:00:00Z', url: 'https://example.test/launch' },
+];
+
+Calendar.before(async (context) => {
+  context.app = await startTestServer();
+  const admin = await context.app.signUp();
+  await setRole(context.app.database.db, admin.username, 'admin');
+  context.admin = admin.token;
+  context.user = (await context.app.signUp()).token;
+  await context.app.trpc(context.admin).admin.war.upsertReference.mutate({ seasons: SEASONS });
+});
+Calendar.after(async (context) => {
+  await context.app.stop();
+});
+
+const eventCount = async (app: TTestServer) => (await app.database.db.select({ n: count() }).from(calendarEvents).get())!.n;
+
+Calendar('season is required (400) and must exist (404), on both surfaces', async ({ app }) => {
+  const missing = await app.rest('GET', '/api/calendar/data');
+  assert.is(missing.status, 400);
+  assert.equal(missing.body.data.issues, [{ path: 'season', message: 'is required' }]);
+  assert.is((await app.rest('GET', '/api/calendar/data?season=')).status, 400);
+  assert.is((await trpcError(app.trpc().calendar.getData.query({} as never))).status, 400);
+  const unknown = await app.rest('GET', '/api/calendar/data?season=y9s9');
+  assert.is(unknown.status, 404);
+  assert.match(unknown.body.message, /y9s9/);
+  assert.is((await trpcError(app.trpc().calendar.getData.query({ season: 'nowhere' }))).status, 404);
+});
+
+Calendar('replacing a calendar is admin-only', async ({ app, user }) => {
+  const body = { events: EVENTS };
+  assert.is((await app.rest('PUT', '/api/admin/calendar/y2s4', { body })).status, 401);
+  assert.is((await app.rest('PUT', '/api/admin/calendar/y2s4', { body, token: user })).status, 403);
+  assert.is((await trpcError(app.trpc(user).admin.calendar.replace.mutate({ season: 'y2s4', events: EVENTS }))).status, 403);
+  assert.is(await eventCount(app), 0);
+});
+
+Calendar('an admin replaces the calendar; data has the events and one timeline entry per day', async ({ app, admin }) => {
+  const replaced = await app.rest('PUT', '/api/admin/calendar/y2s4', { token: admin, body: { events: EVENTS } });
+  assert.is(replaced.status, 200);
+  assert.equal(replaced.body.data, { seasonId: 'y2s4', events: 3 });
+
+  const response = await app.rest('GET', '/api/calendar/data?season=y2s4');
+  assert.is(response.status, 200);
+  assert.is(response.headers.get('cache-control'), 'public, max-age=300');
+  const data = response.body.data;
+  assert.is(data.season.id, 'y2s4');
+  assert.equal(data.events.map((event: any) => event.id), ['launch', 'kraken', 'maint-1'], 'ordered by start');
+  assert.equal(data.events[0], {
+    id: 'launch',
+    title: 'Season launch',
+    category: 'season',
+    description: null,
+    url: 'https://example.test/launch',
+    startsAt: '2025-10-21T07:00:00.000Z',
+    endsAt: '2025-10-22T07:00:00.000Z',
+    status: 'ended',
+  });
+  // 2025-10-21 to 2026-02-10 inclusive: 11 + 30 + 31 + 31 + 10 days.
+  assert.is(data.timeline.length, 113);
+  assert.is(data.timeline[0].date, '2025-10-21');
+  assert.is(data.timeline[112].date, '2026-02-10');
+  const day = (date: string) => data.timeline.find((entry: any) => entry.date === date);
+  assert.equal(day('2025-10-21'), { date: '2025-10-21', events: ['launch'], starting: ['launch'], ending: [] });
+  assert.equal(day('2025-10-22'), { date: '2025-10-22', events: ['launch'], starting: [], ending: ['launch'] });
+  assert.equal(day('2025-10-25'), { date: '2025-10-25', events: ['kraken'], starting: ['kraken'], ending: [] });
+  assert.equal(day('2025-10-26'), { date: '2025-10-26', events: ['kraken'], starting: [], ending: [] });
+  assert.equal(day('2025-10-27'), { date: '2025-10-27', events: ['kraken'], starting: [], ending: ['kraken'] });
+  // Ends exactly at midnight: its last day is the 31st, not 1 November.
+  assert.equal(day('2025-10-31'), { date: '2025-10-31', events: ['maint-1'], starting: ['maint-1'], ending: ['maint-1'] });
+  assert.equal(day('2025-11-01'), { date: '2025-11-01', events: [], starting: [], ending: [] });
+
+  const byNumber = await app.trpc().calendar.getData.query({ season: '7' });
+  assert.equal(byNumber, data);
+  assert.equal((await app.rest('GET', '/api/calendar/data?season=gutsAndGlory')).body.data, data);
+});
+
+Calendar('a replacement removes events not in the new list; other seasons are untouched', async ({ app, admin }) => {
+  await app.trpc(admin).admin.calendar.replace.mutate({ season: 'y2s3', events: [{ id: 'oath', title: 'Oath Week', category: 'event', startsAt: '2025-08-01T00:00:00Z', endsAt: '2025-08-08T00:00:00Z' }] });
+  await app.trpc(admin).admin.calendar.replace.mutate({ season: 'gutsAndGlory', events: [EVENTS[1]!] });
+  const data = await app.trpc().calendar.getData.query({ season: 'y2s4' });
+  assert.equal(data.events.map((event) => event.id), ['maint-1']);
+  assert.is(data.events[0]!.description, 'Servers down');
+  assert.equal((await app.trpc().calendar.getData.query({ season: 'y2s3' })).events.map((event) => event.id), ['oath']);
+  assert.is(await eventCount(app), 2);
+});
+
+Calendar('invalid calendars are a 400 and leave the stored calendar as it was', async ({ app, admin }) => {
+  const cases: [string, unknown[], RegExp][] = [
+    ['outside the season', [{ ...EVENTS[0], startsAt: '2026-03-01T00:00:00Z', endsAt: '2026-03-02T00:00:00Z' }], /events\[0\]: does not overlap season y2s4/],
+    ['backwards', [{ ...EVENTS[0], endsAt: '2025-10-20T00:00:00Z' }], /events\[0\]\.endsAt/],
+    ['duplicate id', [EVENTS[0], EVENTS[0]], /events\[1\]\.id/],
+    ['bad category', [{ ...EVENTS[0], category: 'World Event!' }], /events\[0\]\.category/],
+    ['bad url', [{ ...EVENTS[0], url: 'javascript:alert(1)' }], /events\[0\]\.url/],
+  ];
+  for (const [name, events, message] of cases) {
+    const response = await app.rest('PUT', '/api/admin/calendar/y2s4', { token: admin, body: { events } });
+    assert.is(response.status, 400, name);
+    assert.match(response.body.message, message, `${name}: ${response.body.message}`);
+  }
+  assert.is((await app.rest('PUT', '/api/admin/calendar/y9s9', { token: admin, body: { events: [] } })).status, 404);
+  assert.equal((await app.trpc().calendar.getData.query({ season: 'y2s4' })).events.map((event) => event.id), ['maint-1']);
+});
+
+Calendar('an import file with one bad calendar writes none of them', async ({ app }) => {
+  const file = [
+    { season: 'y2s3', events: [] },
+    { season: 'y2s4', events: [{ ...EVENTS[0], startsAt: '2030-01-01T00:00:00Z', endsAt: '2030-01-02T00:00:00Z' }] },
+  ];
+  try {
+    await importCalendarFile(app.database.db, file);
+    assert.unreachable('import should fail');
+  } catch (error) {
+    assert.match((error as Error).message, /events\[0\]: does not overlap/);
+  }
+  assert.is(await eventCount(app), 2, 'y2s3 was not cleared');
+  const imported = await importCalendarFile(app.database.db, { season: 'y2s3', events: [] });
+  assert.equal(imported, [{ seasonId: 'y2s3', events: 0 }]);
+  assert.is(await eventCount(app), 1);
+});
+
+Calendar('calendar data has an ETag and answers 304', async ({ app }) => {
+  const first = await app.rest('GET', '/api/calendar/data?season=y2s4');
+  const etag = first.headers.get('etag');
+  assert.ok(etag);
+  const second = await fetch(`${app.url}/api/calendar/data?season=y2s4`, { headers: { 'if-none-match': etag! } });
+  assert.is(second.status, 304);
+});
+
+Calendar.run();

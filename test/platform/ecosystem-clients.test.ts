@@ -1,0 +1,246 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import superjson from 'superjson';
+import { appRouter } from '../../server/router';
+import { generateOpenApiTypes } from '../../scripts/openapi-types';
+import { startTestServer, type TTestServer } from '../support/helpers';
+import { documentOperations } from '../support/openapi-operations';
+import { ROOT, runNode } from '../support/process';
+
+
+function run(args: string[], env: Record<string, string> = {}) {
+  return runNode(args, { env, timeoutMs: 120_000 });
+}
+
+type TAuth = 'public' | 'token';
+/** Every endpoint of SPEC.md section 4 with its auth column (restore: the creator's token, DESIGN.md). */
+const CONTRACT: Record<string, [method: string, path: string, auth: TAuth][]> = {
+  assembly: [
+    ['get', '/assembly/list', 'public'],
+    ['get', '/assembly/item', 'public'],
+    ['post', '/assembly/publish', 'token'],
+    ['post', '/assembly/edit', 'token'],
+    ['post', '/assembly/delete', 'token'],
+    ['get', '/assembly/attr', 'public'],
+    ['get', '/assembly/trash', 'token'],
+    ['post', '/assembly/restore', 'token'],
+  ],
+  drop: [
+    ['get', '/drop/current', 'public'],
+    ['get', '/drop/history', 'public'],
+    ['get', '/drop/{id}', 'public'],
+  ],
+  stateOfWar: [
+    ['get', '/stateOfWar/latest', 'public'],
+    ['get', '/stateOfWar/season/{season}', 'public'],
+    ['get', '/stateOfWar/seasons', 'public'],
+    ['get', '/stateOfWar/history', 'public'],
+  ],
+  map: [
+    ['get', '/map/collections', 'token'],
+    ['get', '/map/collection/{uuid}', 'public'],
+    ['post', '/map/collection', 'token'],
+    ['put', '/map/collection/{uuid}', 'token'],
+    ['delete', '/map/collection/{uuid}', 'token'],
+  ],
+  subscription: [
+    ['get', '/subscription/plans', 'public'],
+    ['get', '/subscription/progress', 'public'],
+    ['get', '/subscription/hall', 'public'],
+    ['get', '/subscription/my-status', 'token'],
+    ['get', '/subscription/my-orders', 'token'],
+    ['post', '/subscription/orders/create', 'token'],
+    ['post', '/subscription/orders/{orderId}/cancel', 'token'],
+  ],
+  calendar: [['get', '/calendar/data', 'public']],
+  user: [
+    ['post', '/user/signin', 'public'],
+    ['post', '/user/signup', 'public'],
+    ['get', '/user/me', 'token'],
+    ['get', '/user/info', 'public'],
+  ],
+  captcha: [['get', '/captcha', 'public']],
+};
+/** Domains built in parallel branches: checked in full as soon as any of their paths is mounted. */
+const LATER_DOMAINS = new Set(['assembly', 'drop', 'stateOfWar', 'calendar']);
+
+type TJson = Record<string, any>;
+
+/** The document's operations, with the method in lower case as the document writes it. */
+function operations(document: TJson): { method: string; path: string; operation: TJson }[] {
+  return documentOperations(document).map(({ method, path, operation }) => ({ method: method.toLowerCase(), path, operation }));
+}
+
+function sampleParam(name: string): string {
+  return name === 'uuid' ? '3f6c8a52-1d4e-4b7a-9c0e-5a2b7d9e1f34' : 'sample-1';
+}
+
+// ---------------------------------------------------------------------------------------------
+
+const Document = suite<{ app: TTestServer; document: TJson }>('OpenAPI document: valid, complete, with auth, examples and envelope');
+
+Document.before(async (context) => {
+  context.app = await startTestServer();
+  const response = await fetch(`${context.app.url}/api/openapi.json`);
+  assert.is(response.status, 200);
+  context.document = (await response.json()) as TJson;
+});
+Document.after(async (context) => {
+  await context.app.stop();
+});
+
+Document('validates against the OpenAPI 3.1 schema and every $ref resolves', async ({ document }) => {
+  const validator = new Validator();
+  const result = await validator.validate(structuredClone(document));
+  assert.equal(result.errors, undefined, JSON.stringify(result.errors, null, 2)?.slice(0, 2000));
+  assert.ok(result.valid);
+  assert.is(validator.version, '3.1');
+  const resolved = validator.resolveRefs() as TJson;
+  assert.is(resolved.paths['/user/me'].get.responses['401'].content['application/json'].schema.required.join(), 'code,message,data');
+});
+
+Document('the validator is not a rubber stamp: a broken document is refused', async ({ document }) => {
+  const broken = structuredClone(document);
+  delete broken.paths['/user/me'].get.responses;
+  broken.info.version = 42;
+  const result = await new Validator().validate(broken);
+  assert.is(result.valid, false);
+});
+
+Document('names every contract path of the mounted domains with its method and auth requirement', ({ document }) => {
+  assert.equal(document.components.securitySchemes.bearerAuth, { type: 'http', scheme: 'bearer', description: 'Session token from /user/signin' });
+  assert.is(document.servers[0].url, '/api');
+  let checked = 0;
+  for (const [domain, endpoints] of Object.entries(CONTRACT)) {
+    const mounted = endpoints.some(([, path]) => document.paths[path] !== undefined);
+    if (LATER_DOMAINS.has(domain) && !mounted) continue;
+    for (const [method, path, auth] of endpoints) {
+      const operation = document.paths[path]?.[method];
+      assert.ok(operation, `${method.toUpperCase()} ${path} is missing from the document`);
+      if (auth === 'token') {
+        assert.equal(operation.security, [{ bearerAuth: [] }], `${path} declares the bearer token`);
+        assert.ok(operation.responses['401'], `${path} documents 401`);
+      } else {
+        assert.is(operation.security, undefined, `${path} is public`);
+      }
+      checked++;
+    }
+  }
+  assert.ok(checked >= 17, `checked ${checked} contract endpoints`);
+});
+
+Document('every operation: summary, tag, envelope schemas, examples, 429 with Retry-After', ({ document }) => {
+  assert.equal(document.components.schemas.ErrorEnvelope.required, ['code', 'message', 'data']);
+  for (const { method, path, operation } of operations(document)) {
+    const name = `${method.toUpperCase()} ${path}`;
+    assert.type(operation.summary, 'string', `${name} summary`);
+    assert.ok(operation.tags?.length >= 1, `${name} tag`);
+    const success = operation.responses['200'].content['application/json'];
+    assert.equal(success.schema.required, ['code', 'message', 'data'], `${name} success envelope`);
+    assert.equal(success.example.code, 200);
+    assert.is(success.example.message, 'success');
+    assert.type(success.example.data, 'object', `${name} example data`);
+    for (const [status, response] of Object.entries<TJson>(operation.responses)) {
+      if (status === '200') continue;
+      const media = response.content['application/json'];
+      assert.is(media.schema.$ref, '#/components/schemas/ErrorEnvelope', `${name} ${status}`);
+      assert.is(media.example.code, Number(status), `${name} ${status} example code`);
+    }
+    assert.is(operation.responses['429'].headers['Retry-After'].$ref, '#/components/headers/Retry-After');
+  }
+  const signin = document.paths['/user/signin'].post.responses['200'].content['application/json'].example;
+  assert.equal(Object.keys(signin.data).sort(), ['expiresAt', 'token', 'user']);
+  assert.is(signin.data.expiresAt, '2026-05-01T12:00:00.000Z');
+  assert.is(signin.data.user.role, 'user');
+});
+
+Document('the server agrees with the document: protected operations answer 401 without a token, on REST', async ({ app, document }) => {
+  let protectedCount = 0;
+  for (const { method, path, operation } of operations(document)) {
+    const concrete = path.replace(/\{(\w+)\}/g, (_, name: string) => sampleParam(name));
+    if (operation.security) {
+      const response = await app.rest(method.toUpperCase(), `/api${concrete}`, method === 'get' || method === 'delete' ? {} : { body: {} });
+      assert.is(response.status, 401, `${method.toUpperCase()} ${path}: ${response.text}`);
+      assert.is(response.body.code, 401);
+      protectedCount++;
+    } else if (method === 'get') {
+      const response = await app.rest('GET', `/api${concrete}`);
+      assert.ok([200, 400, 404].includes(response.status), `GET ${path}: ${response.status}`);
+      assert.is(response.body.code, response.status);
+      assert.not.match(response.body.message, /No route for/, `GET ${path} is routed`);
+    }
+  }
+  assert.ok(protectedCount >= 10, `${protectedCount} protected operations`);
+});
+
+Document('…and on native tRPC: every protected procedure answers 401 without a token', async ({ app }) => {
+  let count = 0;
+  for (const [path, procedure] of Object.entries<any>(appRouter._def.procedures)) {
+    const meta = procedure._def.meta?.openapi;
+    if (!meta?.protect) continue;
+    const input = encodeURIComponent(JSON.stringify(superjson.serialize({})));
+    const response =
+      procedure._def.type === 'query'
+        ? await fetch(`${app.url}/trpc/${path}?input=${input}`)
+        : await fetch(`${app.url}/trpc/${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(superjson.serialize({})) });
+    assert.is(response.status, 401, `tRPC ${path}`);
+    const body = (await response.json()) as TJson;
+    assert.is(body.error.json.data.httpStatus, 401);
+    count++;
+  }
+  assert.ok(count >= 10);
+});
+
+Document.run();
+
+// ---------------------------------------------------------------------------------------------
+
+const Clients = suite<{ app: TTestServer }>('typed clients: openapi-fetch over generated types, and the tRPC example');
+
+Clients.before(async (context) => {
+  context.app = await startTestServer();
+});
+Clients.after(async (context) => {
+  await context.app.stop();
+});
+
+Clients('openapi-typescript types from /api/openapi.json type-check a client that calls three endpoints', async ({ app }) => {
+  const document = (await (await fetch(`${app.url}/api/openapi.json`)).json()) as object;
+  const types = await generateOpenApiTypes(document);
+  assert.match(types, /"\/user\/me": \{/);
+  writeFileSync(join(ROOT, 'examples/rest-client/schema.d.ts'), types);
+  const tsc = await run([join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'examples/rest-client']);
+  assert.is(tsc.status, 0, `tsc on the generated client failed:\n${tsc.stdout}${tsc.stderr}`);
+
+  // A computed specifier: the client needs the generated schema.d.ts, so the project's own tsc must not follow it
+  // (it is type-checked just above, with its own tsconfig, once the types exist).
+  const clientModule = '../../examples/rest-client/client.ts';
+  const client = (await import(clientModule)) as { run: (baseUrl: string) => Promise<any> };
+  const result = await client.run(app.url);
+  assert.is(result.health, 'ok');
+  assert.match(result.username, /^rest_[0-9a-z]+$/);
+  assert.is(result.email, `${result.username}@example.com`);
+  assert.is(result.publicProfileHasEmail, false);
+  assert.equal(result.unauthorized, { status: 401, message: 'Missing access token' });
+});
+
+Clients('examples/trpc-client.ts runs against a started server with import type { AppRouter }', async ({ app }) => {
+  const child = await run(['--import', 'tsx', 'examples/trpc-client.ts'], { TIDEWATCH_URL: app.url });
+  assert.is(child.status, 0, child.stderr);
+  const lines = child.stdout.trim().split('\n');
+  assert.is(lines[0], 'health: ok, database ok');
+  assert.is(lines[1], 'captcha: SHA-256 challenge, maxnumber 2000');
+  assert.match(lines[2]!, /^signed up: example_[0-9a-z]+ \(user\), session until \d{4}-\d\d-\d\dT/);
+  assert.match(lines[3]!, /^me: example_[0-9a-z]+ <example_[0-9a-z]+@example\.com>$/);
+  assert.match(lines[4]!, /^created collection [0-9a-f-]{36} with 2 points$/);
+  assert.is(lines[5], 'my collections: 1');
+  assert.is(lines[6], 'read back: Treasure spots [Saint-Anne, Red Isle wreck]');
+  assert.is(lines[7], 'sponsorship plans: 0');
+  assert.is(lines[8], 'me after sign-out: 401 Invalid or expired access token');
+  assert.is(lines.length, 9);
+});
+
+Clients.run();

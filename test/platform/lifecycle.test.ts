@@ -1,0 +1,187 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { eq } from 'drizzle-orm';
+import { openDatabase } from '../../db/client';
+import { assemblies } from '../../db/schema';
+import { rest, TEST_DRIVER } from '../support/helpers';
+import { ROOT, startServerProcess, TSX_ARGS, type TServerProcess } from '../support/process';
+
+const NODE_ARGS = TSX_ARGS;
+
+/** Starts `server/main.ts` as `npm start` does and waits for its "listening" log line. */
+function startProcess(env: Record<string, string>): Promise<TServerProcess> {
+  return startServerProcess([...TSX_ARGS, 'server/main.ts'], { env: { PORT: '0', ...env } });
+}
+
+const Lifecycle = suite<{ dir: string }>('process lifecycle: start, seed, SIGTERM, bad configuration, CLI');
+
+Lifecycle.before((context) => {
+  context.dir = mkdtempSync(join(tmpdir(), 'tidewatch-life-'));
+});
+Lifecycle.after((context) => {
+  rmSync(context.dir, { recursive: true, force: true });
+});
+
+Lifecycle('start migrates and seeds demo users into an empty database', async ({ dir }) => {
+  const server = await startProcess({ DATABASE_URL: `file:${join(dir, 'seeded.db')}` });
+  try {
+    const signin = await rest(server.url, 'POST', '/api/user/signin', { body: { username: 'captain', password: 'tidewatch-demo' } });
+    assert.is(signin.status, 200);
+    assert.is(signin.body.data.user.role, 'admin');
+  } finally {
+    server.child.kill('SIGTERM');
+    assert.is(await server.exited, 0);
+  }
+});
+
+Lifecycle('SIGTERM writes the views counted since the last batch', async ({ dir }) => {
+  const file = join(dir, 'views.db');
+  const server = await startProcess({ DATABASE_URL: `file:${file}` });
+  let uuid = '';
+  let counted = 0;
+  try {
+    uuid = (await rest(server.url, 'GET', '/api/assembly/list?pageSize=1')).body.data.items[0].uuid;
+    for (let i = 0; i < 3; i++) counted = (await rest(server.url, 'GET', `/api/assembly/item?uuid=${uuid}`)).body.data.views;
+  } finally {
+    server.child.kill('SIGTERM');
+  }
+  assert.is(await server.exited, 0);
+  const database = openDatabase(`file:${file}`, { driver: TEST_DRIVER });
+  try {
+    const row = await database.db.select({ views: assemblies.views }).from(assemblies).where(eq(assemblies.uuid, uuid)).get();
+    assert.ok(counted >= 3);
+    assert.is(row?.views, counted, 'every view answered before the stop is stored');
+  } finally {
+    database.close();
+  }
+});
+
+Lifecycle('SEED_DEMO=false starts empty', async ({ dir }) => {
+  const server = await startProcess({ DATABASE_URL: `file:${join(dir, 'empty.db')}`, SEED_DEMO: 'false' });
+  try {
+    const signin = await rest(server.url, 'POST', '/api/user/signin', { body: { username: 'captain', password: 'tidewatch-demo' } });
+    assert.is(signin.status, 401);
+  } finally {
+    server.child.kill('SIGTERM');
+    await server.exited;
+  }
+});
+
+/** A sign-up whose body is sent in two halves, so the server holds it in flight in between. */
+function halfSentSignUp(url: string, index: number) {
+  const body = JSON.stringify({ username: `drain_${index}`, email: `drain${index}@example.test`, password: 'long password' });
+  const target = new URL('/api/user/signup', url);
+  const req = request({
+    host: target.hostname,
+    port: target.port,
+    path: target.pathname,
+    method: 'POST',
+    agent: false,
+    headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+  });
+  const connected = new Promise<void>((resolve) => req.once('socket', (socket) => socket.once('connect', () => resolve())));
+  const response = new Promise<number | string>((resolve) => {
+    req.once('response', (res) => {
+      res.resume();
+      res.once('end', () => resolve(res.statusCode ?? 0));
+    });
+    req.once('error', (error) => resolve(String(error)));
+  });
+  req.write(body.slice(0, 10));
+  return { connected, response, finish: () => req.end(body.slice(10)) };
+}
+
+Lifecycle('SIGTERM drains in-flight requests: every one is answered, then the process exits 0', async ({ dir }) => {
+  const server = await startProcess({ DATABASE_URL: `file:${join(dir, 'drain.db')}`, SEED_DEMO: 'false' });
+  const inFlight = Array.from({ length: 8 }, (_, index) => halfSentSignUp(server.url, index));
+  await Promise.all(inFlight.map((call) => call.connected));
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  server.child.kill('SIGTERM');
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  for (const call of inFlight) call.finish();
+  const statuses = await Promise.all(inFlight.map((call) => call.response));
+  assert.equal(statuses, Array(8).fill(200), 'no request was cut');
+  assert.is(await server.exited, 0);
+  assert.match(server.output(), /draining in-flight requests/);
+  try {
+    await fetch(`${server.url}/api/health`);
+    assert.unreachable('server still accepting after shutdown');
+  } catch (error) {
+    assert.match(String((error as Error & { cause?: unknown }).cause ?? error), /ECONNREFUSED/);
+  }
+});
+
+Lifecycle('a bad configuration value stops start-up with a message naming it', () => {
+  const result = spawnSync(process.execPath, [...NODE_ARGS, 'server/main.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: 'not-a-port' },
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
+  assert.is(result.status, 1);
+  assert.match(result.stderr, /PORT/);
+  assert.match(result.stderr, /not-a-port/);
+});
+
+Lifecycle('CLI: migrate, create-admin, usage errors and --help', ({ dir }) => {
+  const env = { ...process.env, DATABASE_URL: `file:${join(dir, 'cli.db')}` };
+  const cli = (...args: string[]) => spawnSync(process.execPath, [...NODE_ARGS, 'server/cli.ts', ...args], { cwd: ROOT, env, encoding: 'utf8', timeout: 30_000 });
+  const migrate = cli('migrate');
+  assert.is(migrate.status, 0, migrate.stderr);
+  assert.match(migrate.stdout, /migrations applied/);
+  const created = cli('create-admin', 'harbour_master', '--email', 'hm@example.test', '--password', 'long password');
+  assert.is(created.status, 0, created.stderr);
+  assert.match(created.stdout, /admin harbour_master created/);
+  const promoted = cli('create-admin', 'HARBOUR_MASTER');
+  assert.is(promoted.status, 0);
+  assert.match(promoted.stdout, /now an admin/);
+  const missing = cli('create-admin', 'ghost');
+  assert.is(missing.status, 2);
+  assert.match(missing.stderr, /--email/);
+  const noArgs = cli('create-admin');
+  assert.is(noArgs.status, 2);
+  assert.match(noArgs.stderr, /Usage/);
+  const unknownOption = cli('migrate', '--frobnicate');
+  assert.is(unknownOption.status, 2);
+  const help = cli('create-admin', '--help');
+  assert.is(help.status, 0);
+  assert.match(help.stdout, /Usage: npm run cli -- create-admin/);
+  const unknown = cli('sail-away');
+  assert.is(unknown.status, 2);
+  assert.match(unknown.stderr, /Unknown command/);
+});
+
+Lifecycle('backup while the server runs, then restore by swapping the file', async ({ dir }) => {
+  const live = join(dir, 'live.db');
+  const server = await startProcess({ DATABASE_URL: `file:${live}` });
+  const copy = join(dir, 'backups', 'copy.db');
+  const env = { ...process.env, DATABASE_URL: `file:${live}` };
+  try {
+    await rest(server.url, 'POST', '/api/user/signup', { body: { username: 'before_backup', email: 'bb@example.test', password: 'long password' } });
+    const backup = spawnSync(process.execPath, [...NODE_ARGS, 'server/cli.ts', 'backup', copy], { cwd: ROOT, env, encoding: 'utf8', timeout: 30_000 });
+    assert.is(backup.status, 0, backup.stderr);
+    const again = spawnSync(process.execPath, [...NODE_ARGS, 'server/cli.ts', 'backup', copy], { cwd: ROOT, env, encoding: 'utf8', timeout: 30_000 });
+    assert.is(again.status, 2, 'refuses to overwrite');
+    await rest(server.url, 'POST', '/api/user/signup', { body: { username: 'after_backup', email: 'ab@example.test', password: 'long password' } });
+  } finally {
+    server.child.kill('SIGTERM');
+    await server.exited;
+  }
+  // Restore (README): stop the server, put the copy in place of the database file, start again.
+  const restored = await startProcess({ DATABASE_URL: `file:${copy}` });
+  try {
+    const signin = (username: string) => rest(restored.url, 'POST', '/api/user/signin', { body: { username, password: 'long password' } });
+    assert.is((await signin('before_backup')).status, 200);
+    assert.is((await signin('after_backup')).status, 401);
+  } finally {
+    restored.child.kill('SIGTERM');
+    await restored.exited;
+  }
+});
+
+Lifecycle.run();
