@@ -23,6 +23,9 @@ import { createTrpcHandler, sendTrpcError, trpcCallCount } from './trpc-http/han
 import { MemoryExpiringKeys } from './infra/expiring-keys';
 import { MemoryReadCache } from './infra/cache/read-cache';
 import { createLiveDataRuntime } from './domains/drop/runtime';
+import type { TDropCurrentSnapshot } from './domains/drop/service';
+import { createCaches } from './infra/cache';
+import { localBus } from './infra/redis/invalidation';
 import { ViewCounter } from './infra/view-counter';
 import type { TSharedState } from './infra/redis';
 import { redisRateLimitStore } from './infra/redis/rate-limit-store';
@@ -61,7 +64,7 @@ export function createDeps(
   const hmacKey = config.CAPTCHA_HMAC_KEY ?? randomUUID() + randomUUID();
   const localCache = new MemoryReadCache({ maxEntries: 2000, maxBytes: READ_CACHE_MAX_BYTES, ttlMs: 30_000, now: () => now().getTime() });
   const redis = shared?.redis.client;
-  const cache = shared ? new SharedReadCache(localCache, shared.bus) : localCache;
+  const caches = createCaches<TDropCurrentSnapshot>(shared ? new SharedReadCache(localCache, shared.bus) : localCache, shared?.bus ?? localBus);
   return {
     config,
     logger,
@@ -72,17 +75,12 @@ export function createDeps(
       used: redis ? new RedisExpiringKeys(redis, 'tw:captcha-used:') : new MemoryExpiringKeys(),
     }),
     limits: createRateLimits(config, redis ? redisRateLimitStore(redis) : undefined),
-    cache,
+    caches,
     liveData: createLiveDataRuntime(
       config,
-      cache,
-      shared && redis
-        ? {
-            bus: shared.bus,
-            // Each key holds the deadline of a client's refresh (`tw:drop-refresh:`, of earlier versions, held its start).
-            refreshHolds: new RedisExpiringKeys(redis, 'tw:drop-refresh-until:', { fallback: new MemoryExpiringKeys(), logger }),
-          }
-        : {},
+      caches.dropCurrent,
+      // Each key holds the deadline of a client's refresh (`tw:drop-refresh:`, of earlier versions, held its start).
+      redis ? new RedisExpiringKeys(redis, 'tw:drop-refresh-until:', { fallback: new MemoryExpiringKeys(), logger }) : undefined,
     ),
     views: new ViewCounter(),
     shared,
@@ -116,14 +114,14 @@ export function createApp(options: { db: TDb; deps: TAppDeps }): TApp {
     routes,
     createContext: contextFor,
     onServerError: logServerError,
-    cache: deps.cache,
+    caches: deps.caches,
     nowMs: () => deps.now().getTime(),
   });
   const trpc = createTrpcHandler({
     router: appRouter,
     createContext: (req, identity) => contextFor(req, identity),
     maxBatchSize: deps.config.TRPC_MAX_BATCH_SIZE,
-    cache: deps.cache,
+    caches: deps.caches,
     nowMs: () => deps.now().getTime(),
     onServerError: logServerError,
   });

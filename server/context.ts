@@ -4,7 +4,8 @@ import type { TConfig } from './config';
 import type { TRateLimits } from './http/rate-limit';
 import type { TLogger } from './logger';
 import type { TCaptchaService } from './domains/captcha/service';
-import type { TReadCache } from './infra/cache/read-cache';
+import type { TCaches } from './infra/cache';
+import type { TDropCurrentSnapshot } from './domains/drop/service';
 import type { TLiveDataRuntime } from './domains/drop/runtime';
 import type { ViewCounter } from './infra/view-counter';
 import type { TSharedState } from './infra/redis';
@@ -18,8 +19,8 @@ export interface TAppDeps {
   logger: TLogger;
   /** The service clock; tests replace it. */
   now: () => Date;
-  /** In-process read cache (assembly item and list); writers invalidate what they change (on every instance). */
-  cache: TReadCache;
+  /** The caches by named scope (server/infra/cache/index.ts says what each holds and what drops it). */
+  caches: TCaches<TDropCurrentSnapshot>;
   /** Drop-campaign cache and refresh throttle. */
   liveData: TLiveDataRuntime;
   /** Assembly views counted since the last batched write (a `perInstance` job flushes them). */
@@ -27,6 +28,14 @@ export interface TAppDeps {
   /** Redis shared by several instances (REDIS_URL), or undefined for a single process. */
   shared?: TSharedState;
 }
+
+/**
+ * What a service receives as its first argument: the call's database (a transaction's own `tx`
+ * inside one) and the app's long-lived parts. A service names the parts it uses, e.g.
+ * `deps: TDepsOf<'db' | 'now'>`, so the CLI, jobs and tests pass only those.
+ */
+export type TServiceDeps = TAppDeps & { db: TDb };
+export type TDepsOf<K extends keyof TServiceDeps> = Pick<TServiceDeps, K>;
 
 /** Headers a procedure wants on its response (Cache-Control, Retry-After); both surfaces apply them. */
 export type TResponseHeaders = Record<string, string>;
@@ -43,7 +52,8 @@ export interface TRequestInfo {
 export interface TContext {
   db: TDb;
   request: TRequestInfo;
-  deps: TAppDeps;
+  /** The app's deps with this call's database: what services take (`service(ctx.deps, input)`). */
+  deps: TServiceDeps;
   /** The signed-in session, or null. */
   auth: TAuth | null;
   /** Why auth is null: no token sent, or a token that is unknown, malformed or expired. */
@@ -71,7 +81,7 @@ export function createContextInner(options: {
   return {
     db: options.db,
     request: options.request ?? { headers: {}, clientIp: 'internal' },
-    deps: options.deps,
+    deps: { ...options.deps, db: options.db },
     auth,
     authFailure: auth ? null : (options.authFailure ?? 'missing'),
     requestId: options.requestId ?? 'internal',

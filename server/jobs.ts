@@ -25,7 +25,7 @@ export const JOBS: TJob[] = [
   {
     name: 'assembly-trash-purge',
     intervalMs: 60 * 60 * 1000,
-    run: (db, deps) => purgeTrash(db, deps.now(), deps.cache),
+    run: (db, deps) => purgeTrash(db, deps.now(), deps.caches.lru),
   },
   warThinJob,
   { name: 'assembly-view-flush', intervalMs: VIEW_FLUSH_INTERVAL_MS, perInstance: true, run: (db, deps) => deps.views.flush(db) },

@@ -2,15 +2,11 @@ import { initTRPC } from '@trpc/server';
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import type { TContext } from './context';
 import { AppError, toPublicError } from './errors';
+import { applyHttpCaching, type THttpCaching } from './http/caching';
 import { transformer } from './transformer';
 
-/**
- * `responseCache` lets the REST surface answer anonymous GETs of the route from the read cache
- * (server/infra/cache/stored-answers.ts): `scope` is the read-cache prefix whose invalidation drops the stored
- * responses, so it must be a prefix the route's writers already invalidate. Requests carrying one of
- * `bypassParams` (e.g. `refresh`) neither read nor fill it.
- */
-export type TProcedureMeta = OpenApiMeta & { responseCache?: { scope: string; bypassParams?: string[] } };
+/** `http`: how the answer may be cached, by clients and by the service's stored answers (server/http/caching.ts). */
+export type TProcedureMeta = OpenApiMeta & { http?: THttpCaching };
 
 const t = initTRPC
   .context<TContext>()
@@ -36,14 +32,24 @@ const t = initTRPC
 export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
 
+/**
+ * Applies the procedure's `meta.http` to a successful answer, for both surfaces. It is the outermost
+ * middleware, so it sees the validated output and the context object the surface passed in.
+ */
+const declaredHttpCaching = t.middleware(async ({ ctx, meta, next }) => {
+  const result = await next();
+  if (result.ok && meta?.http) applyHttpCaching(meta.http, result.data, ctx);
+  return result;
+});
+
 /** No credentials needed. `ctx.auth` is the session if a valid token was sent, else null. */
-export const publicProcedure = t.procedure;
+export const publicProcedure = t.procedure.use(declaredHttpCaching);
 
 /**
  * Requires a valid session. Guarantees `ctx.user` (the signed-in account) and `ctx.sessionId`.
  * Throws 401 when the token is missing, malformed, unknown or expired.
  */
-export const authedProcedure = t.procedure.use(({ ctx, next }) => {
+export const authedProcedure = publicProcedure.use(({ ctx, next }) => {
   if (!ctx.auth) {
     throw new AppError(
       'UNAUTHORIZED',

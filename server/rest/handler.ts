@@ -4,8 +4,9 @@ import { AppError, toPublicError } from '../errors';
 import { etagListMatches, weakEtag } from '../etag';
 import { queryToObject, readJsonObjectBody } from './body';
 import { envelopeBody, sendJson } from './envelope';
-import type { TReadCache } from '../infra/cache/read-cache';
-import { ResponseCache } from '../infra/cache/stored-answers';
+import type { TCaches } from '../infra/cache';
+import { StoredAnswers } from '../infra/cache/stored-answers';
+import { defaultCacheControl } from '../http/caching';
 import { routePathOf, type RouteTable } from './routes';
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -16,8 +17,8 @@ export interface TRestHandlerOptions {
   createContext: (req: IncomingMessage, identity: TRequestIdentity, rawBody?: Buffer) => Promise<TContext>;
   /** Called with every error that maps to a 5xx, for logging. */
   onServerError: (error: unknown, info: { requestId: string; method: string; path: string }) => void;
-  /** Where routes with `meta.responseCache` keep their anonymous answers (the app's read cache). */
-  cache: TReadCache;
+  /** Where routes with `meta.http.stored` keep their anonymous answers. */
+  caches: TCaches;
   /** The service clock, in ms. */
   nowMs: () => number;
 }
@@ -56,11 +57,11 @@ function withIfMatch(input: Record<string, unknown>, header: string): Record<str
 /**
  * The REST surface: every procedure with `meta.openapi`, at its contract path, answering in the
  * envelope. Built once; each request costs a route lookup, a context and one procedure call, or
- * only the lookup when a stored answer serves it (response-cache.ts).
+ * only the lookup when a stored answer serves it (server/infra/cache/stored-answers.ts).
  */
 export function createRestHandler(options: TRestHandlerOptions): TRestHandler {
   const { routes } = options;
-  const responseCache = new ResponseCache(options.cache, options.nowMs);
+  const storedAnswers = new StoredAnswers(options.caches.lru, options.nowMs);
 
   return async (req, res, rawPath, search, identity) => {
     const { requestId } = identity;
@@ -76,8 +77,8 @@ export function createRestHandler(options: TRestHandlerOptions): TRestHandler {
         throw new AppError('METHOD_NOT_SUPPORTED', `Method ${method} not allowed for /api${path}; use ${match.allowed.join(' or ')}`);
       }
       const { route } = match;
-      const cacheKey = responseCache.keyFor(route, req, path, search);
-      const stored = cacheKey === null ? undefined : responseCache.read(cacheKey);
+      const cacheKey = storedAnswers.restKey(route.storedAnswers, route.method, req, path, search);
+      const stored = cacheKey === null ? undefined : storedAnswers.read(cacheKey);
       if (stored) {
         res.setHeader('age', stored.ageSeconds);
         sendSuccess(req, res, method, stored.body, stored.headers);
@@ -103,12 +104,12 @@ export function createRestHandler(options: TRestHandlerOptions): TRestHandler {
       const responseBody = envelopeBody(200, 'success', data);
       const headers: Record<string, string> = { ...ctx.responseHeaders };
       if (route.method === 'GET') {
-        headers['cache-control'] ??= req.headers.authorization || req.headers['x-access-token'] ? 'private, no-cache' : 'no-cache';
+        headers['cache-control'] ??= defaultCacheControl('GET', req.headers.authorization !== undefined || req.headers['x-access-token'] !== undefined);
         // A procedure may set its own (weak) ETag when its body carries a counter that should not defeat revalidation.
         headers.etag ??= weakEtag(responseBody);
-        if (cacheKey !== null && ctx.replayable) responseCache.write(cacheKey, responseBody, headers);
+        if (cacheKey !== null && ctx.replayable) storedAnswers.write(cacheKey, responseBody, headers);
       } else {
-        headers['cache-control'] ??= 'no-store';
+        headers['cache-control'] ??= defaultCacheControl(route.method, false);
       }
       sendSuccess(req, res, method, responseBody, headers);
     } catch (error) {

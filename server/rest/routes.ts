@@ -1,7 +1,7 @@
 import type { AnyProcedure, AnyRouter } from '@trpc/server';
 import { forEachOpenApiProcedure, normalizePath } from 'trpc-to-openapi';
 import { z } from 'zod';
-import type { TProcedureMeta } from '../trpc';
+import { storedAnswersRuleOf, type TStoredAnswersRule } from '../infra/cache/stored-answers';
 import { procedureCall, type TProcedureCall } from './procedure-call';
 
 export type THttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -20,8 +20,8 @@ export interface TRestRoute {
   isStatic: boolean;
   literalSegments: number;
   definitionOrder: number;
-  /** From `meta.responseCache` (server/trpc.ts). */
-  responseCache?: { scope: string; bypassParams: string[] };
+  /** From `meta.http.stored` (server/http/caching.ts). */
+  storedAnswers?: TStoredAnswersRule;
   /** The input declares `ifMatch`: the REST surface hands it the `If-Match` header (handler.ts). */
   takesIfMatch: boolean;
 }
@@ -62,11 +62,6 @@ function compile(template: string): { pattern: RegExp; paramNames: string[]; lit
 function takesIfMatch(procedure: AnyProcedure): boolean {
   const inputs = (procedure._def as { inputs?: unknown[] }).inputs ?? [];
   return inputs.some((parser) => parser instanceof z.ZodObject && Object.hasOwn(parser.shape, 'ifMatch'));
-}
-
-function responseCacheOf(meta: unknown): TRestRoute['responseCache'] {
-  const declared = (meta as TProcedureMeta).responseCache;
-  return declared && { scope: declared.scope, bypassParams: declared.bypassParams ?? [] };
 }
 
 /** A request path as routes see it: one trailing slash dropped (`/assembly/list/` is `/assembly/list`), the root kept. */
@@ -115,7 +110,7 @@ export class RouteTable {
         isStatic: paramNames.length === 0,
         literalSegments,
         definitionOrder: routes.length,
-        responseCache: responseCacheOf(meta),
+        storedAnswers: storedAnswersRuleOf(meta),
         takesIfMatch: takesIfMatch(procedure as AnyProcedure),
       });
     });

@@ -6,15 +6,14 @@ import type { TContext, TRequestIdentity } from '../context';
 import { AppError, toPublicError } from '../errors';
 import { BODY_LIMIT_BYTES, readBody } from '../rest/body';
 import { procedureCall, type TProcedureCall } from '../rest/procedure-call';
-import { ResponseCache } from '../infra/cache/stored-answers';
-import type { TReadCache } from '../infra/cache/read-cache';
-import type { TProcedureMeta } from '../trpc';
+import type { TCaches } from '../infra/cache';
+import { StoredAnswers, storedAnswersRuleOf, type TStoredAnswersRule } from '../infra/cache/stored-answers';
 
 /** A procedure of the router as this handler calls it, resolved once at start-up. */
 interface TEntry {
   call: TProcedureCall;
   type: 'query' | 'mutation';
-  responseCache?: { scope: string; bypassParams: string[] };
+  storedAnswers?: TStoredAnswersRule;
 }
 
 /** One call of a request, ready to run. */
@@ -22,7 +21,7 @@ interface TCall {
   path: string;
   entry: TEntry;
   input: unknown;
-  /** Where its answer is stored, for anonymous queries of procedures with `meta.responseCache`. */
+  /** Where its answer is stored, for anonymous queries of procedures with `meta.http.stored`. */
   cacheKey: string | null;
 }
 
@@ -40,8 +39,8 @@ export interface TTrpcHandlerOptions {
   router: AnyRouter;
   createContext: (req: IncomingMessage, identity: TRequestIdentity) => Promise<TContext>;
   maxBatchSize: number;
-  /** Where anonymous queries of procedures with `meta.responseCache` keep their answers (the app's read cache). */
-  cache: TReadCache;
+  /** Where anonymous queries of procedures with `meta.http.stored` keep their answers. */
+  caches: TCaches;
   nowMs: () => number;
   onServerError: (error: unknown, info: Record<string, unknown>) => void;
 }
@@ -80,7 +79,7 @@ function isJsonBody(req: IncomingMessage): boolean {
  * requests a client sends: well-formed calls of existing procedures, single or batched. Each call runs
  * through the procedure's own middleware chain (procedure-call.ts, as on REST) with a context of its
  * own (its response headers and replayability are its own), and anonymous queries of procedures with
- * `meta.responseCache` are answered from stored items, as REST answers from stored responses.
+ * `meta.http.stored` are answered from stored items, as REST answers from stored responses.
  *
  * Everything else (streaming batches for httpBatchStreamLink, malformed input, unknown procedures,
  * wrong methods or content types) goes to tRPC's adapter, which defines those answers; the adapter
@@ -90,29 +89,13 @@ export function createTrpcHandler(options: TTrpcHandlerOptions): TTrpcHandler {
   const { router, maxBatchSize } = options;
   const config = router._def._config;
   const deserialize = (value: unknown) => config.transformer.input.deserialize(value);
-  const stored = new ResponseCache(options.cache, options.nowMs);
+  const stored = new StoredAnswers(options.caches.lru, options.nowMs);
 
   const procedures = new Map<string, TEntry>();
   for (const [path, procedure] of Object.entries(router._def.procedures as Record<string, AnyProcedure>)) {
     const type = procedure._def.type;
     if (type !== 'query' && type !== 'mutation') continue;
-    const declared = (procedure._def.meta as TProcedureMeta | undefined)?.responseCache;
-    procedures.set(path, {
-      call: procedureCall(procedure),
-      type,
-      responseCache: declared && { scope: declared.scope, bypassParams: declared.bypassParams ?? [] },
-    });
-  }
-
-  /**
-   * Where an anonymous query's answer is stored: by procedure and input as sent (`inputText`, the JSON
-   * of its superjson input), or null when the procedure keeps none or the input asks to bypass it.
-   */
-  function cacheKeyOf(entry: TEntry, path: string, inputText: string | null): string | null {
-    const declared = entry.responseCache;
-    if (!declared) return null;
-    if (inputText !== null && declared.bypassParams.some((name) => inputText.includes(`"${name}"`))) return null;
-    return `${declared.scope}trpc:${path}?${inputText ?? ''}`;
+    procedures.set(path, { call: procedureCall(procedure), type, storedAnswers: storedAnswersRuleOf(procedure._def.meta) });
   }
 
   /** The calls of a request, or null when tRPC's adapter must answer it. */
@@ -152,7 +135,7 @@ export function createTrpcHandler(options: TTrpcHandlerOptions): TTrpcHandler {
         return null;
       }
       const callText = isBatch ? (raw === undefined ? null : JSON.stringify(raw)) : (inputText ?? null);
-      calls.push({ path: paths[index]!, entry, input, cacheKey: anonymous && type === 'query' ? cacheKeyOf(entry, paths[index]!, callText || null) : null });
+      calls.push({ path: paths[index]!, entry, input, cacheKey: anonymous && type === 'query' ? stored.trpcKey(entry.storedAnswers, paths[index]!, callText || null) : null });
     }
     return calls;
   }
@@ -215,7 +198,7 @@ export function createTrpcHandler(options: TTrpcHandlerOptions): TTrpcHandler {
     if (method === 'GET' && !isBatch && anonymous) {
       // A stored answer of a single query is found by its raw input, before anything is parsed.
       const entry = procedures.get(path);
-      const key = entry?.type === 'query' ? cacheKeyOf(entry, path, params.get('input') || null) : null;
+      const key = entry?.type === 'query' ? stored.trpcKey(entry.storedAnswers, path, params.get('input') || null) : null;
       const hit = key === null ? undefined : stored.read(key);
       if (hit) return send(res, 200, { ...JSON_HEADERS, ...hit.headers, age: String(hit.ageSeconds) }, hit.body);
     }

@@ -600,7 +600,7 @@ Item('one flush writes every assembly\'s views; those of one trashed meanwhile g
 
 Item('a flush during the password check of a private read loses no view and breaks nothing', async ({ app, owner }) => {
   const locked = await publish(app, owner.token, { ...HULK, isPublic: false, password: 'open-sesame' });
-  const { cache, views } = app.app.deps;
+  const { caches: { lru: cache }, views } = app.app.deps;
   const db = app.database.db;
   const read = getAssembly(db, cache, views, locked.uuid, { password: 'open-sesame', force: true });
   // The row is read and its count known before Argon2 starts; flush (and forget the count) while it runs.
@@ -992,7 +992,7 @@ List(`keyword search pages through the newest ${MAX_SEARCH_RESULTS} matches; shi
       await tx.insert(assemblies).values(Array.from({ length: Math.min(100, total - start) }, (_, k) => row(start + k)));
     }
   });
-  await invalidateAssembly(app.app.deps.cache);
+  await invalidateAssembly(app.app.deps.caches.lru);
   const list = async (query: string) => {
     const response = await app.rest('GET', `/api/assembly/list?keyword=capword&${query}`);
     assert.is(response.status, 200, response.text);

@@ -171,7 +171,7 @@ Sorts('totals stay exact through publish, private, trash, restore, a change of h
   await app.rest('POST', '/api/assembly/delete', { token: owner.token, body: { uuid: binned.uuid } });
   app.clock.advance(30 * DAY + 1000);
   await app.database.db.run(sql`delete from assemblies where deleted_at is not null`);
-  await app.app.deps.cache.invalidatePrefix('assembly:list:');
+  await app.app.deps.caches.list.invalidateAll();
   await check('deleted and purged');
   assert.is((await list(app, '')).pagination.total, 1);
 });

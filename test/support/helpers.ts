@@ -218,7 +218,7 @@ export async function serveRestRouter(router: AnyRouter): Promise<{ url: string;
     routes: RouteTable.fromRouter(router),
     createContext: (req, identity, rawBody) => createContext({ req, db: undefined as never, deps, identity, rawBody }),
     onServerError: () => {},
-    cache: deps.cache,
+    caches: deps.caches,
     nowMs: () => deps.now().getTime(),
   });
   const server: Server = createServer((req, res) => {

@@ -36,7 +36,7 @@ export const catalogAdminRouter = router({
     .mutation(async ({ input, ctx }) => {
       const report = await importCatalog(ctx.db, input, ctx.deps.now());
       // Summaries carry hull figures: every cached assembly read may be stale now.
-      await ctx.deps.cache.invalidatePrefix('assembly:');
+      await Promise.all([ctx.deps.caches.item.invalidateAll(), ctx.deps.caches.list.invalidateAll()]);
       return report;
     }),
 });

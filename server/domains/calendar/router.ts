@@ -13,6 +13,7 @@ export const calendarRouter = router({
         protect: false,
         summary: "A season's events and its day-by-day timeline",
       },
+      http: { cacheControl: 'public, max-age=300' },
     })
     .input(
       z.object({
@@ -20,8 +21,5 @@ export const calendarRouter = router({
       }),
     )
     .output(ZCalendar)
-    .query(async ({ input, ctx }) => {
-      ctx.responseHeaders['cache-control'] = 'public, max-age=300';
-      return getCalendar(ctx.db, input.season, ctx.deps.now());
-    }),
+    .query(({ input, ctx }) => getCalendar(ctx.db, input.season, ctx.deps.now())),
 });

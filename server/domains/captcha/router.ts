@@ -13,6 +13,7 @@ export const captchaRouter = router({
         summary: 'ALTCHA proof-of-work challenge',
         description: 'Solve it (e.g. with the ALTCHA widget) and send the base64 payload as captchaCode on sign-up. Each solution is accepted once.',
       },
+      http: { cacheControl: 'no-store' },
     })
     .input(ZNoInput)
     .output(
@@ -27,7 +28,6 @@ export const captchaRouter = router({
     )
     .query(async ({ ctx }) => {
       await ctx.deps.limits.captcha.hit(ctx.request.clientIp);
-      ctx.responseHeaders['cache-control'] = 'no-store';
       return ctx.deps.captcha.issue(ctx.deps.now());
     }),
 });

@@ -37,21 +37,18 @@ const ZItem = z.object({
 });
 
 // The catalog changes only on import: shared caches may keep it a few minutes.
-const CATALOG_CACHE = 'public, max-age=300';
+const CATALOG_CACHE = { cacheControl: 'public, max-age=300' };
 
 /** Read side of the game catalog, so loadout builders know the ids and slots publish accepts. */
 export const catalogRouter = router({
   listHulls: publicProcedure
-    .meta({ openapi: { method: 'GET', path: '/catalog/hulls', tags: ['assembly'], protect: false, summary: 'Hulls of the game catalog' } })
+    .meta({ openapi: { method: 'GET', path: '/catalog/hulls', tags: ['assembly'], protect: false, summary: 'Hulls of the game catalog' }, http: CATALOG_CACHE })
     .input(z.object({ ...zPageInput(50), size: z.enum(['extraSmall', 'small', 'medium', 'large'], { error: 'must be extraSmall, small, medium or large' }).optional() }).prefault({}))
     .output(zPage(ZHull))
-    .query(({ input, ctx }) => {
-      ctx.responseHeaders['cache-control'] = CATALOG_CACHE;
-      return listHulls(ctx.db, input);
-    }),
+    .query(({ input, ctx }) => listHulls(ctx.db, input)),
 
   listItems: publicProcedure
-    .meta({ openapi: { method: 'GET', path: '/catalog/items', tags: ['assembly'], protect: false, summary: 'Items of the game catalog' } })
+    .meta({ openapi: { method: 'GET', path: '/catalog/items', tags: ['assembly'], protect: false, summary: 'Items of the game catalog' }, http: CATALOG_CACHE })
     .input(
       z.object({
         ...zPageInput(50),
@@ -60,8 +57,5 @@ export const catalogRouter = router({
       }).prefault({}),
     )
     .output(zPage(ZItem))
-    .query(({ input, ctx }) => {
-      ctx.responseHeaders['cache-control'] = CATALOG_CACHE;
-      return listItems(ctx.db, input);
-    }),
+    .query(({ input, ctx }) => listItems(ctx.db, input)),
 });

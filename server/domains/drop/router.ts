@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { zBool, zPage, zPageInput } from '../../schemas';
 import { zRef } from '../war/seasons';
 import { getCampaign, getCurrentCampaigns, listCampaignHistory, ZDropCampaign, ZDropStatus } from './service';
-import { DROP_CURRENT_SCOPE } from './runtime';
+import { httpCaching } from '../../http/caching';
 import { publicProcedure, router } from '../../trpc';
 
 const ZDropCurrent = z.object({
@@ -25,22 +25,21 @@ export const dropRouter = router({
         description:
           'Served from a short-lived cache. refresh=1 rebuilds it, at most once every DROP_REFRESH_INTERVAL_SECONDS per client; faster is a 429 with Retry-After.',
       },
-      responseCache: { scope: DROP_CURRENT_SCOPE, bypassParams: ['refresh'] },
+      http: httpCaching<z.infer<typeof ZDropCurrent>>({
+        // A refresh is the caller's own rebuild; otherwise fresh until the cached list is rebuilt.
+        cacheControl: (current, now) => current.cache === 'refresh' ? 'no-cache' : `public, max-age=${Math.max(0, Math.floor((Date.parse(current.expiresAt) - now.getTime()) / 1000))}`,
+        // A stored answer is replayed as it was: only a hit stays true for everyone who gets it.
+        stored: { scope: 'dropCurrent', bypassParams: ['refresh'], replayable: (current) => current.cache === 'hit' },
+      }),
     })
     .input(z.object({ refresh: zBool().optional().meta({ description: '1 forces a cache rebuild (rate-limited per client)' }) }).prefault({}))
     .output(ZDropCurrent)
-    .query(async ({ input, ctx }) => {
-      const now = ctx.deps.now();
-      const result = await getCurrentCampaigns(ctx.db, ctx.deps.liveData, { now, refresh: input.refresh === true, clientKey: ctx.request.clientIp });
-      const freshFor = Math.max(0, Math.floor((Date.parse(result.expiresAt) - now.getTime()) / 1000));
-      ctx.responseHeaders['cache-control'] = input.refresh ? 'no-cache' : `public, max-age=${freshFor}`;
-      // A stored answer is replayed as it was: only a hit stays true for everyone who gets it.
-      ctx.replayable = result.cache === 'hit';
-      return result;
-    }),
+    .query(({ input, ctx }) =>
+      getCurrentCampaigns(ctx.db, ctx.deps.liveData, { now: ctx.deps.now(), refresh: input.refresh === true, clientKey: ctx.request.clientIp }),
+    ),
 
   listHistory: publicProcedure
-    .meta({ openapi: { method: 'GET', path: '/drop/history', tags: ['drop'], protect: false, summary: 'Archive of drop campaigns, newest start first' } })
+    .meta({ openapi: { method: 'GET', path: '/drop/history', tags: ['drop'], protect: false, summary: 'Archive of drop campaigns, newest start first' }, http: { cacheControl: 'public, max-age=60' } })
     .input(
       z.object({
         ...zPageInput(10),
@@ -49,17 +48,11 @@ export const dropRouter = router({
       }).prefault({}),
     )
     .output(zPage(ZDropCampaign))
-    .query(async ({ input, ctx }) => {
-      ctx.responseHeaders['cache-control'] = 'public, max-age=60';
-      return listCampaignHistory(ctx.db, input, ctx.deps.now());
-    }),
+    .query(({ input, ctx }) => listCampaignHistory(ctx.db, input, ctx.deps.now())),
 
   getItem: publicProcedure
-    .meta({ openapi: { method: 'GET', path: '/drop/{id}', tags: ['drop'], protect: false, summary: 'One campaign by our numeric id or the platform campaign id' } })
+    .meta({ openapi: { method: 'GET', path: '/drop/{id}', tags: ['drop'], protect: false, summary: 'One campaign by our numeric id or the platform campaign id' }, http: { cacheControl: 'public, max-age=60' } })
     .input(z.object({ id: zRef(128).meta({ description: 'Our numeric id, or the platform campaign id' }) }))
     .output(ZDropCampaign)
-    .query(async ({ input, ctx }) => {
-      ctx.responseHeaders['cache-control'] = 'public, max-age=60';
-      return getCampaign(ctx.db, input.id, ctx.deps.now());
-    }),
+    .query(({ input, ctx }) => getCampaign(ctx.db, input.id, ctx.deps.now())),
 });

@@ -9,7 +9,7 @@ const startedAt = Date.now();
 
 export const healthRouter = router({
   get: publicProcedure
-    .meta({ openapi: { method: 'GET', path: '/health', tags: ['meta'], protect: false, summary: 'Liveness and database check' } })
+    .meta({ openapi: { method: 'GET', path: '/health', tags: ['meta'], protect: false, summary: 'Liveness and database check' }, http: { cacheControl: 'no-store' } })
     .input(ZNoInput)
     .output(
       z.object({
@@ -22,7 +22,6 @@ export const healthRouter = router({
       }),
     )
     .query(async ({ ctx }) => {
-      ctx.responseHeaders['cache-control'] = 'no-store';
       const alive = await pingDatabase(ctx.db).catch(() => false);
       if (!alive) throw new AppError('SERVICE_UNAVAILABLE', 'Database unavailable');
       // Reads alone are not health: a read-only database answers them, and every sign-up is then a 500.

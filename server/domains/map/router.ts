@@ -69,14 +69,11 @@ export const mapRouter = router({
         summary: 'One collection with its points',
         description: "A non-public collection is a 404 for everyone but its author (send the author's token).",
       },
+      http: { cacheControl: (collection: { isPublic: boolean }) => (collection.isPublic ? undefined : 'private, no-store') },
     })
     .input(z.object({ uuid: ZCollectionId }))
     .output(ZCollection)
-    .query(async ({ input, ctx }) => {
-      const collection = await getCollection(ctx.db, input.uuid, ctx.auth?.user.id ?? null);
-      if (!collection.isPublic) ctx.responseHeaders['cache-control'] = 'private, no-store';
-      return collection;
-    }),
+    .query(({ input, ctx }) => getCollection(ctx.db, input.uuid, ctx.auth?.user.id ?? null)),
 
   create: authedProcedure
     .meta({ openapi: { method: 'POST', path: '/map/collection', tags: ['map'], protect: true, summary: 'Create a collection' } })

@@ -3,12 +3,13 @@ import { ZNoInput } from '../../schemas';
 import { ZSeasonRef } from './seasons';
 import { latestState, listSeasons, stateOfSeason, ZSeasonSummary, ZWarState } from './service';
 import { warHistory, ZHistoryRange, ZWarHistory } from './history';
+import { httpCaching } from '../../http/caching';
 import { publicProcedure, router } from '../../trpc';
 
 /** Snapshots arrive every few minutes while a season runs; an ended season no longer changes. */
-function warCacheControl(status: 'active' | 'upcoming' | 'ended'): string {
-  return status === 'ended' ? 'public, max-age=3600' : 'public, max-age=60';
-}
+const bySeasonStatus = httpCaching<{ season: { status: 'active' | 'upcoming' | 'ended' } }>({
+  cacheControl: ({ season }) => (season.status === 'ended' ? 'public, max-age=3600' : 'public, max-age=60'),
+});
 
 export const warRouter = router({
   getLatest: publicProcedure
@@ -20,23 +21,17 @@ export const warRouter = router({
         protect: false,
         summary: 'Newest snapshot of the current season: zone control, company standings, active hotspots',
       },
+      http: { cacheControl: 'public, max-age=60' },
     })
     .input(ZNoInput)
     .output(ZWarState)
-    .query(async ({ ctx }) => {
-      const state = await latestState(ctx.db, ctx.deps.now());
-      ctx.responseHeaders['cache-control'] = 'public, max-age=60';
-      return state;
-    }),
+    .query(({ ctx }) => latestState(ctx.db, ctx.deps.now())),
 
   listSeasons: publicProcedure
-    .meta({ openapi: { method: 'GET', path: '/stateOfWar/seasons', tags: ['stateOfWar'], protect: false, summary: 'Seasons with their time spans and snapshot coverage' } })
+    .meta({ openapi: { method: 'GET', path: '/stateOfWar/seasons', tags: ['stateOfWar'], protect: false, summary: 'Seasons with their time spans and snapshot coverage' }, http: { cacheControl: 'public, max-age=300' } })
     .input(ZNoInput)
     .output(z.object({ items: z.array(ZSeasonSummary), currentSeasonId: z.string().nullable() }))
-    .query(async ({ ctx }) => {
-      ctx.responseHeaders['cache-control'] = 'public, max-age=300';
-      return listSeasons(ctx.db, ctx.deps.now());
-    }),
+    .query(({ ctx }) => listSeasons(ctx.db, ctx.deps.now())),
 
   getSeason: publicProcedure
     .meta({
@@ -47,14 +42,11 @@ export const warRouter = router({
         protect: false,
         summary: 'Newest war state of a season (by id such as y2s4, key, or number)',
       },
+      http: bySeasonStatus,
     })
     .input(z.object({ season: ZSeasonRef }))
     .output(ZWarState)
-    .query(async ({ input, ctx }) => {
-      const state = await stateOfSeason(ctx.db, input.season, ctx.deps.now());
-      ctx.responseHeaders['cache-control'] = warCacheControl(state.season.status);
-      return state;
-    }),
+    .query(({ input, ctx }) => stateOfSeason(ctx.db, input.season, ctx.deps.now())),
 
   getHistory: publicProcedure
     .meta({
@@ -66,6 +58,7 @@ export const warRouter = router({
         summary: 'Company standings over time, bucketed (1h by minute, 1d by 15 minutes, 7d by hour)',
         description: 'The window ends with the bucket holding the season\'s last snapshot; buckets are aligned to UTC minutes, quarter-hours or hours.',
       },
+      http: bySeasonStatus,
     })
     .input(
       z.object({
@@ -74,9 +67,5 @@ export const warRouter = router({
       }).prefault({}),
     )
     .output(ZWarHistory)
-    .query(async ({ input, ctx }) => {
-      const history = await warHistory(ctx.db, input, ctx.deps.now());
-      ctx.responseHeaders['cache-control'] = warCacheControl(history.season.status);
-      return history;
-    }),
+    .query(({ input, ctx }) => warHistory(ctx.db, input, ctx.deps.now())),
 });

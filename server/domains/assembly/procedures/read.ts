@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { zBool } from '../../../schemas';
-import { getAssembly, getAttributes as attributesOf, LIST_PREFIX, listAssemblies, listTrash as trashOf, MAX_LIST_WINDOW, MAX_SEARCH_RESULTS } from '../service';
+import { getAssembly, type TAssemblyView, getAttributes as attributesOf, itemEtag, listAssemblies, listTrash as trashOf, MAX_LIST_WINDOW, MAX_SEARCH_RESULTS } from '../service';
+import { httpCaching } from '../../../http/caching';
 import { authedProcedure, publicProcedure } from '../../../trpc';
 import { passwordGuesses } from '../password-guesses';
 import { ZAssembly, ZAssemblyList, ZAssemblyUuid, ZAttributes, ZListInput, ZTrashInput, ZTrashList } from '../schemas';
@@ -15,11 +16,11 @@ export const list = publicProcedure
       summary: 'Public assemblies: search, filter by hull class, sort',
       description: `Newest first by default (sort=latest); sort=hottest by log10(2 × likes + views / 10 + 1) rounded to 0.01 + publication time / 12 h, sort=rating by (sum + 15) / (count + 5). A list reaches its first ${MAX_LIST_WINDOW} results: page × pageSize above that is a 400. With a keyword, at most the newest ${MAX_SEARCH_RESULTS} matches are paged through and ranked; data.truncated says whether more matched.`,
     },
-    responseCache: { scope: LIST_PREFIX },
+    http: { stored: { scope: 'list' } },
   })
   .input(ZListInput.prefault({}))
   .output(ZAssemblyList)
-  .query(({ input, ctx }) => listAssemblies(ctx.db, ctx.deps.cache, input, ctx.deps.now()));
+  .query(({ input, ctx }) => listAssemblies(ctx.db, ctx.deps.caches.lru, input, ctx.deps.now()));
 
 export const getItem = publicProcedure
   .meta({
@@ -31,6 +32,8 @@ export const getItem = publicProcedure
       summary: 'One assembly (private ones need their password unless you are the creator)',
       description: 'force=true bypasses the read cache. Each read by someone other than the creator counts a view (stored within about a second).',
     },
+    // The ETag leaves out the view counter, so a view does not defeat revalidation; a private one is never shared.
+    http: httpCaching<TAssemblyView>({ etag: itemEtag, cacheControl: (view) => (view.isPublic ? undefined : 'private, no-cache') }),
   })
   .input(
     z.object({
@@ -41,14 +44,12 @@ export const getItem = publicProcedure
   )
   .output(ZAssembly)
   .query(async ({ input, ctx }) => {
-    const { view, etag, isPublic } = await getAssembly(ctx.db, ctx.deps.cache, ctx.deps.views, input.uuid, {
+    const { view } = await getAssembly(ctx.db, ctx.deps.caches.lru, ctx.deps.views, input.uuid, {
       viewerId: ctx.auth?.user.id,
       password: input.password,
       force: input.force,
       guesses: passwordGuesses(ctx),
     });
-    ctx.responseHeaders.etag = etag;
-    if (!isPublic) ctx.responseHeaders['cache-control'] = 'private, no-cache';
     return view;
   });
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { editAssembly, likeAssembly, publishAssembly, rateAssembly, restoreAssembly, trashAssembly } from '../service';
+import { editAssembly, itemEtag, likeAssembly, publishAssembly, rateAssembly, restoreAssembly, trashAssembly } from '../service';
 import { authedProcedure } from '../../../trpc';
 import { passwordGuesses } from '../password-guesses';
 import { ZAssembly, ZAssemblyDraft, ZAssemblyPatch, ZAssemblyUuid, ZLikeInput, ZRateInput } from '../schemas';
@@ -9,7 +9,7 @@ export const publish = authedProcedure
   .meta({ openapi: { method: 'POST', path: '/assembly/publish', tags: ['assembly'], protect: true, summary: 'Publish a loadout (validated against the catalog)' } })
   .input(ZAssemblyDraft)
   .output(ZAssembly)
-  .mutation(({ input, ctx }) => publishAssembly(ctx.db, ctx.deps.cache, ctx.user.id, input, ctx.deps.now()));
+  .mutation(({ input, ctx }) => publishAssembly(ctx.db, ctx.deps.caches.lru, ctx.user.id, input, ctx.deps.now()));
 
 const IF_MATCH_DESCRIPTION =
   'Optimistic concurrency: the ETag of GET /assembly/item (or of an earlier edit), or a comma-separated list of them, or *. ' +
@@ -29,6 +29,8 @@ export const edit = authedProcedure
         '412: the assembly changed since that ETag (nothing was written); 404: not found or in the trash; 403: not the creator.',
       requestHeaders: z.object({ 'if-match': z.string().optional().meta({ description: IF_MATCH_DESCRIPTION }) }),
     },
+    // The next conditional edit can use the answer's ETag without reading the item again.
+    http: { etag: itemEtag },
   })
   .input(
     z.object({
@@ -39,9 +41,7 @@ export const edit = authedProcedure
   )
   .output(ZAssembly)
   .mutation(async ({ input, ctx }) => {
-    const { view, etag } = await editAssembly(ctx.db, ctx.deps.cache, ctx.user.id, input.uuid, input.data, ctx.deps.now(), { ifMatch: input.ifMatch });
-    // The next conditional edit can use it without reading the item again.
-    ctx.responseHeaders.etag = etag;
+    const { view } = await editAssembly(ctx.db, ctx.deps.caches.lru, ctx.user.id, input.uuid, input.data, ctx.deps.now(), { ifMatch: input.ifMatch });
     return view;
   });
 
@@ -49,19 +49,19 @@ export const remove = authedProcedure
   .meta({ openapi: { method: 'POST', path: '/assembly/delete', tags: ['assembly'], protect: true, summary: 'Move your assembly to the trash' } })
   .input(z.object({ uuid: ZAssemblyUuid }))
   .output(z.object({ uuid: z.string(), deletedAt: ZTimestamp, purgeAt: ZTimestamp }))
-  .mutation(({ input, ctx }) => trashAssembly(ctx.db, ctx.deps.cache, ctx.user.id, input.uuid, ctx.deps.now()));
+  .mutation(({ input, ctx }) => trashAssembly(ctx.db, ctx.deps.caches.lru, ctx.user.id, input.uuid, ctx.deps.now()));
 
 export const restore = authedProcedure
   .meta({ openapi: { method: 'POST', path: '/assembly/restore', tags: ['assembly'], protect: true, summary: 'Bring your assembly back from the trash', description: 'Only your own trash: anything else (not trashed, not yours, unknown) is a 404.' } })
   .input(z.object({ uuid: ZAssemblyUuid }))
   .output(ZAssembly)
-  .mutation(({ input, ctx }) => restoreAssembly(ctx.db, ctx.deps.cache, ctx.user.id, input.uuid, ctx.deps.now()));
+  .mutation(({ input, ctx }) => restoreAssembly(ctx.db, ctx.deps.caches.lru, ctx.user.id, input.uuid, ctx.deps.now()));
 
 export const like = authedProcedure
   .meta({ openapi: { method: 'POST', path: '/assembly/like', tags: ['assembly'], protect: true, summary: 'Like (or unlike) an assembly; one like per user' } })
   .input(ZLikeInput)
   .output(z.object({ uuid: z.string(), liked: z.boolean(), likes: z.number().int() }))
-  .mutation(({ input, ctx }) => likeAssembly(ctx.db, ctx.deps.cache, ctx.user.id, input, ctx.deps.now(), passwordGuesses(ctx)));
+  .mutation(({ input, ctx }) => likeAssembly(ctx.db, ctx.deps.caches.lru, ctx.user.id, input, ctx.deps.now(), passwordGuesses(ctx)));
 
 export const rate = authedProcedure
   .meta({ openapi: { method: 'POST', path: '/assembly/rate', tags: ['assembly'], protect: true, summary: 'Rate an assembly 1 to 5; rating again changes your score' } })
@@ -73,4 +73,4 @@ export const rate = authedProcedure
       rating: z.object({ average: z.number().nullable(), count: z.number().int(), smoothed: z.number() }),
     }),
   )
-  .mutation(({ input, ctx }) => rateAssembly(ctx.db, ctx.deps.cache, ctx.user.id, input, ctx.deps.now(), passwordGuesses(ctx)));
+  .mutation(({ input, ctx }) => rateAssembly(ctx.db, ctx.deps.caches.lru, ctx.user.id, input, ctx.deps.now(), passwordGuesses(ctx)));
