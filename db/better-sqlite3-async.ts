@@ -2,7 +2,7 @@ import type { Database } from 'better-sqlite3';
 import { BetterSQLiteSession } from 'drizzle-orm/better-sqlite3';
 import type { drizzle } from 'drizzle-orm/better-sqlite3';
 import { BaseSQLiteDatabase, type SQLitePreparedQuery } from 'drizzle-orm/sqlite-core';
-import type { TDb } from './client';
+import type { TDb } from './types';
 
 /** Runs one statement now or later: the gate's `statement` outside transactions, a liveness check inside one. */
 export type TStatementRunner = <T>(run: () => T) => Promise<T>;

@@ -14,12 +14,8 @@ import { DatabaseGate } from './gate';
 import * as schema from './schema';
 import { libsqlTransactionRunner, registerTransactionRunner, sqliteTransactionRunner } from './transaction';
 
-/**
- * The database as every service sees it: drizzle over SQLite, used with `await` only, so the same
- * code runs on a synchronous (better-sqlite3) or asynchronous (libSQL) driver. Every statement passes
- * the database's gate (db/gate.ts): none runs inside another call's transaction (db/transaction.ts).
- */
-export type TDb = BaseSQLiteDatabase<'sync' | 'async', unknown, typeof schema>;
+export type { TDb } from './types';
+import type { TDb } from './types';
 
 export type TDatabaseDriver = 'better-sqlite3' | 'libsql';
 

@@ -1,4 +1,4 @@
-import type { TDb } from './client';
+import type { TDb } from './types';
 
 const byDatabase = new WeakMap<object, Map<string, unknown>>();
 

@@ -2,7 +2,7 @@ import type { Database } from 'better-sqlite3';
 import type { drizzle as drizzleBetterSqlite } from 'drizzle-orm/better-sqlite3';
 import type { LibSQLDatabase } from 'drizzle-orm/libsql';
 import { runnerDatabase } from './better-sqlite3-async';
-import type { TDb } from './client';
+import type { TDb } from './types';
 import type { DatabaseGate } from './gate';
 
 /**
