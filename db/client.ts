@@ -8,7 +8,6 @@ import { drizzle as drizzleBetterSqlite } from 'drizzle-orm/better-sqlite3';
 import { migrate as migrateBetterSqlite } from 'drizzle-orm/better-sqlite3/migrator';
 import { drizzle as drizzleLibsql } from 'drizzle-orm/libsql';
 import { migrate as migrateLibsql } from 'drizzle-orm/libsql/migrator';
-import type { BaseSQLiteDatabase } from 'drizzle-orm/sqlite-core';
 import { runnerDatabase } from './better-sqlite3-async';
 import { DatabaseGate } from './gate';
 import * as schema from './schema';
