@@ -1,0 +1,257 @@
+/** The cache scopes (server/infra/cache/index.ts): never stale after a write, on any surface or process; bounded in bytes. */
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { openDatabase } from '../../db/client';
+import { seedDemoCatalog } from '../../server/seed/assemblies';
+import { DEMO_COMPANIES, demoCampaigns, seedLiveData } from '../../server/seed/live-data';
+import { upsertCampaigns } from '../../server/domains/drop/service';
+import { setRole } from '../../server/domains/user/account';
+import { MemoryReadCache } from '../../server/infra/cache/read-cache';
+import { recordSnapshots, upsertWarReference } from '../../server/domains/war/service';
+import { startTestServer, TEST_DRIVER, type TTestServer } from '../support/helpers';
+
+const MINUTE = 60_000;
+
+/** A test server with the demo war seeded (seasons, zones, snapshots every 5 minutes). */
+async function startWarServer(): Promise<TTestServer> {
+  const app = await startTestServer();
+  await seedLiveData(app.database.db, app.clock.now());
+  return app;
+}
+
+const Memo = suite<{ app: TTestServer }>('war history memo: never stale');
+
+// One server for both tests (seeding the war takes a while on libSQL); each changes a different bucket or name.
+Memo.before(async (context) => {
+  context.app = await startWarServer();
+});
+Memo.after(async ({ app }) => {
+  await app.stop();
+});
+
+Memo('a snapshot backfilled inside the window shows at once, on both surfaces', async ({ app }) => {
+  const before = (await app.rest('GET', '/api/stateOfWar/history?range=1d')).body.data;
+  assert.is(before.buckets.length, 96);
+  const bucket = before.buckets[50];
+  // The demo seed writes a snapshot every 5 minutes: three per 15-minute bucket.
+  assert.is(bucket.snapshotCount, 3);
+  const crimson = bucket.companies.find((company: { id: string }) => company.id === 'crimson-reef');
+  // Served twice from the memo: identical.
+  assert.equal((await app.rest('GET', '/api/stateOfWar/history?range=1d')).body.data, before);
+
+  const backfilled = Date.parse(bucket.start) + MINUTE;
+  await recordSnapshots(
+    app.database.db,
+    [{ season: before.season.id, capturedAt: new Date(backfilled).toISOString(), companies: DEMO_COMPANIES.map((company) => ({ companyId: company.id, score: 0 })), zones: [], hotspots: [] }],
+    app.clock.now(),
+  );
+  const after = (await app.rest('GET', '/api/stateOfWar/history?range=1d')).body.data;
+  const changed = after.buckets[50];
+  assert.is(changed.snapshotCount, 4);
+  // Three snapshots averaging A plus one scoring 0: the new mean is 3A/4 (2 decimals); the minimum is 0.
+  const next = changed.companies.find((company: { id: string }) => company.id === 'crimson-reef');
+  assert.is(next.average, Math.round(((crimson.average * 3) / 4) * 100) / 100);
+  assert.is(next.min, 0);
+  assert.is(changed.lastSnapshotAt, bucket.lastSnapshotAt, 'the backfilled snapshot is not the last of its bucket');
+  assert.equal(after.buckets[49], before.buckets[49]);
+  const viaTrpc = await app.trpc().war.getHistory.query({ range: '1d' });
+  assert.is(viaTrpc.buckets[50]!.snapshotCount, 4);
+});
+
+Memo('a renamed company shows at once', async ({ app }) => {
+  const before = (await app.rest('GET', '/api/stateOfWar/history?range=7d')).body.data;
+  assert.is(before.buckets.at(-1).companies.find((company: { id: string }) => company.id === 'sable-tide').name, 'Sable Tide Trading');
+  await upsertWarReference(app.database.db, { seasons: [], zones: [], companies: [{ id: 'sable-tide', name: 'Sable Tide Renamed', color: '#000000' }] });
+  const after = (await app.rest('GET', '/api/stateOfWar/history?range=7d')).body.data;
+  const sable = after.buckets.at(-1).companies.find((company: { id: string }) => company.id === 'sable-tide');
+  assert.equal([sable.name, sable.color], ['Sable Tide Renamed', '#000000']);
+});
+
+Memo.run();
+
+const Stored = suite<{ app: TTestServer; owner: { token: string } }>('REST response cache: anonymous reads of cached routes, never stale after a write');
+
+const HULK = {
+  name: 'Stored hulk',
+  shipId: 'hulk',
+  weapons: [
+    { slot: 'leftSideWeapon', itemId: 'demicannon1' },
+    { slot: 'rightSideWeapon', itemId: 'demicannon1' },
+  ],
+};
+
+Stored.before.each(async (context) => {
+  context.app = await startTestServer();
+  const now = context.app.clock.now();
+  await seedDemoCatalog(context.app.database.db, now);
+  // Campaigns only: the war snapshots of the full live-data seed are not needed here.
+  await upsertCampaigns(context.app.database.db, demoCampaigns(now), now);
+  context.owner = await context.app.signUp();
+});
+Stored.after.each(async ({ app }) => {
+  await app.stop();
+});
+
+Stored('a list page is stored bytes-for-bytes; a publish drops it at once; Age counts up', async ({ app, owner }) => {
+  const first = await app.rest('GET', '/api/assembly/list?pageSize=5');
+  assert.is(first.status, 200);
+  assert.is(first.headers.get('age'), null, 'built by the procedure');
+  app.clock.advance(2_000);
+  const second = await app.rest('GET', '/api/assembly/list?pageSize=5');
+  assert.is(second.text, first.text);
+  assert.is(second.headers.get('age'), '2');
+  assert.is(second.headers.get('etag'), first.headers.get('etag'));
+  assert.is(second.headers.get('cache-control'), 'no-cache');
+  assert.is(second.headers.get('x-content-type-options'), 'nosniff', 'security headers on stored answers too');
+  assert.is((await app.rest('GET', '/api/assembly/list?pageSize=5', { headers: { 'if-none-match': first.headers.get('etag')! } })).status, 304);
+
+  const published = await app.rest('POST', '/api/assembly/publish', { token: owner.token, body: HULK });
+  assert.is(published.status, 200, published.text);
+  const after = await app.rest('GET', '/api/assembly/list?pageSize=5');
+  assert.is(after.headers.get('age'), null);
+  assert.is(after.body.data.items[0].uuid, published.body.data.uuid);
+  assert.is(after.body.data.pagination.total, first.body.data.pagination.total + 1);
+  const trpcList = await app.trpc().assembly.list.query({ pageSize: 5 });
+  assert.is(trpcList.items[0]!.uuid, published.body.data.uuid);
+});
+
+Stored('a request with a token neither reads nor fills the store; the TTL bounds what no write announces', async ({ app, owner }) => {
+  await app.rest('GET', '/api/assembly/list');
+  const withToken = await app.rest('GET', '/api/assembly/list', { token: owner.token });
+  assert.is(withToken.headers.get('age'), null);
+  assert.is(withToken.headers.get('cache-control'), 'private, no-cache');
+  const viaHeader = await app.rest('GET', '/api/assembly/list', { headers: { 'x-access-token': owner.token } });
+  assert.is(viaHeader.headers.get('age'), null);
+  assert.is((await app.rest('GET', '/api/assembly/list')).headers.get('age'), '0');
+  app.clock.advance(31_000);
+  assert.is((await app.rest('GET', '/api/assembly/list')).headers.get('age'), null, 'past the 30 s read-cache TTL');
+  const head = await app.rest('HEAD', '/api/assembly/list');
+  assert.is(head.status, 200);
+  assert.is(head.headers.get('age'), '0');
+  assert.is(head.text, '');
+});
+
+Stored('drop current: only a hit is replayed, refresh=1 bypasses, and the answer never outlives its max-age', async ({ app }) => {
+  const miss = await app.rest('GET', '/api/drop/current');
+  assert.is(miss.body.data.cache, 'miss');
+  const hit = await app.rest('GET', '/api/drop/current');
+  assert.is(hit.body.data.cache, 'hit');
+  assert.is(hit.headers.get('age'), null, 'the miss was not stored');
+  const replayed = await app.rest('GET', '/api/drop/current');
+  assert.is(replayed.text, hit.text);
+  assert.is(replayed.headers.get('age'), '0');
+  const refreshed = await app.rest('GET', '/api/drop/current?refresh=1');
+  assert.is(refreshed.body.data.cache, 'refresh');
+  assert.is(refreshed.headers.get('age'), null);
+  assert.is((await app.rest('GET', '/api/drop/current?refresh=1')).status, 429, 'the refresh throttle is never skipped');
+  const maxAge = Number(/max-age=(\d+)/.exec(hit.headers.get('cache-control') ?? '')?.[1]);
+  assert.ok(maxAge > 0);
+  app.clock.advance(maxAge * 1000);
+  const later = await app.rest('GET', '/api/drop/current');
+  assert.is(later.headers.get('age'), null, 'expired with its max-age');
+});
+
+Stored('an admin campaign upsert drops the stored drop answer at once', async ({ app }) => {
+  const admin = await app.signUp();
+  await setRole(app.database.db, admin.username, 'admin');
+  await app.rest('GET', '/api/drop/current');
+  await app.rest('GET', '/api/drop/current');
+  assert.is((await app.rest('GET', '/api/drop/current')).headers.get('age'), '0');
+  const now = app.clock.now().getTime();
+  const upserted = await app.rest('POST', '/api/admin/drop/campaigns', {
+    token: admin.token,
+    body: {
+      campaigns: [
+        {
+          campaignId: 'stored-new',
+          name: 'Fresh Campaign',
+          game: 'Skull and Bones',
+          startsAt: new Date(now - MINUTE).toISOString(),
+          endsAt: new Date(now + 60 * MINUTE).toISOString(),
+          rewards: [{ name: 'Fresh Sail', requiredMinutes: 15 }],
+          channels: [],
+        },
+      ],
+    },
+  });
+  assert.is(upserted.status, 200, upserted.text);
+  const after = await app.rest('GET', '/api/drop/current');
+  assert.is(after.headers.get('age'), null);
+  assert.ok(after.body.data.items.some((item: { campaignId: string }) => item.campaignId === 'stored-new'));
+});
+
+Stored.run();
+
+const WarMemo = suite<{ app: TTestServer }>('war memo: a write by any process, or a season boundary, shows at once');
+
+// One server for both tests (seeding the war takes a while on libSQL): the write test runs first, the clock test moves time last.
+WarMemo.before(async (context) => {
+  context.app = await startWarServer();
+});
+WarMemo.after(async ({ app }) => {
+  await app.stop();
+});
+
+WarMemo('a snapshot written through another connection (the CLI, another instance) is the latest at once', async ({ app }) => {
+  const before = (await app.rest('GET', '/api/stateOfWar/latest')).body.data;
+  assert.equal((await app.rest('GET', '/api/stateOfWar/latest')).body.data, before, 'served again unchanged');
+  const other = openDatabase(`file:${app.database.file}`, { driver: TEST_DRIVER });
+  try {
+    const capturedAt = new Date(Date.parse(before.capturedAt) + MINUTE).toISOString();
+    await recordSnapshots(
+      other.db,
+      [{ season: before.season.id, capturedAt, companies: DEMO_COMPANIES.map((company, index) => ({ companyId: company.id, score: 1000 - index })), zones: [], hotspots: [] }],
+      app.clock.now(),
+    );
+    const after = (await app.rest('GET', '/api/stateOfWar/latest')).body.data;
+    assert.is(after.capturedAt, capturedAt);
+    assert.equal(after.companies.map((company: { score: number }) => company.score), DEMO_COMPANIES.map((_, index) => 1000 - index));
+    assert.is((await app.trpc().war.getLatest.query({})).capturedAt, capturedAt);
+    const history = (await app.rest('GET', '/api/stateOfWar/history?range=1h')).body.data;
+    assert.is(history.lastSnapshotAt, capturedAt, 'the history memo too');
+  } finally {
+    other.close();
+  }
+});
+
+WarMemo('crossing the end of the season changes its status without any write', async ({ app }) => {
+  const before = (await app.rest('GET', '/api/stateOfWar/latest')).body.data;
+  assert.is(before.season.status, 'active');
+  app.clock.advance(Date.parse(before.season.endsAt) - app.clock.now().getTime() - 5_000);
+  assert.is((await app.rest('GET', '/api/stateOfWar/latest')).body.data.season.status, 'active');
+  app.clock.advance(6_000);
+  const after = (await app.rest('GET', '/api/stateOfWar/latest')).body.data;
+  assert.is(after.season.id, before.season.id);
+  assert.is(after.season.status, 'ended');
+});
+
+WarMemo.run();
+
+const Budget = suite('read cache byte budget (stored REST answers)');
+
+Budget('entries that declare their size stay within maxBytes, least recently used out first', async () => {
+  const cache = new MemoryReadCache({ maxEntries: 100, maxBytes: 1000, ttlMs: 60_000 });
+  cache.set('a', 'A', { bytes: 400 });
+  cache.set('b', 'B', { bytes: 400 });
+  cache.set('plain', { sizeless: true });
+  assert.is(cache.byteSize, 800);
+  assert.is(cache.get('a'), 'A', 'a is now the most recently used');
+  cache.set('c', 'C', { bytes: 400 });
+  assert.is(cache.get('b'), undefined, 'b, now the least recently used, made room');
+  assert.is(cache.byteSize, 800);
+  assert.is(cache.get('a'), 'A');
+  assert.is(cache.get('c'), 'C');
+  cache.set('huge', 'H', { bytes: 1001 });
+  assert.is(cache.get('huge'), undefined, 'larger than the whole budget: not stored');
+  cache.set('plain', 'too big now', { bytes: 1001 });
+  assert.is(cache.get('plain'), undefined, 'an oversized value still supersedes the old one');
+  cache.set('c', 'C2', { bytes: 100 });
+  assert.is(cache.byteSize, 500, 'a replaced entry gives its bytes back');
+  await cache.invalidatePrefix('a');
+  assert.is(cache.byteSize, 100);
+  cache.clear();
+  assert.is(cache.byteSize, 0);
+  assert.is(cache.size, 0);
+});
+
+Budget.run();
