@@ -183,7 +183,7 @@ export function createApp(options: { db: TDb; deps: TAppDeps }): TApp {
     res.setHeader('x-request-id', requestId);
     if (draining) res.setHeader('connection', 'close');
     onRequestDone(req, res, ({ method, path, status, seconds, aborted }) => {
-      const route = routeOf(path);
+      const route = routeOf(path, req);
       metrics.observeRequest(method, route, status, seconds);
       // Building the line costs more than pino's check: skip it when the level is off (LOG_LEVEL=warn and above).
       if (!deps.logger.isLevelEnabled(status >= 500 ? 'error' : 'info')) return;

@@ -7,7 +7,7 @@ import type { TDb } from '../../db/client';
 import { sessions } from '../../db/schema';
 import { readAccessToken } from '../context';
 import { AppError } from '../errors';
-import { routePathOf, type RouteTable } from '../rest/routes';
+import { matchedRouteOf, routePathOf, type RouteTable } from '../rest/routes';
 
 /** Label of requests that matched no route: raw paths would give scanners unbounded label values. */
 export const UNMATCHED_ROUTE = '(unmatched)';
@@ -22,10 +22,10 @@ export function methodLabel(method: string | undefined): string {
  * Maps a request path to its route template (`/api/map/collection/{uuid}`, `/trpc/user.me`), the
  * label of logs and metrics. Only names that exist in the router come out, so cardinality is bounded.
  */
-export function createRouteLabeler(router: AnyRouter, routes: RouteTable): (pathname: string) => string {
+export function createRouteLabeler(router: AnyRouter, routes: RouteTable): (pathname: string, req?: IncomingMessage) => string {
   const procedures = new Set(Object.keys(router._def.procedures as Record<string, unknown>));
 
-  return (pathname) => {
+  return (pathname, req) => {
     if (pathname === '/' || pathname === '/metrics' || pathname === '/api/openapi.json') return pathname;
     if (pathname === '/api/docs' || pathname.startsWith('/api/docs/')) return '/api/docs';
     if (pathname.startsWith('/trpc/')) {
@@ -34,7 +34,8 @@ export function createRouteLabeler(router: AnyRouter, routes: RouteTable): (path
       return procedures.has(names) ? pathname : '/trpc/(unknown)';
     }
     if (pathname.startsWith('/api/')) {
-      const template = routes.templateOf(routePathOf(pathname.slice('/api'.length)));
+      // The route the handler matched; a request refused before it (rate limit, CORS) asks the same table.
+      const template = (req && matchedRouteOf(req)) ?? routes.templateOf(routePathOf(pathname.slice('/api'.length)));
       if (template !== undefined) return `/api${template}`;
     }
     return UNMATCHED_ROUTE;

@@ -70,7 +70,7 @@ export function createRestHandler(options: TRestHandlerOptions): TRestHandler {
     let ctx: TContext | undefined;
     try {
       const lookupMethod = method === 'HEAD' ? 'GET' : method;
-      const match = routes.match(lookupMethod, path);
+      const match = routes.matchRequest(req, lookupMethod, path);
       if (match.kind === 'not-found') throw new AppError('NOT_FOUND', `No route for ${method} /api${path}`);
       if (match.kind === 'wrong-method') {
         res.setHeader('allow', match.allowed.join(', '));

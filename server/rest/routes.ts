@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import type { AnyProcedure, AnyRouter } from '@trpc/server';
 import { forEachOpenApiProcedure, normalizePath } from 'trpc-to-openapi';
 import { z } from 'zod';
@@ -62,6 +63,14 @@ function compile(template: string): { pattern: RegExp; paramNames: string[]; lit
 function takesIfMatch(procedure: AnyProcedure): boolean {
   const inputs = (procedure._def as { inputs?: unknown[] }).inputs ?? [];
   return inputs.some((parser) => parser instanceof z.ZodObject && Object.hasOwn(parser.shape, 'ifMatch'));
+}
+
+/** The route each REST request was matched to, recorded by the handler for the request's log line and metrics. */
+const matchedRoutes = new WeakMap<IncomingMessage, string>();
+
+/** What the handler matched `req` to (its template, e.g. `/drop/{id}`), if it got that far. */
+export function matchedRouteOf(req: IncomingMessage): string | undefined {
+  return matchedRoutes.get(req);
 }
 
 /** A request path as routes see it: one trailing slash dropped (`/assembly/list/` is `/assembly/list`), the root kept. */
@@ -129,6 +138,13 @@ export class RouteTable {
 
   all(): TRestRoute[] {
     return [...[...this.staticRoutes.values()].flatMap((byMethod) => [...byMethod.values()]), ...this.paramRoutes];
+  }
+
+  /** `match`, recording the route on the request for its log line and metrics (matchedRouteOf). */
+  matchRequest(req: IncomingMessage, method: string, path: string): TRouteMatch {
+    const match = this.match(method, path);
+    if (match.kind === 'found') matchedRoutes.set(req, match.route.template);
+    return match;
   }
 
   match(method: string, path: string): TRouteMatch {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { request } from 'node:http';
+import { request, type IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
@@ -8,7 +8,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { VERSION } from '../../server/app';
 import { createRouteLabeler } from '../../server/http/metrics';
-import { RouteTable, routePathOf } from '../../server/rest/routes';
+import { matchedRouteOf, RouteTable, routePathOf } from '../../server/rest/routes';
 import { appRouter } from '../../server/router';
 import { configWith, loadConfig, type TConfig } from '../../server/config';
 import { createLogger } from '../../server/logger';
@@ -277,6 +277,14 @@ Labels('static paths win over parameter routes, one trailing slash is dropped, u
   // The handler serves what the labels name: the same table, the same trailing-slash rule.
   assert.is(routes.match('GET', routePathOf('/drop/current/')).kind, 'found');
   assert.is(routes.templateOf(routePathOf('/drop/7/')), '/drop/{id}');
+  // A request the handler routed is labelled with the route it recorded, without matching again.
+  const req = { headers: {} } as IncomingMessage;
+  assert.is(routes.matchRequest(req, 'GET', '/drop/history').kind, 'found');
+  assert.is(matchedRouteOf(req), '/drop/history');
+  assert.is(label('/api/drop/history', req), '/api/drop/history');
+  const unrouted = { headers: {} } as IncomingMessage;
+  assert.is(matchedRouteOf(unrouted), undefined);
+  assert.is(label('/api/drop/7', unrouted), '/api/drop/{id}');
 });
 
 Labels.run();
