@@ -294,7 +294,9 @@ async function startInstance(env: Record<string, string>): Promise<TInstance> {
   await waitFor(`instance on port ${port}`, async () => {
     if (child.exitCode !== null) throw new Error(`instance exited: ${output}`);
     return (await fetch(`${url}/api/health`)).status === 200;
-  }, 60_000).catch((error) => {
+  }, 60_000).catch(async (error) => {
+    // Never leave a half-started instance behind: the suite's after hook only knows the ones that started.
+    await stopChild(child);
     throw new Error(`${(error as Error).message}\n${output}`);
   });
   return { url, child, output: () => output };
@@ -310,7 +312,11 @@ Instances.before(async (context) => {
     ...(process.env.DATABASE_DRIVER ? { DATABASE_DRIVER: process.env.DATABASE_DRIVER } : {}),
   };
   // Started together on an empty database: the start-up lock makes one migrate and seed.
-  [context.a, context.b] = await Promise.all([startInstance(env), startInstance(env)]);
+  const started = await Promise.allSettled([startInstance(env), startInstance(env)]);
+  if (started[0].status === 'fulfilled') context.a = started[0].value;
+  if (started[1].status === 'fulfilled') context.b = started[1].value;
+  const failed = started.find((result) => result.status === 'rejected');
+  if (failed) throw failed.reason;
 });
 Instances.after(async (context) => {
   await Promise.all([context.a && stopChild(context.a.child), context.b && stopChild(context.b.child)]);
