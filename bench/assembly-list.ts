@@ -13,8 +13,11 @@ import { openDatabase } from '../db/client';
 import { readDemoCatalog } from '../server/seed/assemblies';
 import { assemblies } from '../db/schema';
 import { createAccount } from '../server/domains/user/account';
-import { getAssembly, listAssemblies, type TListQuery } from '../server/domains/assembly/service';
-import { importCatalog } from '../server/domains/catalog/service';
+import { getAssembly } from '../server/domains/assembly/item';
+import { listAssemblies } from '../server/domains/assembly/list';
+import type { TListQuery } from '../server/domains/assembly/schemas';
+import { CacheScope, scopePrefix } from '../server/infra/cache';
+import { importCatalog } from '../server/domains/catalog/import';
 import { MemoryReadCache } from '../server/infra/cache/read-cache';
 import { ViewCounter } from '../server/infra/view-counter';
 
@@ -31,8 +34,8 @@ const hulls = ['cutter', 'hulk', 'brigantine', 'snow', 'dhow'];
 const pick = <T>(list: T[], i: number) => list[i % list.length]!;
 
 async function fill() {
-  await importCatalog(db, readDemoCatalog(), now);
-  const user = await createAccount(db, { username: 'bench', email: 'bench@example.test', password: 'bench-password' }, now);
+  await importCatalog({ db, now: () => now }, { files: readDemoCatalog() });
+  const user = await createAccount({ db, now: () => now }, { username: 'bench', email: 'bench@example.test', password: 'bench-password' });
   const rows = [];
   for (let i = 0; i < total; i++) {
     rows.push({
@@ -73,29 +76,30 @@ try {
   const fillStart = performance.now();
   await fill();
   console.log(`filled ${total} assemblies in ${((performance.now() - fillStart) / 1000).toFixed(1)} s`);
-  const noCache = () => new MemoryReadCache({ maxEntries: 1, ttlMs: 0 });
+  const views = new ViewCounter();
+  const cachedIn = (lru: MemoryReadCache) => ({ db, views, caches: { item: new CacheScope(lru, scopePrefix('item')), list: new CacheScope(lru, scopePrefix('list')) } });
+  const noCache = () => cachedIn(new MemoryReadCache({ maxEntries: 1, ttlMs: 0 }));
   const query = (extra: Partial<TListQuery>): TListQuery => ({ page: 1, pageSize: 20, sort: 'latest', ...extra });
-  await time('list latest, page 1', 50, () => listAssemblies(db, noCache(), query({}), now));
-  await time('list latest, page 500', 50, () => listAssemblies(db, noCache(), query({ page: 500 }), now));
-  await time('list hottest', 50, () => listAssemblies(db, noCache(), query({ sort: 'hottest' }), now));
-  await time('list rating', 50, () => listAssemblies(db, noCache(), query({ sort: 'rating' }), now));
-  await time('list shipType=medium', 50, () => listAssemblies(db, noCache(), query({ shipType: 'medium' }), now));
-  await time('list keyword "kraken" (FTS5)', 50, () => listAssemblies(db, noCache(), query({ keyword: 'kraken' }), now));
-  await time('list keyword "kra" prefix (FTS5)', 50, () => listAssemblies(db, noCache(), query({ keyword: 'kra' }), now));
+  await time('list latest, page 1', 50, () => listAssemblies(noCache(), query({})));
+  await time('list latest, page 500', 50, () => listAssemblies(noCache(), query({ page: 500 })));
+  await time('list hottest', 50, () => listAssemblies(noCache(), query({ sort: 'hottest' })));
+  await time('list rating', 50, () => listAssemblies(noCache(), query({ sort: 'rating' })));
+  await time('list shipType=medium', 50, () => listAssemblies(noCache(), query({ shipType: 'medium' })));
+  await time('list keyword "kraken" (FTS5)', 50, () => listAssemblies(noCache(), query({ keyword: 'kraken' })));
+  await time('list keyword "kra" prefix (FTS5)', 50, () => listAssemblies(noCache(), query({ keyword: 'kra' })));
   await time('same filter as LIKE over the table (count only)', 50, async () =>
     db.get(sql`select count(*) from assemblies where deleted_at is null and is_public = 1 and (name like '%kraken%' or tags like '%kraken%')`),
   );
   await time('FTS5 filter alone (count only)', 50, async () =>
     db.get(sql`select count(*) from assemblies where deleted_at is null and is_public = 1 and id in (select rowid from assemblies_fts where assemblies_fts match '"kraken"*')`),
   );
-  const cache = new MemoryReadCache();
-  await time('list latest through the cache (hit)', 500, () => listAssemblies(db, cache, query({}), now));
-  const one = (await listAssemblies(db, noCache(), query({}), now)).items[0]!.uuid;
-  const views = new ViewCounter();
-  await time('item, cache bypassed (force)', 200, () => getAssembly(db, cache, views, one, { force: true }));
-  await time('item, cache hit (view counted in memory)', 200, () => getAssembly(db, cache, views, one, {}));
+  const cache = cachedIn(new MemoryReadCache());
+  await time('list latest through the cache (hit)', 500, () => listAssemblies(cache, query({})));
+  const one = (await listAssemblies(noCache(), query({}))).items[0]!.uuid;
+  await time('item, cache bypassed (force)', 200, () => getAssembly(cache, { uuid: one, force: true }));
+  await time('item, cache hit (view counted in memory)', 200, () => getAssembly(cache, { uuid: one }));
   await time('view flush, one assembly', 200, async () => {
-    await getAssembly(db, cache, views, one, {});
+    await getAssembly(cache, { uuid: one });
     await views.flush(db);
   });
 } finally {

@@ -28,7 +28,7 @@ import { DEMO_COMPANIES, DEMO_ZONES, DEMO_SNAPSHOTS_PER_SEASON, demoSeasons } fr
 import { random } from '../server/seed/random';
 import { transaction } from '../db/transaction';
 import { hashPassword } from '../server/infra/password';
-import { writeSnapshotBatch, type TPreparedSnapshot } from '../server/domains/war/service';
+import { writeSnapshotBatch, type TPreparedSnapshot } from '../server/domains/war/snapshots';
 
 export const BENCH_PASSWORD = 'bench-password';
 const MINUTE = 60_000;
@@ -284,7 +284,7 @@ export async function generate(file: string, options: TGenerateOptions): Promise
           });
         }
         for (let start = 0; start < snapshots.length; start += 5_000) {
-          await transaction(db, (tx) => writeSnapshotBatch(tx, snapshots.slice(start, start + 5_000)));
+          await transaction(db, (tx) => writeSnapshotBatch({ db: tx }, { snapshots: snapshots.slice(start, start + 5_000) }));
         }
         snapshotCount += snapshots.length;
       }

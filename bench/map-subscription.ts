@@ -23,7 +23,7 @@ const app = await startTestServer();
 try {
   const user = await app.signUp();
   const admin = await app.signUp();
-  await setRole(app.database.db, admin.username, 'admin');
+  await setRole({ db: app.database.db }, { username: admin.username, role: 'admin' });
   await app.rest('POST', '/api/admin/subscription/import', { token: admin.token, body: DEMO_SUBSCRIPTION_CATALOG });
 
   const points = Array.from({ length: 1000 }, (_, index) => ({

@@ -7,9 +7,10 @@
  * here uncached; bench/run.ts measures the same endpoints over HTTP under load.
  */
 import { openDatabase } from '../db/client';
-import { listAssemblies } from '../server/domains/assembly/service';
+import { listAssemblies } from '../server/domains/assembly/list';
+import { CacheScope, scopePrefix } from '../server/infra/cache';
 import { MemoryReadCache } from '../server/infra/cache/read-cache';
-import { latestState } from '../server/domains/war/service';
+import { latestState } from '../server/domains/war/state';
 import { warHistory } from '../server/domains/war/history';
 import { WORDS } from './generate';
 
@@ -20,7 +21,7 @@ const database = openDatabase(`file:${file}`);
 const { db } = database;
 // The file may predate the latest migrations (e.g. 0010's FTS5 prefix indexes): apply them, as the server would.
 await database.migrate();
-const noCache = new MemoryReadCache({ maxEntries: 1, ttlMs: 0 });
+const noCache = { db, caches: { list: new CacheScope(new MemoryReadCache({ maxEntries: 1, ttlMs: 0 }), scopePrefix('list')) } };
 const now = new Date();
 
 async function time(label: string, work: (i: number) => Promise<unknown>): Promise<void> {
@@ -40,7 +41,7 @@ async function time(label: string, work: (i: number) => Promise<unknown>): Promi
 }
 
 const search = (keyword: string, extra: { shipType?: string; sort?: 'latest' | 'hottest' | 'rating' } = {}) =>
-  listAssemblies(db, noCache, { page: 1, pageSize: 20, sort: extra.sort ?? 'latest', keyword, shipType: extra.shipType }, now);
+  listAssemblies(noCache, { page: 1, pageSize: 20, sort: extra.sort ?? 'latest', keyword, shipType: extra.shipType });
 const twoWords = (i: number) => `${WORDS[i % WORDS.length]} ${WORDS[(i * 7 + 3) % WORDS.length]}`;
 try {
   await time('search, two common words (~0.8% of rows)', (i) => search(twoWords(i)));
@@ -51,12 +52,12 @@ try {
   await time('search, one common word + shipType=tank', (i) => search(WORDS[i % WORDS.length]!, { shipType: 'tank' }));
   await time('search, two common words, sort=hottest', (i) => search(twoWords(i), { sort: 'hottest' }));
   await time('search, one common word, sort=hottest', (i) => search(WORDS[i % WORDS.length]!, { sort: 'hottest' }));
-  await time('list page 1, uncached', () => listAssemblies(db, noCache, { page: 1, pageSize: 20, sort: 'latest' }, now));
+  await time('list page 1, uncached', () => listAssemblies(noCache, { page: 1, pageSize: 20, sort: 'latest' }));
   const cold = performance.now();
-  await warHistory(db, { range: '7d' }, now);
+  await warHistory({ db, now: () => now }, { range: '7d' });
   console.log(`${'war history 7d, first call (computed)'.padEnd(48)} ${(performance.now() - cold).toFixed(2)} ms`);
-  await time('war latest', () => latestState(db, now));
-  await time('war history 7d (memo after the first call)', () => warHistory(db, { range: '7d' }, now));
+  await time('war latest', () => latestState({ db, now: () => now }));
+  await time('war history 7d (memo after the first call)', () => warHistory({ db, now: () => now }, { range: '7d' }));
 } finally {
   database.close();
 }

@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase } from '../db/client';
 import { seedLiveData } from '../server/seed/live-data';
-import { HISTORY_RANGES, warHistory, type THistoryRange } from '../server/domains/war/history';
+import { HISTORY_RANGES, warHistory } from '../server/domains/war/history';
+import type { THistoryRange } from '../server/domains/war/schemas';
 
 async function main(): Promise<void> {
   const runs = Number(process.argv[2] ?? 3);
@@ -18,7 +19,7 @@ async function main(): Promise<void> {
     // DATABASE_DRIVER=libsql measures the same through @libsql/client.
     const database = openDatabase(`file:${join(dir, 'bench.db')}`, { driver: process.env.DATABASE_DRIVER === 'libsql' ? 'libsql' : undefined });
     await database.migrate();
-    const stats = await seedLiveData(database.db, new Date());
+    const stats = await seedLiveData({ db: database.db, now: () => new Date() });
     timings.push(stats.ms);
     console.log(`run ${run + 1}: ${stats.ms} ms (${stats.snapshots} snapshots, ${stats.campaigns} campaigns, ${stats.calendarEvents} calendar events)`);
     if (run === 0) {
@@ -26,7 +27,7 @@ async function main(): Promise<void> {
         const samples: number[] = [];
         for (let i = 0; i < 30; i++) {
           const started = performance.now();
-          await warHistory(database.db, { range }, new Date());
+          await warHistory({ db: database.db, now: () => new Date() }, { range });
           samples.push(performance.now() - started);
         }
         samples.sort((a, b) => a - b);

@@ -22,7 +22,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { buildDist } from '../scripts/build';
 import { NODE_MEMORY_FLAGS } from '../server/node-flags';
-import { MAX_LIST_WINDOW, MAX_SEARCH_RESULTS } from '../server/domains/assembly/service';
+import { MAX_LIST_WINDOW, MAX_SEARCH_RESULTS } from '../server/domains/assembly/schemas';
 import { readBenchCounts } from './workload';
 
 const { values, positionals } = parseArgs({

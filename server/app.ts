@@ -3,7 +3,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TDb } from '../db/client';
 import packageJson from '../package.json' with { type: 'json' };
 import type { TConfig } from './config';
-import { createContext, type TAppDeps, type TRequestIdentity } from './context';
+import { createContext, type TRequestIdentity } from './context';
+import type { TAppDeps } from './deps';
 import { isDocsPath, serveDocs } from './docs';
 import { AppError, toPublicError } from './errors';
 import type { TLogger } from './logger';
@@ -23,7 +24,7 @@ import { createTrpcHandler, sendTrpcError, trpcCallCount } from './trpc-http/han
 import { MemoryExpiringKeys } from './infra/expiring-keys';
 import { MemoryReadCache } from './infra/cache/read-cache';
 import { createLiveDataRuntime } from './domains/drop/runtime';
-import type { TDropCurrentSnapshot } from './domains/drop/service';
+import type { TDropCurrentSnapshot } from './domains/drop/schemas';
 import { createCaches } from './infra/cache';
 import { localBus } from './infra/redis/invalidation';
 import { ViewCounter } from './infra/view-counter';

@@ -130,3 +130,10 @@ function internal(requestId: string): TPublicError {
 export function badRequest(message: string, issues?: TIssue[]): AppError {
   return new AppError('BAD_REQUEST', message, { issues });
 }
+
+/** The 400 of an import file (CLI imports of drops, war data, calendars): up to ten issues listed in the message, all of them in `issues`. */
+export function invalidFile(issues: TIssue[]): AppError {
+  const listed = issues.slice(0, 10).map((issue) => `  ${issue.path || '(root)'}: ${issue.message}`);
+  const more = issues.length > 10 ? `\n  ... and ${issues.length - 10} more` : '';
+  return new AppError('BAD_REQUEST', `Invalid data (${issues.length} problem${issues.length === 1 ? '' : 's'}):\n${listed.join('\n')}${more}`, { issues });
+}

@@ -1,10 +1,10 @@
 import type { TDb } from '../db/client';
-import type { TAppDeps } from './context';
+import type { TAppDeps } from './deps';
 import { tryRedisLock } from './infra/redis/connection';
-import { expirePendingOrders } from './domains/subscription/orders';
-import { purgeTrash } from './domains/assembly/service';
+import { expirePendingOrders } from './domains/subscription/order-reads';
+import { purgeTrash } from './domains/assembly/lifecycle';
 import { VIEW_FLUSH_INTERVAL_MS } from './infra/view-counter';
-import { warThinJob } from './domains/war/history';
+import { thinWarSnapshots } from './domains/war/retention';
 
 /** A periodic background task (trash purge, snapshot thinning, order expiry, view counts). */
 export interface TJob {
@@ -21,13 +21,18 @@ export interface TJob {
 /** Every periodic job the server runs. Domains add theirs here. */
 export const JOBS: TJob[] = [
   // Reads already treat a pending order past its deadline as expired; this makes the stored state agree.
-  { name: 'expire-pending-orders', intervalMs: 60_000, run: (db, deps) => expirePendingOrders(db, deps.now()) },
+  { name: 'expire-pending-orders', intervalMs: 60_000, run: (db, deps) => expirePendingOrders({ ...deps, db }) },
   {
     name: 'assembly-trash-purge',
     intervalMs: 60 * 60 * 1000,
-    run: (db, deps) => purgeTrash(db, deps.now(), deps.caches.lru),
+    run: (db, deps) => purgeTrash({ ...deps, db }),
   },
-  warThinJob,
+  // Old snapshots thinned to one per hour, so old seasons keep an hourly history (server/domains/war/retention.ts).
+  {
+    name: 'war-snapshot-thinning',
+    intervalMs: 60 * 60 * 1000,
+    run: (db, deps) => thinWarSnapshots({ db, now: deps.now }, { olderThanDays: deps.config.WAR_THIN_AFTER_DAYS }),
+  },
   { name: 'assembly-view-flush', intervalMs: VIEW_FLUSH_INTERVAL_MS, perInstance: true, run: (db, deps) => deps.views.flush(db) },
 ];
 

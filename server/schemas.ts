@@ -25,6 +25,19 @@ export function zInt(bounds: { min?: number; max?: number } = {}) {
     .pipe(target);
 }
 
+/**
+ * An identifier given as text or a number (path and query values arrive as text; a tRPC client may
+ * send a number). A pipe, so the REST adapter accepts it as a path or query parameter.
+ */
+export function zRef(maxLength: number) {
+  return z
+    .union([z.string(), z.number().int().min(0)], {
+      error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string or a number'),
+    })
+    .transform((value) => String(value).trim())
+    .pipe(z.string().min(1, 'is required').max(maxLength, `must be at most ${maxLength} characters`));
+}
+
 export const MAX_PAGE_SIZE = 100;
 
 /** Pagination input with per-endpoint default page size; pageSize above 100 is a 400, not clamped. */

@@ -69,7 +69,7 @@ async function openForServing(config: TConfig): Promise<{ database: TDatabase; l
   }
   const local = !database.remote && database.file !== ':memory:';
   try {
-    const problem = await databaseWriteProblem(database.db, local ? database.file : undefined);
+    const problem = await databaseWriteProblem({ db: database.db }, { file: local ? database.file : undefined });
     if (problem) throw new Error(problem);
     return { database, lock: local ? holdSharedLock(database.file, BUSY_TIMEOUT_MS) : undefined };
   } catch (error) {

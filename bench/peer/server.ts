@@ -46,7 +46,7 @@ db.pragma('busy_timeout = 5000');
 const round2 = (value: number) => Math.round(value * 100) / 100;
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
-// The same form as ours (selectRows in server/domains/assembly/service.ts): the creator's name and the hull through
+// The same form as ours (selectRows in server/domains/assembly/queries.ts): the creator's name and the hull through
 // correlated scalar subqueries, three times cheaper per row than joins with better-sqlite3 12.
 const hull = (column: string) => `(select h.${column} from catalog_hulls h where h.id = a.ship_id)`;
 const ASSEMBLY_COLUMNS = `a.id, a.uuid, a.name, a.ship_id, a.weapons, a.armor, a.furnitures, a.description, a.tags, a.is_public,

@@ -1,5 +1,5 @@
-import { purgeTrash } from '../domains/assembly/service';
-import { formatImportReport, importCatalog } from '../domains/catalog/service';
+import { purgeTrash } from '../domains/assembly/lifecycle';
+import { formatImportReport, importCatalog } from '../domains/catalog/import';
 import { readJsonFile, UsageError, type TCommand } from './command';
 
 export const importCatalogCommand: TCommand = {
@@ -11,7 +11,7 @@ export const importCatalogCommand: TCommand = {
     const [shipsPath, itemsPath, extra] = positionals;
     if (!shipsPath || !itemsPath || extra !== undefined) throw new UsageError('expected exactly two files: <ships.json> <items.json>');
     const files = { ships: await readJsonFile(shipsPath), items: await readJsonFile(itemsPath) };
-    const report = await importCatalog((await database()).db, files, new Date());
+    const report = await importCatalog({ db: (await database()).db, now: () => new Date() }, { files });
     for (const line of formatImportReport(report)) print(line);
   },
 };
@@ -22,7 +22,7 @@ export const purgeTrashCommand: TCommand = {
   description: 'Deletes for good the assemblies that have been in the trash for more than 30 days (the server also does this every hour).',
   async run({ positionals, database, print }) {
     if (positionals.length > 0) throw new UsageError('takes no arguments');
-    const { purged } = await purgeTrash((await database()).db, new Date());
+    const { purged } = await purgeTrash({ db: (await database()).db, now: () => new Date() });
     print(`purged ${purged} assembl${purged === 1 ? 'y' : 'ies'} from the trash`);
   },
 };

@@ -39,7 +39,7 @@ export const createAdminCommand: TCommand = {
     const [username, extra] = positionals;
     if (!username || extra !== undefined) throw new UsageError('expected exactly one <username>');
     const { db } = await database();
-    if (await setRole(db, username, 'admin')) {
+    if (await setRole({ db }, { username, role: 'admin' })) {
       print(`${username} is now an admin`);
       return;
     }
@@ -49,7 +49,7 @@ export const createAdminCommand: TCommand = {
     const password = typeof given === 'string' ? given : randomBytes(12).toString('base64url');
     if (password.length < 8) throw new UsageError('--password must be at least 8 characters');
     if (!/^[A-Za-z0-9_-]{3,32}$/.test(username)) throw new UsageError('username must be 3-32 of A-Z a-z 0-9 _ -');
-    await createAccount(db, { username, email, password, role: 'admin' }, new Date());
+    await createAccount({ db, now: () => new Date() }, { username, email, password, role: 'admin' });
     print(`admin ${username} created${typeof given === 'string' ? '' : ` with password ${password}`}`);
   },
 };

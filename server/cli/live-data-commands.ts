@@ -1,8 +1,8 @@
-import { importCalendarFile } from '../domains/calendar/service';
-import { parseDropImport, upsertCampaigns } from '../domains/drop/service';
+import { importCalendarFile } from '../domains/calendar/season-calendar';
+import { parseDropImport, upsertCampaigns } from '../domains/drop/ingestion';
 import { isCommunitySeasons, seasonsFromCommunityFormat } from '../domains/war/seasons';
-import { importWarFile } from '../domains/war/service';
-import { thinWarSnapshots } from '../domains/war/history';
+import { importWarFile } from '../domains/war/import';
+import { thinWarSnapshots } from '../domains/war/retention';
 import { readJsonFile, UsageError, type TCommand } from './command';
 
 /** The one <file.json> argument, read and parsed. */
@@ -20,7 +20,7 @@ export const importDropsCommand: TCommand = {
   async run({ positionals, database, print }) {
     const data = await readJsonArgument(positionals);
     const campaigns = parseDropImport(data);
-    const result = await upsertCampaigns((await database()).db, campaigns, new Date());
+    const result = await upsertCampaigns({ db: (await database()).db, now: () => new Date() }, { campaigns });
     print(`drop campaigns: ${result.created} created, ${result.updated} updated`);
   },
 };
@@ -33,7 +33,7 @@ export const importWarCommand: TCommand = {
   async run({ positionals, database, print }) {
     const data = await readJsonArgument(positionals);
     const file = isCommunitySeasons(data) ? { seasons: seasonsFromCommunityFormat(data) } : data;
-    const result = await importWarFile((await database()).db, file, new Date());
+    const result = await importWarFile({ db: (await database()).db, now: () => new Date() }, { data: file });
     print(`war data: ${result.seasons} seasons, ${result.zones} zones, ${result.companies} companies, ${result.snapshots} snapshots imported`);
   },
 };
@@ -45,7 +45,7 @@ export const importCalendarCommand: TCommand = {
     "Replaces season calendars from { \"season\": \"y2s4\", \"events\": [...] } or a list of those (events as PUT /api/admin/calendar/{season}). All or nothing.",
   async run({ positionals, database, print }) {
     const data = await readJsonArgument(positionals);
-    const results = await importCalendarFile((await database()).db, data);
+    const results = await importCalendarFile({ db: (await database()).db }, { data });
     for (const result of results) print(`calendar of ${result.seasonId}: ${result.events} events`);
   },
 };
@@ -64,7 +64,7 @@ export const thinWarCommand: TCommand = {
       if (typeof given !== 'string' || !/^\d{1,4}$/.test(given) || Number(given) < 1) throw new UsageError('--older-than-days must be a whole number of days, at least 1');
       days = Number(given);
     }
-    const result = await thinWarSnapshots((await database()).db, new Date(), days);
+    const result = await thinWarSnapshots({ db: (await database()).db, now: () => new Date() }, { olderThanDays: days });
     print(`thinned war snapshots before ${result.cutoff}: ${result.deleted} deleted`);
   },
 };

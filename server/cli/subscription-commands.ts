@@ -1,7 +1,9 @@
 import { transaction } from '../../db/transaction';
 import { AppError, issuesFromZod } from '../errors';
-import { importSubscriptionCatalog, ZCatalogImport } from '../domains/subscription/import';
-import { confirmOrder, expirePendingOrders } from '../domains/subscription/orders';
+import { importSubscriptionCatalog } from '../domains/subscription/catalog-writes';
+import { expirePendingOrders } from '../domains/subscription/order-reads';
+import { confirmOrder } from '../domains/subscription/orders';
+import { ZCatalogImport } from '../domains/subscription/schemas';
 import { readJsonFile, UsageError, type TCommand } from './command';
 
 export const subscriptionImportCommand: TCommand = {
@@ -21,7 +23,7 @@ export const subscriptionImportCommand: TCommand = {
     }
     const { db } = await database();
     const now = new Date();
-    const counts = await transaction(db, (tx) => importSubscriptionCatalog(tx, parsed.data, now));
+    const counts = await transaction(db, (tx) => importSubscriptionCatalog({ db: tx, now: () => now }, parsed.data));
     print(`imported ${counts.plans} plan(s), ${counts.tiers} tier(s), ${counts.payTypes} pay type(s)${counts.goal ? ' and the goal' : ''}`);
   },
 };
@@ -33,7 +35,7 @@ export const orderConfirmCommand: TCommand = {
   async run({ positionals, database, print }) {
     const [orderId, extra] = positionals;
     if (!orderId || extra !== undefined) throw new UsageError('expected exactly one <orderId>');
-    const result = await confirmOrder((await database()).db, orderId, { by: 'admin' }, new Date());
+    const result = await confirmOrder({ db: (await database()).db, now: () => new Date() }, { orderId, by: 'admin' });
     print(
       result.alreadyPaid
         ? `order ${orderId} was already paid; membership until ${result.membershipExpiry}`
@@ -48,6 +50,6 @@ export const ordersExpireCommand: TCommand = {
   description: 'Marks pending sponsorship orders past their 30-minute deadline as expired (the server also does this every minute).',
   async run({ positionals, database, print }) {
     if (positionals.length > 0) throw new UsageError('takes no arguments');
-    print(`${await expirePendingOrders((await database()).db, new Date())} order(s) expired`);
+    print(`${await expirePendingOrders({ db: (await database()).db, now: () => new Date() })} order(s) expired`);
   },
 };

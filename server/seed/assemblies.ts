@@ -1,9 +1,12 @@
 import { count, eq } from 'drizzle-orm';
 import type { TDb } from '../../db/client';
 import { assemblies, catalogHulls } from '../../db/schema';
-import { likeAssembly, publishAssembly, rateAssembly, type TAssemblyDraft } from '../domains/assembly/service';
+import { publishAssembly } from '../domains/assembly/lifecycle';
+import type { TAssemblyDraft } from '../domains/assembly/schemas';
+import { likeAssembly, rateAssembly } from '../domains/assembly/votes';
 import { loadoutProblems, resolveLoadout, type TLoadout } from '../domains/assembly/loadout';
-import { importCatalog } from '../domains/catalog/service';
+import { importCatalog } from '../domains/catalog/import';
+import { CacheScope, scopePrefix } from '../infra/cache';
 import { MemoryReadCache } from '../infra/cache/read-cache';
 // Imported, not read from disk, so the production bundle carries them.
 import demoItems from './catalog/items.json' with { type: 'json' };
@@ -19,7 +22,7 @@ export function readDemoCatalog(): { ships: unknown; items: unknown } {
 export async function seedDemoCatalog(db: TDb, now: Date): Promise<boolean> {
   const hulls = await db.select({ n: count() }).from(catalogHulls).get();
   if ((hulls?.n ?? 0) > 0) return false;
-  await importCatalog(db, readDemoCatalog(), now);
+  await importCatalog({ db, now: () => now }, { files: readDemoCatalog() });
   return true;
 }
 
@@ -90,7 +93,9 @@ export async function seedAssemblies(
   accounts: { captain: string; deckhand: string; assemblyPasswordHash: string },
 ): Promise<string[]> {
   await seedDemoCatalog(db, now);
-  const cache = new MemoryReadCache();
+  // A cache of its own: no reader has seen these assemblies, so the invalidations have nothing to drop.
+  const lru = new MemoryReadCache();
+  const deps = { db, now: () => now, caches: { item: new CacheScope(lru, scopePrefix('item')), list: new CacheScope(lru, scopePrefix('list')) } };
   const hour = 60 * 60 * 1000;
   const skipped: string[] = [];
   const published = new Map<string, string>();
@@ -101,7 +106,7 @@ export async function seedAssemblies(
       skipped.push(`${draft.name} (${problems.map((problem) => problem.message).join(', ')})`);
       continue;
     }
-    const view = await publishAssembly(db, cache, accounts[creator], draft, new Date(now.getTime() - hoursAgo * hour));
+    const view = await publishAssembly({ ...deps, now: () => new Date(now.getTime() - hoursAgo * hour) }, { creatorId: accounts[creator], draft });
     if (draft.isPublic === false) {
       await db.update(assemblies).set({ passwordHash: accounts.assemblyPasswordHash }).where(eq(assemblies.uuid, view.uuid));
     }
@@ -110,12 +115,12 @@ export async function seedAssemblies(
   const broadside = published.get('Brigantine broadside');
   const hulk = published.get('Hulk brawler');
   if (broadside) {
-    await likeAssembly(db, cache, accounts.deckhand, { uuid: broadside, like: true }, now);
-    await rateAssembly(db, cache, accounts.deckhand, { uuid: broadside, score: 5 }, now);
+    await likeAssembly(deps, { userId: accounts.deckhand, uuid: broadside, like: true });
+    await rateAssembly(deps, { userId: accounts.deckhand, uuid: broadside, score: 5 });
   }
   if (hulk) {
-    await likeAssembly(db, cache, accounts.captain, { uuid: hulk, like: true }, now);
-    await rateAssembly(db, cache, accounts.captain, { uuid: hulk, score: 4 }, now);
+    await likeAssembly(deps, { userId: accounts.captain, uuid: hulk, like: true });
+    await rateAssembly(deps, { userId: accounts.captain, uuid: hulk, score: 4 });
   }
   return skipped;
 }

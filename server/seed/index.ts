@@ -65,7 +65,7 @@ export async function seedDemoData(db: TDb, now: Date): Promise<TSeedReport> {
     await seedMaps(tx, ids.deckhand!, now);
     await seedSubscription(tx, ids.deckhand!, now);
     const skippedAssemblies = await seedAssemblies(tx, now, { captain: ids.captain!, deckhand: ids.deckhand!, assemblyPasswordHash });
-    await seedLiveData(tx, now);
+    await seedLiveData({ db: tx, now: () => now });
     return { seeded: true, skippedAssemblies };
   });
 }

@@ -1,10 +1,13 @@
-import type { TDb } from '../../db/client';
 import { transaction } from '../../db/transaction';
+import type { TDepsOf } from '../deps';
 import { random } from './random';
-import { replaceCalendar, type TCalendarEventInput } from '../domains/calendar/service';
-import { upsertCampaigns, type TDropCampaignInput } from '../domains/drop/service';
+import { replaceCalendar } from '../domains/calendar/season-calendar';
+import type { TCalendarEventInput } from '../domains/calendar/schemas';
+import { upsertCampaigns } from '../domains/drop/ingestion';
+import type { TDropCampaignInput } from '../domains/drop/schemas';
 import { seasonsFromCommunityFormat } from '../domains/war/seasons';
-import { upsertWarReference, writeSnapshotBatch, type TPreparedSnapshot } from '../domains/war/service';
+import { upsertWarReference } from '../domains/war/reference';
+import { writeSnapshotBatch, type TPreparedSnapshot } from '../domains/war/snapshots';
 
 /**
  * Demo live data, generated relative to `now` so a fresh `npm start` looks live: campaigns in each
@@ -187,21 +190,22 @@ export interface TLiveDataSeedStats {
   ms: number;
 }
 
-export async function seedLiveData(db: TDb, now: Date): Promise<TLiveDataSeedStats> {
+export async function seedLiveData(deps: TDepsOf<'db' | 'now'>): Promise<TLiveDataSeedStats> {
   const started = performance.now();
+  const now = deps.now();
   const { file, spans } = demoSeasons(now);
-  await upsertWarReference(db, { seasons: seasonsFromCommunityFormat(file), zones: DEMO_ZONES, companies: DEMO_COMPANIES });
+  await upsertWarReference(deps, { seasons: seasonsFromCommunityFormat(file), zones: DEMO_ZONES, companies: DEMO_COMPANIES });
   const currentLast = Math.floor(now.getTime() / SNAPSHOT_EVERY) * SNAPSHOT_EVERY;
   const previousLast = spans.previous.endsAtMs - SNAPSHOT_EVERY;
   const snapshots = [...demoSnapshots(spans.previous.id, previousLast, 10), ...demoSnapshots(spans.current.id, currentLast, 11)];
   // One transaction, multi-row inserts: 4,032 snapshots with their scores, zones and hotspots.
-  await transaction(db, (tx) => writeSnapshotBatch(tx, snapshots));
+  await transaction(deps.db, (tx) => writeSnapshotBatch({ db: tx }, { snapshots }));
   const campaigns = demoCampaigns(now);
-  await upsertCampaigns(db, campaigns, now);
+  await upsertCampaigns({ db: deps.db, now: () => now }, { campaigns });
   const previousEvents = demoCalendar(spans.previous.startsAtMs, spans.previous.endsAtMs, 'y3s3');
   const currentEvents = demoCalendar(spans.current.startsAtMs, spans.current.endsAtMs, 'y3s4');
-  await replaceCalendar(db, spans.previous.id, previousEvents);
-  await replaceCalendar(db, spans.current.id, currentEvents);
+  await replaceCalendar(deps, { season: spans.previous.id, events: previousEvents });
+  await replaceCalendar(deps, { season: spans.current.id, events: currentEvents });
   return {
     seasons: 2,
     snapshots: snapshots.length,

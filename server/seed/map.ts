@@ -3,10 +3,9 @@ import { createCollection } from '../domains/map/service';
 
 /** One public and one private collection, so both access rules can be tried on a fresh install. */
 export async function seedMaps(db: TDb, authorId: string, now: Date): Promise<void> {
-  await createCollection(
-    db,
+  await createCollection({ db, now: () => now }, {
     authorId,
-    {
+    collection: {
       title: 'Trade hubs of the Indian Ocean',
       description: 'Where to sell, restock and take contracts.',
       isPublic: true,
@@ -17,16 +16,13 @@ export async function seedMaps(db: TDb, authorId: string, now: Date): Promise<vo
         { title: 'Mombasa', description: 'Fortified trading town.', latitude: -4.05, longitude: 39.67, tags: ['fort'] },
       ],
     },
-    now,
-  );
-  await createCollection(
-    db,
+  });
+  await createCollection({ db, now: () => now }, {
     authorId,
-    {
+    collection: {
       title: 'My treasure leads',
       isPublic: false,
       points: [{ title: 'Buried chest near the reef', latitude: -11.7, longitude: 43.25, tags: ['treasure'] }],
     },
-    now,
-  );
+  });
 }

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { TDb } from '../../db/client';
 import { subscriptionOrders } from '../../db/schema';
 import { transaction } from '../../db/transaction';
-import { importSubscriptionCatalog, type TCatalogImport } from '../domains/subscription/import';
+import { importSubscriptionCatalog } from '../domains/subscription/catalog-writes';
+import type { TCatalogImport } from '../domains/subscription/schemas';
 import { confirmOrder, PAY_WINDOW_MS } from '../domains/subscription/orders';
 
 /** The catalog a fresh install starts with; admins change it through /api/admin/subscription/... */
@@ -25,7 +26,7 @@ export const DEMO_SUBSCRIPTION_CATALOG: TCatalogImport = {
 
 /** The catalog, plus one paid order for `supporterId` this month so progress, hall and my-status show data. */
 export async function seedSubscription(db: TDb, supporterId: string, now: Date): Promise<void> {
-  await transaction(db, (tx) => importSubscriptionCatalog(tx, DEMO_SUBSCRIPTION_CATALOG, now));
+  await transaction(db, (tx) => importSubscriptionCatalog({ db: tx, now: () => now }, DEMO_SUBSCRIPTION_CATALOG));
   const orderId = randomUUID();
   await db.insert(subscriptionOrders).values({
     id: orderId,
@@ -40,5 +41,5 @@ export async function seedSubscription(db: TDb, supporterId: string, now: Date):
     createdAt: now,
     payDeadline: new Date(now.getTime() + PAY_WINDOW_MS),
   });
-  await confirmOrder(db, orderId, { by: 'admin' }, now);
+  await confirmOrder({ db, now: () => now }, { orderId, by: 'admin' });
 }

@@ -7,7 +7,10 @@ import * as assert from 'uvu/assert';
 import { openDatabase, type TDb } from '../../db/client';
 import { assemblies } from '../../db/schema';
 import { HOT_DECAY_MS } from '../../db/schema/assembly';
-import { MAX_LIST_WINDOW, pageIdsQuery, rankAmongQuery, type TListSort } from '../../server/domains/assembly/service';
+import { MAX_LIST_WINDOW } from '../../server/domains/assembly/schemas';
+import { pageIdsQuery } from '../../server/domains/assembly/list-queries';
+import type { TListSort } from '../../server/domains/assembly/schemas';
+import { rankAmongQuery } from '../../server/domains/assembly/search';
 import { HULK, importCommunitySample, signUpAdmin, startTestServer, TEST_DRIVER, trpcError, type TTestServer } from '../support/helpers';
 
 type TUser = Awaited<ReturnType<TTestServer['signUp']>>;

@@ -3,7 +3,6 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { calendarEvents } from '../../db/schema';
 import { setRole } from '../../server/domains/user/account';
-import { importCalendarFile } from '../../server/domains/calendar/service';
 import { startTestServer, trpcError, type TTestServer } from '../support/helpers';
 
 interface TCtx {
@@ -28,7 +27,7 @@ const EVENTS = [
 Calendar.before(async (context) => {
   context.app = await startTestServer();
   const admin = await context.app.signUp();
-  await setRole(context.app.database.db, admin.username, 'admin');
+  await setRole({ db: context.app.database.db }, { username: admin.username, role: 'admin' });
   context.admin = admin.token;
   context.user = (await context.app.signUp()).token;
   await context.app.trpc(context.admin).admin.war.upsertReference.mutate({ seasons: SEASONS });
@@ -124,23 +123,6 @@ Calendar('invalid calendars are a 400 and leave the stored calendar as it was', 
   }
   assert.is((await app.rest('PUT', '/api/admin/calendar/y9s9', { token: admin, body: { events: [] } })).status, 404);
   assert.equal((await app.trpc().calendar.getData.query({ season: 'y2s4' })).events.map((event) => event.id), ['maint-1']);
-});
-
-Calendar('an import file with one bad calendar writes none of them', async ({ app }) => {
-  const file = [
-    { season: 'y2s3', events: [] },
-    { season: 'y2s4', events: [{ ...EVENTS[0], startsAt: '2030-01-01T00:00:00Z', endsAt: '2030-01-02T00:00:00Z' }] },
-  ];
-  try {
-    await importCalendarFile(app.database.db, file);
-    assert.unreachable('import should fail');
-  } catch (error) {
-    assert.match((error as Error).message, /events\[0\]: does not overlap/);
-  }
-  assert.is(await eventCount(app), 2, 'y2s3 was not cleared');
-  const imported = await importCalendarFile(app.database.db, { season: 'y2s3', events: [] });
-  assert.equal(imported, [{ seasonId: 'y2s3', events: 0 }]);
-  assert.is(await eventCount(app), 1);
 });
 
 Calendar('calendar data has an ETag and answers 304', async ({ app }) => {

@@ -147,7 +147,7 @@ Matrix.before(async (context) => {
   const owner = await app.signUp();
   const stranger = await app.signUp();
   const admin = await app.signUp();
-  await setRole(app.database.db, admin.username, 'admin');
+  await setRole({ db: app.database.db }, { username: admin.username, role: 'admin' });
   const catalog = await app.rest('POST', '/api/admin/catalog/import', { token: admin.token, body: readDemoCatalog() as Record<string, unknown> });
   assert.is(catalog.status, 200, catalog.text);
 

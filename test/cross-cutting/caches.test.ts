@@ -4,10 +4,11 @@ import * as assert from 'uvu/assert';
 import { openDatabase } from '../../db/client';
 import { seedDemoCatalog } from '../../server/seed/assemblies';
 import { DEMO_COMPANIES, demoCampaigns, seedLiveData } from '../../server/seed/live-data';
-import { upsertCampaigns } from '../../server/domains/drop/service';
+import { upsertCampaigns } from '../../server/domains/drop/ingestion';
 import { setRole } from '../../server/domains/user/account';
 import { MemoryReadCache } from '../../server/infra/cache/read-cache';
-import { recordSnapshots, upsertWarReference } from '../../server/domains/war/service';
+import { upsertWarReference } from '../../server/domains/war/reference';
+import { recordSnapshots } from '../../server/domains/war/snapshots';
 import { startTestServer, TEST_DRIVER, type TTestServer } from '../support/helpers';
 
 const MINUTE = 60_000;
@@ -15,7 +16,7 @@ const MINUTE = 60_000;
 /** A test server with the demo war seeded (seasons, zones, snapshots every 5 minutes). */
 async function startWarServer(): Promise<TTestServer> {
   const app = await startTestServer();
-  await seedLiveData(app.database.db, app.clock.now());
+  await seedLiveData({ db: app.database.db, now: app.clock.now });
   return app;
 }
 
@@ -41,9 +42,8 @@ Memo('a snapshot backfilled inside the window shows at once, on both surfaces', 
 
   const backfilled = Date.parse(bucket.start) + MINUTE;
   await recordSnapshots(
-    app.database.db,
-    [{ season: before.season.id, capturedAt: new Date(backfilled).toISOString(), companies: DEMO_COMPANIES.map((company) => ({ companyId: company.id, score: 0 })), zones: [], hotspots: [] }],
-    app.clock.now(),
+    { db: app.database.db, now: app.clock.now },
+    { snapshots: [{ season: before.season.id, capturedAt: new Date(backfilled).toISOString(), companies: DEMO_COMPANIES.map((company) => ({ companyId: company.id, score: 0 })), zones: [], hotspots: [] }] },
   );
   const after = (await app.rest('GET', '/api/stateOfWar/history?range=1d')).body.data;
   const changed = after.buckets[50];
@@ -61,7 +61,7 @@ Memo('a snapshot backfilled inside the window shows at once, on both surfaces', 
 Memo('a renamed company shows at once', async ({ app }) => {
   const before = (await app.rest('GET', '/api/stateOfWar/history?range=7d')).body.data;
   assert.is(before.buckets.at(-1).companies.find((company: { id: string }) => company.id === 'sable-tide').name, 'Sable Tide Trading');
-  await upsertWarReference(app.database.db, { seasons: [], zones: [], companies: [{ id: 'sable-tide', name: 'Sable Tide Renamed', color: '#000000' }] });
+  await upsertWarReference({ db: app.database.db }, { seasons: [], zones: [], companies: [{ id: 'sable-tide', name: 'Sable Tide Renamed', color: '#000000' }] });
   const after = (await app.rest('GET', '/api/stateOfWar/history?range=7d')).body.data;
   const sable = after.buckets.at(-1).companies.find((company: { id: string }) => company.id === 'sable-tide');
   assert.equal([sable.name, sable.color], ['Sable Tide Renamed', '#000000']);
@@ -85,7 +85,7 @@ Stored.before.each(async (context) => {
   const now = context.app.clock.now();
   await seedDemoCatalog(context.app.database.db, now);
   // Campaigns only: the war snapshots of the full live-data seed are not needed here.
-  await upsertCampaigns(context.app.database.db, demoCampaigns(now), now);
+  await upsertCampaigns({ db: context.app.database.db, now: () => now }, { campaigns: demoCampaigns(now) });
   context.owner = await context.app.signUp();
 });
 Stored.after.each(async ({ app }) => {
@@ -153,7 +153,7 @@ Stored('drop current: only a hit is replayed, refresh=1 bypasses, and the answer
 
 Stored('an admin campaign upsert drops the stored drop answer at once', async ({ app }) => {
   const admin = await app.signUp();
-  await setRole(app.database.db, admin.username, 'admin');
+  await setRole({ db: app.database.db }, { username: admin.username, role: 'admin' });
   await app.rest('GET', '/api/drop/current');
   await app.rest('GET', '/api/drop/current');
   assert.is((await app.rest('GET', '/api/drop/current')).headers.get('age'), '0');
@@ -199,9 +199,8 @@ WarMemo('a snapshot written through another connection (the CLI, another instanc
   try {
     const capturedAt = new Date(Date.parse(before.capturedAt) + MINUTE).toISOString();
     await recordSnapshots(
-      other.db,
-      [{ season: before.season.id, capturedAt, companies: DEMO_COMPANIES.map((company, index) => ({ companyId: company.id, score: 1000 - index })), zones: [], hotspots: [] }],
-      app.clock.now(),
+      { db: other.db, now: app.clock.now },
+      { snapshots: [{ season: before.season.id, capturedAt, companies: DEMO_COMPANIES.map((company, index) => ({ companyId: company.id, score: 1000 - index })), zones: [], hotspots: [] }] },
     );
     const after = (await app.rest('GET', '/api/stateOfWar/latest')).body.data;
     assert.is(after.capturedAt, capturedAt);

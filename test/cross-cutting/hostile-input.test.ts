@@ -104,7 +104,7 @@ Hostile.before(async (context) => {
   context.operations = documentOperations((await app.rest('GET', '/api/openapi.json')).body);
   const user = await app.signUp();
   const admin = await app.signUp();
-  await setRole(app.database.db, admin.username, 'admin');
+  await setRole({ db: app.database.db }, { username: admin.username, role: 'admin' });
   context.userToken = user.token;
   context.adminToken = admin.token;
   await app.rest('POST', '/api/admin/catalog/import', { token: admin.token, body: readDemoCatalog() as Record<string, unknown> });

@@ -11,7 +11,7 @@ import * as assert from 'uvu/assert';
 import { driverFor, openDatabase } from '../../db/client';
 import { configWith, ConfigError, loadConfig } from '../../server/config';
 import { createRateLimit } from '../../server/http/rate-limit';
-import type { TAppDeps } from '../../server/context';
+import type { TAppDeps } from '../../server/deps';
 import { startJobs, type TJob } from '../../server/jobs';
 import { startServer } from '../../server/server';
 import { connectSharedState, type TSharedState } from '../../server/infra/redis';

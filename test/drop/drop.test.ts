@@ -4,9 +4,7 @@ import * as assert from 'uvu/assert';
 import { dropCampaigns, dropRewards } from '../../db/schema';
 import { setRole } from '../../server/domains/user/account';
 import { startTestServer, trpcError, type TTestServer } from '../support/helpers';
-
-const HOUR = 3_600_000;
-const DAY = 24 * HOUR;
+import { campaign as importable, DAY, HOUR } from './fixtures';
 
 interface TCtx {
   app: TTestServer;
@@ -17,21 +15,15 @@ interface TCtx {
 
 const Drop = suite<TCtx>('drop campaigns');
 
-function campaign(campaignId: string, name: string, startOffset: number, endOffset: number, base: number, rewards: string[] = []) {
-  return {
-    campaignId,
-    name,
-    startsAt: new Date(base + startOffset).toISOString(),
-    endsAt: new Date(base + endOffset).toISOString(),
-    rewards: rewards.map((reward, index) => ({ name: reward, requiredMinutes: 30 * (index + 1) })),
-    channels: [{ name: 'skullandbonesgame', url: 'https://www.twitch.tv/skullandbonesgame' }],
-  };
-}
+/** Every campaign of this suite is watched on the official channel. */
+const CHANNELS = [{ name: 'skullandbonesgame', url: 'https://www.twitch.tv/skullandbonesgame' }];
+const campaign = (campaignId: string, name: string, startOffset: number, endOffset: number, base: number, rewards: string[] = []) =>
+  importable(campaignId, name, startOffset, endOffset, base, rewards, CHANNELS);
 
 Drop.before(async (context) => {
   context.app = await startTestServer();
   const admin = await context.app.signUp();
-  await setRole(context.app.database.db, admin.username, 'admin');
+  await setRole({ db: context.app.database.db }, { username: admin.username, role: 'admin' });
   context.admin = admin.token;
   context.user = (await context.app.signUp()).token;
   // Whole hours keep the status boundaries far from the request time.

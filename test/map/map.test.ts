@@ -243,7 +243,7 @@ Map('a failure half-way through a create leaves nothing written', async ({ app, 
   const points = Array.from({ length: 160 }, (_, index) => ({ title: `halfway${index}`, latitude: index === 150 ? 95 : 10, longitude: 20 }));
   let failed = false;
   try {
-    await createCollection(db, alice.id, { title: 'half-way create', points }, app.clock.now());
+    await createCollection({ db, now: app.clock.now }, { authorId: alice.id, collection: { title: 'half-way create', points } });
   } catch (error) {
     failed = true;
     // libSQL's error arrives wrapped by drizzle, the constraint named in its cause.
@@ -262,7 +262,7 @@ Map('a failure half-way through an update keeps the old title and points', async
   const points = Array.from({ length: 140 }, (_, index) => ({ title: `n${index}`, latitude: 0, longitude: index === 130 ? -200 : 0 }));
   let failed = false;
   try {
-    await updateCollection(db, created.uuid, alice.id, { title: 'Broken', points }, app.clock.now());
+    await updateCollection({ db, now: app.clock.now }, { uuid: created.uuid, userId: alice.id, patch: { title: 'Broken', points } });
   } catch {
     failed = true;
   }

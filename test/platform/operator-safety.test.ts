@@ -13,7 +13,7 @@ import { DEMO_ASSEMBLY_PASSWORD } from '../../server/seed/assemblies';
 import { ConfigError, configWith, loadConfig } from '../../server/config';
 import { createLogger } from '../../server/logger';
 import { startServer } from '../../server/server';
-import { importCatalog } from '../../server/domains/catalog/service';
+import { importCatalog } from '../../server/domains/catalog/import';
 import { verifyPassword } from '../../server/infra/password';
 import { COMMUNITY_SAMPLE, GENEROUS_LIMITS, rest, startTestServer, TEST_DRIVER } from '../support/helpers';
 import { ROOT, runNode, startServerProcess, TSX_ARGS, type TServerProcess } from '../support/process';
@@ -180,7 +180,7 @@ Seed('on a database that already has the community catalog (without bronzeBulwar
   const database = openDatabase(`file:${join(dir, 'community.db')}`, { driver: TEST_DRIVER });
   try {
     await database.migrate();
-    await importCatalog(database.db, structuredClone(COMMUNITY_SAMPLE), new Date());
+    await importCatalog({ db: database.db, now: () => new Date() }, { files: structuredClone(COMMUNITY_SAMPLE) });
     assert.not.ok('bronzeBulwark1' in COMMUNITY_SAMPLE.items);
     const report = await seedDemoData(database.db, new Date());
     assert.is(report.seeded, true);
@@ -202,7 +202,7 @@ Seed('start-up on such a database seeds, says which assemblies it skipped, and s
   const url = `file:${join(dir, 'start.db')}`;
   const prepared = openDatabase(url, { driver: TEST_DRIVER });
   await prepared.migrate();
-  await importCatalog(prepared.db, structuredClone(COMMUNITY_SAMPLE), new Date());
+  await importCatalog({ db: prepared.db, now: () => new Date() }, { files: structuredClone(COMMUNITY_SAMPLE) });
   prepared.close();
   const { logger, lines } = captureLogs();
   const app = await startServer(configWith({ PORT: 0, DATABASE_URL: url, DATABASE_DRIVER: TEST_DRIVER, SEED_DEMO: true, ...GENEROUS_LIMITS }), { logger });

@@ -22,7 +22,7 @@ function setClock(app: TTestServer, iso: string): void {
 
 async function makeAdmin(app: TTestServer): Promise<TUser> {
   const admin = await app.signUp();
-  assert.ok(await setRole(app.database.db, admin.username, 'admin'));
+  assert.ok(await setRole({ db: app.database.db }, { username: admin.username, role: 'admin' }));
   return admin;
 }
 
@@ -681,7 +681,7 @@ Setup('CLI: subscription-import loads a catalog, order-confirm pays, orders-expi
     assert.equal(printed, ['imported 1 plan(s), 1 tier(s), 0 pay type(s)']);
     const database = openDatabase(process.env.DATABASE_URL, { driver: TEST_DRIVER });
     try {
-      const plans = await listPlans(database.db);
+      const plans = await listPlans({ db: database.db });
       assert.equal(plans.plans[0]!.tiers, [{ tierId: 't', name: 'T', description: null, price: 2.5, currency: 'EUR', months: 2 }]);
     } finally {
       database.close();

@@ -45,13 +45,23 @@ export async function startInProcess(overrides: Partial<TConfig> = {}): Promise<
     anonymous: callerFor(null),
     async signUp(options = {}) {
       const username = options.username ?? `caller${process.pid}x${++accountCounter}`;
-      const user = await createAccount(database.db, { username, email: `${username}@example.test`, password: 'correct horse battery', role: options.role }, clock.now());
-      const { token } = await createSession(database.db, user.id, clock.now());
-      return { caller: callerFor(await validateSessionToken(database.db, token, clock.now())), id: user.id, username };
+      const user = await createAccount({ db: database.db, now: clock.now }, { username, email: `${username}@example.test`, password: 'correct horse battery', role: options.role });
+      const { token } = await createSession({ db: database.db, now: clock.now }, { userId: user.id });
+      return { caller: callerFor(await validateSessionToken({ db: database.db, now: clock.now }, { token })), id: user.id, username };
     },
     close() {
       database.close();
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** The tRPC error code (`NOT_FOUND`, `FORBIDDEN`…) a call in process fails with; throws if it succeeds. */
+export async function errorCodeOf(call: Promise<unknown>): Promise<string> {
+  try {
+    await call;
+  } catch (error) {
+    return (error as { code: string }).code;
+  }
+  throw new Error('expected the call to fail');
 }

@@ -131,7 +131,7 @@ export const HULK = {
 /** Signs up a fresh account and gives it the admin role (as the CLI does). */
 export async function signUpAdmin(app: TTestServer): Promise<Awaited<ReturnType<TTestServer['signUp']>>> {
   const admin = await app.signUp();
-  if (!(await setRole(app.database.db, admin.username, 'admin'))) throw new Error(`setRole failed for ${admin.username}`);
+  if (!(await setRole({ db: app.database.db }, { username: admin.username, role: 'admin' }))) throw new Error(`setRole failed for ${admin.username}`);
   return admin;
 }
 

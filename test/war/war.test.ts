@@ -5,15 +5,12 @@ import * as assert from 'uvu/assert';
 import { warSnapshots, warZones } from '../../db/schema';
 import { setRole } from '../../server/domains/user/account';
 import { seasonsFromCommunityFormat } from '../../server/domains/war/seasons';
-import { importWarFile, recordSnapshots, type TSnapshotInput } from '../../server/domains/war/service';
-import { warThinJob } from '../../server/domains/war/history';
+import type { TSnapshotInput } from '../../server/domains/war/schemas';
+import { recordSnapshots } from '../../server/domains/war/snapshots';
 import { JOBS } from '../../server/jobs';
 import { startTestServer, trpcError, type TTestServer } from '../support/helpers';
+import { at, COMPANIES, DAY, iso, MINUTE, ZONES } from './fixtures';
 
-const MINUTE = 60_000;
-const DAY = 86_400_000;
-const iso = (ms: number) => new Date(ms).toISOString();
-const at = (text: string) => Date.parse(text);
 
 interface TCtx {
   app: TTestServer;
@@ -22,15 +19,6 @@ interface TCtx {
 }
 
 const War = suite<TCtx>('state of war');
-
-const ZONES = [
-  { id: 'red-isle', name: 'Red Isle' },
-  { id: 'open-ocean', name: 'Open Ocean' },
-];
-const COMPANIES = [
-  { id: 'crimson', name: 'Crimson Reef', color: '#c0392b' },
-  { id: 'sable', name: 'Sable Tide', color: '#34495e' },
-];
 
 /** Test data for y2s4 (gutsAndGlory, 2025-10-21..2026-02-10): crimson's score is the minute of the day (x.5 on :30 s). */
 function snapshotAt(ms: number, season = 'y2s4'): TSnapshotInput {
@@ -68,7 +56,7 @@ function fixture(): TSnapshotInput[] {
 War.before(async (context) => {
   context.app = await startTestServer();
   const admin = await context.app.signUp();
-  await setRole(context.app.database.db, admin.username, 'admin');
+  await setRole({ db: context.app.database.db }, { username: admin.username, role: 'admin' });
   context.admin = admin.token;
   context.user = (await context.app.signUp()).token;
 });
@@ -193,21 +181,6 @@ War('invalid snapshots are a 400 naming the problem and write nothing', async ({
   await app.database.db.delete(warSnapshots).run();
 });
 
-War('a bad snapshot in an import file leaves the whole file unwritten', async ({ app }) => {
-  const file = {
-    zones: [{ id: 'new-zone', name: 'New Zone' }],
-    snapshots: [snapshotAt(at('2025-11-17T11:00:00Z')), { ...snapshotAt(at('2025-11-17T11:05:00Z')), zones: [{ zoneId: 'atlantis', controlledBy: null }] }],
-  };
-  try {
-    await importWarFile(app.database.db, file, app.clock.now());
-    assert.unreachable('import should fail');
-  } catch (error) {
-    assert.match((error as Error).message, /snapshots\[1\]\.zones\[0\]\.zoneId: unknown zone "atlantis"/);
-  }
-  assert.is((await app.database.db.select({ n: count() }).from(warSnapshots).get())!.n, 0);
-  assert.is((await app.database.db.select().from(warZones).where(eq(warZones.id, 'new-zone')).get()), undefined);
-});
-
 War('latest: newest snapshot of the current season with names resolved', async ({ app, admin }) => {
   const now = Math.floor(app.clock.now().getTime() / MINUTE) * MINUTE;
   await app.trpc(admin).admin.war.recordSnapshot.mutate({ ...snapshotAt(now - 10 * MINUTE, 'y9s1') });
@@ -254,7 +227,7 @@ War('latest: newest snapshot of the current season with names resolved', async (
 });
 
 War('season by id, key or number; unknown is a 404; a season without snapshots has none', async ({ app }) => {
-  await recordSnapshots(app.database.db, fixture(), app.clock.now());
+  await recordSnapshots({ db: app.database.db, now: app.clock.now }, { snapshots: fixture() });
   for (const ref of ['y2s4', 'Y2S4', 'gutsAndGlory', '7']) {
     const response = await app.rest('GET', `/api/stateOfWar/season/${ref}`);
     assert.is(response.status, 200, ref);
@@ -367,7 +340,8 @@ War('war GETs answer 304 to a matching If-None-Match', async ({ app }) => {
 });
 
 War('retention thins old snapshots to one per hour, keeps recent ones, and is idempotent', async ({ app, admin, user }) => {
-  assert.ok(JOBS.includes(warThinJob), 'the thinning job runs with the server');
+  const warThinJob = JOBS.find((job) => job.name === 'war-snapshot-thinning');
+  assert.ok(warThinJob, 'the thinning job runs with the server');
   assert.is((await app.rest('POST', '/api/admin/war/thin', { token: user, body: {} })).status, 403);
   // The fixture spans 2025-11-09T00 to 2025-11-17T10: 203 hours, one snapshot kept in each.
   const thinned = await app.rest('POST', '/api/admin/war/thin', { token: admin, body: { olderThanDays: 30 } });
@@ -377,7 +351,7 @@ War('retention thins old snapshots to one per hour, keeps recent ones, and is id
   assert.is(history.lastSnapshotAt, '2025-11-17T10:00:00.000Z', 'the first snapshot of the last hour is kept');
   assert.ok(history.buckets.every((bucket) => bucket.snapshotCount === 1), 'the 7d range stays complete');
   assert.is((await app.trpc().war.getLatest.query({})).companies.length, 2, 'recent snapshots are untouched');
-  const again = await warThinJob.run(app.database.db, app.app.deps);
+  const again = await warThinJob!.run(app.database.db, app.app.deps);
   assert.equal((again as { deleted: number }).deleted, 0);
   const current = await app.database.db.select({ n: count() }).from(warSnapshots).where(eq(warSnapshots.seasonId, 'y9s1')).get();
   assert.is(current!.n, 2);

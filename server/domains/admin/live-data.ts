@@ -1,10 +1,11 @@
-import { z } from 'zod';
-import { zInt } from '../../schemas';
-import { replaceCalendar, ZCalendarEvents } from '../calendar/service';
-import { upsertCampaigns, ZDropUpsertInput } from '../drop/service';
-import { ZSeasonRef } from '../war/seasons';
-import { recordSnapshots, upsertWarReference, ZSnapshotInput, ZWarReferenceInput } from '../war/service';
-import { thinWarSnapshots } from '../war/history';
+import { replaceCalendar } from '../calendar/season-calendar';
+import { ZCalendarReplaceInput, ZCalendarReplaceResult } from '../calendar/schemas';
+import { upsertCampaigns } from '../drop/ingestion';
+import { ZDropUpsertInput, ZDropUpsertResult } from '../drop/schemas';
+import { upsertWarReference } from '../war/reference';
+import { thinWarSnapshots } from '../war/retention';
+import { recordSnapshots } from '../war/snapshots';
+import { ZSnapshotInput, ZSnapshotRecorded, ZThinInput, ZThinResult, ZWarReferenceInput, ZWarReferenceResult } from '../war/schemas';
 import { adminProcedure, router } from '../../trpc';
 
 export const dropAdminRouter = router({
@@ -19,14 +20,8 @@ export const dropAdminRouter = router({
       },
     })
     .input(ZDropUpsertInput)
-    .output(
-      z.object({
-        created: z.number().int(),
-        updated: z.number().int(),
-        items: z.array(z.object({ id: z.number().int(), campaignId: z.string(), created: z.boolean() })),
-      }),
-    )
-    .mutation(({ input, ctx }) => upsertCampaigns(ctx.db, input.campaigns, ctx.deps.now(), ctx.deps.liveData)),
+    .output(ZDropUpsertResult)
+    .mutation(({ input, ctx }) => upsertCampaigns(ctx.deps, { campaigns: input.campaigns })),
 });
 
 export const warAdminRouter = router({
@@ -41,8 +36,8 @@ export const warAdminRouter = router({
       },
     })
     .input(ZWarReferenceInput)
-    .output(z.object({ seasons: z.number().int(), zones: z.number().int(), companies: z.number().int() }))
-    .mutation(({ input, ctx }) => upsertWarReference(ctx.db, input)),
+    .output(ZWarReferenceResult)
+    .mutation(({ input, ctx }) => upsertWarReference(ctx.deps, input)),
 
   recordSnapshot: adminProcedure
     .meta({
@@ -56,9 +51,9 @@ export const warAdminRouter = router({
       },
     })
     .input(ZSnapshotInput)
-    .output(z.object({ id: z.number().int(), seasonId: z.string(), capturedAt: z.string() }))
+    .output(ZSnapshotRecorded)
     .mutation(async ({ input, ctx }) => {
-      const { ids, seasonIds } = await recordSnapshots(ctx.db, [input], ctx.deps.now(), () => '');
+      const { ids, seasonIds } = await recordSnapshots(ctx.deps, { snapshots: [input], pathOf: () => '' });
       return { id: ids[0]!, seasonId: seasonIds[0]!, capturedAt: new Date(input.capturedAt).toISOString() };
     }),
 
@@ -72,11 +67,9 @@ export const warAdminRouter = router({
         summary: 'Thin snapshots older than N days to one per hour (the periodic job does this hourly)',
       },
     })
-    .input(z.object({ olderThanDays: zInt({ min: 1, max: 3650 }).optional().meta({ description: 'Default WAR_THIN_AFTER_DAYS' }) }).prefault({}))
-    .output(z.object({ cutoff: z.string(), deleted: z.number().int() }))
-    .mutation(({ input, ctx }) =>
-      thinWarSnapshots(ctx.db, ctx.deps.now(), input.olderThanDays ?? ctx.deps.config.WAR_THIN_AFTER_DAYS),
-    ),
+    .input(ZThinInput)
+    .output(ZThinResult)
+    .mutation(({ input, ctx }) => thinWarSnapshots(ctx.deps, { olderThanDays: input.olderThanDays ?? ctx.deps.config.WAR_THIN_AFTER_DAYS })),
 });
 
 export const calendarAdminRouter = router({
@@ -90,7 +83,7 @@ export const calendarAdminRouter = router({
         summary: "Replace a season's calendar with the given events",
       },
     })
-    .input(z.object({ season: ZSeasonRef, events: ZCalendarEvents }))
-    .output(z.object({ seasonId: z.string(), events: z.number().int() }))
-    .mutation(({ input, ctx }) => replaceCalendar(ctx.db, input.season, input.events)),
+    .input(ZCalendarReplaceInput)
+    .output(ZCalendarReplaceResult)
+    .mutation(({ input, ctx }) => replaceCalendar(ctx.deps, { season: input.season, events: input.events })),
 });

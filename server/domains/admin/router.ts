@@ -1,5 +1,5 @@
 import { router } from '../../trpc';
-import { subscriptionAdminRouter } from '../subscription/router';
+import { subscriptionAdminRouter } from './subscription';
 import { catalogAdminRouter } from './catalog';
 import { calendarAdminRouter, dropAdminRouter, warAdminRouter } from './live-data';
 

@@ -1,46 +1,36 @@
-import { z } from 'zod';
 import { transaction } from '../../../db/transaction';
 import { ZNoInput } from '../../schemas';
-import { importSubscriptionCatalog, ZCatalogImport } from '../subscription/import';
-import { setGoal, upsertPayType, upsertPlan, upsertTier } from '../subscription/catalog';
+import { importSubscriptionCatalog, setGoal, upsertPayType, upsertPlan, upsertTier } from '../subscription/catalog-writes';
 import { toMinor } from '../subscription/money';
-import { confirmOrder, expirePendingOrders, getOrder } from '../subscription/orders';
+import { expirePendingOrders, getOrder } from '../subscription/order-reads';
+import { confirmOrder } from '../subscription/orders';
 import { adminProcedure, router } from '../../trpc';
-import { ZConfirmation, ZCurrency, ZMoney, ZOrder, ZOrderId, ZSlug } from '../subscription/schemas';
+import {
+  ZAdminOrder,
+  ZCatalogImport,
+  ZConfirmation,
+  ZExpired,
+  ZGoalResult,
+  ZGoalWrite,
+  ZImportCounts,
+  ZOrderRef,
+  ZPutPayType,
+  ZPutPayTypeResult,
+  ZPutPlan,
+  ZPutPlanResult,
+  ZPutTier,
+  ZPutTierResult,
+} from '../subscription/schemas';
 
 const tags = ['admin', 'subscription'];
-
-const ZPlanWrite = z.object({
-  name: z.string().trim().min(1, 'is required').max(80),
-  description: z.string().max(2000).nullish(),
-  position: z.number().int().min(0).max(10_000).optional(),
-  active: z.boolean().optional(),
-});
-
-const ZTierWrite = z.object({
-  planId: ZSlug,
-  name: z.string().trim().min(1, 'is required').max(80),
-  description: z.string().max(2000).nullish(),
-  price: ZMoney,
-  currency: ZCurrency,
-  months: z.number().int().min(1, 'must be at least 1').max(120, 'must be at most 120'),
-  position: z.number().int().min(0).max(10_000).optional(),
-  active: z.boolean().optional(),
-});
-
-const ZPayTypeWrite = z.object({
-  name: z.string().trim().min(1, 'is required').max(80),
-  enabled: z.boolean().optional(),
-  position: z.number().int().min(0).max(10_000).optional(),
-});
 
 /** Plans, tiers, pay types and the goal are data, edited here; orders can be confirmed by hand. */
 export const subscriptionAdminRouter = router({
   getOrder: adminProcedure
     .meta({ openapi: { method: 'GET', path: '/admin/subscription/orders/{orderId}', tags, protect: true, summary: 'Any order, with its owner' } })
-    .input(z.object({ orderId: ZOrderId }))
-    .output(ZOrder.extend({ userId: z.string() }))
-    .query(({ input, ctx }) => getOrder(ctx.db, input.orderId, ctx.deps.now())),
+    .input(ZOrderRef)
+    .output(ZAdminOrder)
+    .query(({ input, ctx }) => getOrder(ctx.deps, { orderId: input.orderId })),
 
   confirmOrder: adminProcedure
     .meta({
@@ -53,9 +43,9 @@ export const subscriptionAdminRouter = router({
         description: 'Extends the membership once; repeating it returns alreadyPaid: true. Cancelled or expired: 409.',
       },
     })
-    .input(z.object({ orderId: ZOrderId }))
+    .input(ZOrderRef)
     .output(ZConfirmation)
-    .mutation(({ input, ctx }) => confirmOrder(ctx.db, input.orderId, { by: 'admin' }, ctx.deps.now())),
+    .mutation(({ input, ctx }) => confirmOrder(ctx.deps, { orderId: input.orderId, by: 'admin' })),
 
   expireOrders: adminProcedure
     .meta({
@@ -68,16 +58,16 @@ export const subscriptionAdminRouter = router({
       },
     })
     .input(ZNoInput)
-    .output(z.object({ expired: z.number().int() }))
-    .mutation(async ({ ctx }) => ({ expired: await expirePendingOrders(ctx.db, ctx.deps.now()) })),
+    .output(ZExpired)
+    .mutation(async ({ ctx }) => ({ expired: await expirePendingOrders(ctx.deps) })),
 
   putPlan: adminProcedure
     .meta({ openapi: { method: 'PUT', path: '/admin/subscription/plans/{planId}', tags, protect: true, summary: 'Create or replace a plan' } })
-    .input(ZPlanWrite.extend({ planId: ZSlug }))
-    .output(ZPlanWrite.required().extend({ planId: z.string(), description: z.string().nullable() }))
+    .input(ZPutPlan)
+    .output(ZPutPlanResult)
     .mutation(async ({ input, ctx }) => {
       const { planId, ...plan } = input;
-      await upsertPlan(ctx.db, planId, plan, ctx.deps.now());
+      await upsertPlan(ctx.deps, input);
       return { planId, name: plan.name, description: plan.description ?? null, position: plan.position ?? 0, active: plan.active ?? true };
     }),
 
@@ -92,23 +82,11 @@ export const subscriptionAdminRouter = router({
         description: 'Existing orders keep the price they were created with. Retire a tier with active: false.',
       },
     })
-    .input(ZTierWrite.extend({ tierId: ZSlug }))
-    .output(
-      z.object({
-        tierId: z.string(),
-        planId: z.string(),
-        name: z.string(),
-        description: z.string().nullable(),
-        price: z.number(),
-        currency: z.string(),
-        months: z.number().int(),
-        position: z.number().int(),
-        active: z.boolean(),
-      }),
-    )
+    .input(ZPutTier)
+    .output(ZPutTierResult)
     .mutation(async ({ input, ctx }) => {
       const { tierId, price, ...tier } = input;
-      await upsertTier(ctx.db, tierId, { ...tier, priceMinor: toMinor(price)! }, ctx.deps.now());
+      await upsertTier(ctx.deps, { ...tier, tierId, priceMinor: toMinor(price)! });
       return { tierId, ...tier, price, description: tier.description ?? null, position: tier.position ?? 0, active: tier.active ?? true };
     }),
 
@@ -122,20 +100,20 @@ export const subscriptionAdminRouter = router({
         summary: 'Enable, disable or rename a pay type (its id must be a built-in provider)',
       },
     })
-    .input(ZPayTypeWrite.extend({ payType: ZSlug }))
-    .output(z.object({ payType: z.string(), name: z.string(), enabled: z.boolean(), position: z.number().int() }))
+    .input(ZPutPayType)
+    .output(ZPutPayTypeResult)
     .mutation(async ({ input, ctx }) => {
       const { payType, ...values } = input;
-      await upsertPayType(ctx.db, payType, values, ctx.deps.now());
+      await upsertPayType(ctx.deps, input);
       return { payType, name: values.name, enabled: values.enabled ?? true, position: values.position ?? 0 };
     }),
 
   putGoal: adminProcedure
     .meta({ openapi: { method: 'PUT', path: '/admin/subscription/goal', tags, protect: true, summary: 'Set the monthly goal' } })
-    .input(z.object({ amount: ZMoney, currency: ZCurrency }))
-    .output(z.object({ amount: z.number(), currency: z.string() }))
+    .input(ZGoalWrite)
+    .output(ZGoalResult)
     .mutation(async ({ input, ctx }) => {
-      await setGoal(ctx.db, { amountMinor: toMinor(input.amount)!, currency: input.currency }, ctx.deps.now());
+      await setGoal(ctx.deps, { amountMinor: toMinor(input.amount)!, currency: input.currency });
       return input;
     }),
 
@@ -150,9 +128,6 @@ export const subscriptionAdminRouter = router({
       },
     })
     .input(ZCatalogImport.prefault({}))
-    .output(z.object({ plans: z.number().int(), tiers: z.number().int(), payTypes: z.number().int(), goal: z.boolean() }))
-    .mutation(({ input, ctx }) => {
-      const now = ctx.deps.now();
-      return transaction(ctx.db, (tx) => importSubscriptionCatalog(tx, input, now));
-    }),
+    .output(ZImportCounts)
+    .mutation(({ input, ctx }) => transaction(ctx.db, (tx) => importSubscriptionCatalog({ ...ctx.deps, db: tx }, input))),
 });

@@ -1,6 +1,10 @@
+// A loadout against the catalog: its hull and items, every rule it breaks, and its computed figures (GET /assembly/attr).
 import type { TDb } from '../../../db/client';
 import { AppError, type TIssue } from '../../errors';
-import { loadHull, loadItems, sizeRank, WEAPON_SLOT_KINDS, type THullRecord, type TItemRecord } from '../catalog/service';
+import { sizeRank, WEAPON_SLOT_KINDS } from '../catalog/kinds';
+import { loadHull, loadItems } from '../catalog/reads';
+import type { THullRecord, TItemRecord } from '../catalog/schemas';
+import type { TAttributes, TProblem, TWeaponFigures } from './schemas';
 
 export interface TWeaponEntry {
   slot: string;
@@ -14,14 +18,6 @@ export interface TLoadout {
   furnitures: string[];
 }
 
-export type TProblemCode = 'unknownHull' | 'unknownItem' | 'wrongItemType' | 'unknownSlot' | 'slotOverfilled' | 'hullTooSmall';
-
-export interface TProblem {
-  code: TProblemCode;
-  path: string;
-  message: string;
-}
-
 export interface TResolvedLoadout {
   hull: THullRecord | undefined;
   items: Map<string, TItemRecord>;
@@ -30,7 +26,7 @@ export interface TResolvedLoadout {
 export async function resolveLoadout(db: TDb, loadout: TLoadout): Promise<TResolvedLoadout> {
   const ids = [...loadout.weapons.map((weapon) => weapon.itemId), ...loadout.furnitures];
   if (loadout.armor) ids.push(loadout.armor);
-  const [hull, items] = await Promise.all([loadHull(db, loadout.shipId), loadItems(db, ids)]);
+  const [hull, items] = await Promise.all([loadHull({ db }, { id: loadout.shipId }), loadItems({ db }, { ids })]);
   return { hull, items };
 }
 
@@ -120,41 +116,6 @@ export async function assertValidLoadout(db: TDb, loadout: TLoadout, pathPrefix 
 }
 
 const round2 = (value: number) => Math.round(value * 100) / 100;
-
-export interface TWeaponFigures {
-  slot: string;
-  itemId: string;
-  type: string | null;
-  gunPorts: number;
-  damagePerShot: number | null;
-  projectilesPerShot: number | null;
-  reloadSeconds: number | null;
-  /** damagePerShot x projectilesPerShot / reloadSeconds, for one mount. */
-  damagePerSecond: number;
-  /** damagePerSecond x gunPorts. */
-  slotDamagePerSecond: number;
-  optimalRange: number | null;
-}
-
-export interface TAttributes {
-  hull: {
-    id: string;
-    size: string | null;
-    archetype: string | null;
-    hitpoints: number | null;
-    braceStrength: number | null;
-    sailSpeed: { halfSail: number | null; fullSail: number | null; travelSail: number | null };
-    cargo: { cargoSlots: number | null; cargoMaxWeight: number | null };
-  } | null;
-  armor: { itemId: string; armor: number | null; damageMitigation: Record<string, number> } | null;
-  weapons: TWeaponFigures[];
-  damagePerSecond: { front: number; left: number; right: number; aft: number; auxiliary: number; total: number };
-  optimalRange: { min: number; max: number } | null;
-  weight: number;
-  gearScore: number;
-  perks: { perk: string; source: 'hull' | 'weapon' | 'armor' | 'furniture'; itemId: string }[];
-  problems: TProblem[];
-}
 
 const SIDE_OF: Record<string, 'front' | 'left' | 'right' | 'aft'> = {
   frontWeapon: 'front',

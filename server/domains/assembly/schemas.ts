@@ -1,7 +1,23 @@
+// The assembly domain's zod schemas (inputs and outputs of its procedures) and the types inferred from them.
 import { z } from 'zod';
 import { zBool, zInt, zPage, zPageInput, ZTimestamp } from '../../schemas';
-import { MAX_LIST_WINDOW, MAX_SEARCH_RESULTS } from './service';
-import { WEAPON_SLOT_KINDS } from '../catalog/service';
+import { WEAPON_SLOT_KINDS } from '../catalog/kinds';
+
+/**
+ * A list reaches its first this many results (page × pageSize at most this; Elasticsearch's
+ * max_result_window is the same 10,000): a deeper page is a 400 (the list input schema), since its
+ * cost grows with its offset. Every order walks an index, so the deepest page reads at most this
+ * many index entries plus one page of rows (issue 16).
+ */
+export const MAX_LIST_WINDOW = 10_000;
+
+/**
+ * Keyword search pages through at most this many matches, the newest ones (GitHub's search API has
+ * the same limit). Walking the FTS5 index newest first and stopping here keeps a search's cost
+ * bounded by the cap, not by how many assemblies match; `total` says at most this, `truncated` that
+ * there were more.
+ */
+export const MAX_SEARCH_RESULTS = 1000;
 
 export const ZAssemblyUuid = z
   .string({ error: 'is required' })
@@ -32,6 +48,7 @@ export const ZAssemblyDraft = z.object({
   isPublic: zBool().optional().meta({ description: 'Listed publicly; default true' }),
   password: ZAssemblyPassword.optional().meta({ description: 'Makes a private assembly readable by anyone who gives it (isPublic: false only)' }),
 });
+export type TAssemblyDraft = z.infer<typeof ZAssemblyDraft>;
 
 export const ZAssemblyPatch = z
   .object({
@@ -47,6 +64,7 @@ export const ZAssemblyPatch = z
   })
   .strict()
   .refine((patch) => Object.values(patch).some((value) => value !== undefined), { error: 'must change at least one field' });
+export type TAssemblyPatch = z.infer<typeof ZAssemblyPatch>;
 
 const ZRating = z.object({
   average: z.number().nullable().meta({ description: 'Plain mean of the 1-5 ratings; null when unrated' }),
@@ -70,14 +88,18 @@ export const ZAssemblySummary = z.object({
   createdAt: ZTimestamp,
   updatedAt: ZTimestamp,
 });
+export type TAssemblySummary = z.infer<typeof ZAssemblySummary>;
 
 export const ZAssembly = ZAssemblySummary.extend({
   weapons: z.array(z.object({ slot: z.string(), itemId: z.string() })),
   armor: z.string().nullable(),
   furnitures: z.array(z.string()),
 });
+/** The view of one assembly (GET /assembly/item, and the answer of every write that returns it). */
+export type TAssemblyView = z.infer<typeof ZAssembly>;
 
 export const ZTrashedAssembly = ZAssemblySummary.extend({ deletedAt: ZTimestamp, purgeAt: ZTimestamp });
+export type TTrashedAssembly = z.infer<typeof ZTrashedAssembly>;
 
 export const ZListInput = z
   .object({
@@ -92,6 +114,8 @@ export const ZListInput = z
     path: ['page'],
     error: `page × pageSize must be at most ${MAX_LIST_WINDOW}: a list reaches its first ${MAX_LIST_WINDOW} results; narrow it with keyword or shipType`,
   });
+export type TListQuery = z.infer<typeof ZListInput>;
+export type TListSort = TListQuery['sort'];
 
 export const ZTrashInput = z.object({ ...zPageInput(20) });
 
@@ -100,13 +124,17 @@ export const ZAssemblyList = zPage(ZAssemblySummary).extend({
     description: `True when the keyword matched more than ${MAX_SEARCH_RESULTS} assemblies: a keyword search pages through only the newest ${MAX_SEARCH_RESULTS} matches (pagination.total is then ${MAX_SEARCH_RESULTS}; later pages are empty). Always false without a keyword.`,
   }),
 });
+export type TAssemblyList = z.infer<typeof ZAssemblyList>;
 export const ZTrashList = zPage(ZTrashedAssembly);
 
+/** A way a loadout breaks the catalog's rules (loadout.ts: loadoutProblems). */
 const ZProblem = z.object({
   code: z.enum(['unknownHull', 'unknownItem', 'wrongItemType', 'unknownSlot', 'slotOverfilled', 'hullTooSmall']),
   path: z.string(),
   message: z.string(),
 });
+export type TProblem = z.infer<typeof ZProblem>;
+export type TProblemCode = TProblem['code'];
 
 export const ZAttributes = z.object({
   uuid: z.string(),
@@ -132,7 +160,9 @@ export const ZAttributes = z.object({
       damagePerShot: z.number().nullable(),
       projectilesPerShot: z.number().nullable(),
       reloadSeconds: z.number().nullable(),
+      // damagePerShot x projectilesPerShot / reloadSeconds, for one mount.
       damagePerSecond: z.number(),
+      // damagePerSecond x gunPorts.
       slotDamagePerSecond: z.number(),
       optimalRange: z.number().nullable(),
     }),
@@ -144,6 +174,9 @@ export const ZAttributes = z.object({
   perks: z.array(z.object({ perk: z.string(), source: z.enum(['hull', 'weapon', 'armor', 'furniture']), itemId: z.string() })),
   problems: z.array(ZProblem),
 });
+/** The computed figures of a loadout (loadout.ts: computeAttributes), without the assembly's uuid and hull id. */
+export type TAttributes = Omit<z.infer<typeof ZAttributes>, 'uuid' | 'shipId'>;
+export type TWeaponFigures = TAttributes['weapons'][number];
 
 export const ZLikeInput = z.object({
   uuid: ZAssemblyUuid,
@@ -157,4 +190,32 @@ export const ZRateInput = z.object({
   password: z.string().max(256).optional(),
 });
 
-export { zInt };
+export const ZItemInput = z.object({
+  uuid: ZAssemblyUuid,
+  password: z.string().max(256).optional(),
+  force: zBool().optional().meta({ description: 'Bypass the read cache' }),
+});
+
+export const ZAttributesInput = z.object({ uuid: ZAssemblyUuid, password: z.string().max(256).optional() });
+
+export const ZLikeResult = z.object({ uuid: z.string(), liked: z.boolean(), likes: z.number().int() });
+
+export const ZRateResult = z.object({
+  uuid: z.string(),
+  yourScore: z.number().int(),
+  rating: z.object({ average: z.number().nullable(), count: z.number().int(), smoothed: z.number() }),
+});
+
+export const IF_MATCH_DESCRIPTION =
+  'Optimistic concurrency: the ETag of GET /assembly/item (or of an earlier edit), or a comma-separated list of them, or *. ' +
+  'The edit is made only if the assembly still has it; otherwise a 412 and nothing is written. The ETag does not change with the view count.';
+
+export const ZEditInput = z.object({
+  uuid: ZAssemblyUuid,
+  data: ZAssemblyPatch,
+  ifMatch: z.string().min(1, 'must not be empty').max(1024, 'must be at most 1024 characters').optional().meta({ description: IF_MATCH_DESCRIPTION }),
+});
+
+export const ZUuidInput = z.object({ uuid: ZAssemblyUuid });
+
+export const ZTrashResult = z.object({ uuid: z.string(), deletedAt: ZTimestamp, purgeAt: ZTimestamp });

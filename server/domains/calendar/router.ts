@@ -1,6 +1,5 @@
-import { z } from 'zod';
-import { getCalendar, ZCalendar } from './service';
-import { ZSeasonRef } from '../war/seasons';
+import { getCalendar } from './season-calendar';
+import { ZCalendar, ZCalendarInput } from './schemas';
 import { publicProcedure, router } from '../../trpc';
 
 export const calendarRouter = router({
@@ -15,11 +14,7 @@ export const calendarRouter = router({
       },
       http: { cacheControl: 'public, max-age=300' },
     })
-    .input(
-      z.object({
-        season: ZSeasonRef.meta({ description: 'Season id (y2s4), key (gutsAndGlory) or number' }),
-      }),
-    )
+    .input(ZCalendarInput)
     .output(ZCalendar)
-    .query(({ input, ctx }) => getCalendar(ctx.db, input.season, ctx.deps.now())),
+    .query(({ input, ctx }) => getCalendar(ctx.deps, { season: input.season })),
 });

@@ -1,5 +1,5 @@
-import { z } from 'zod';
-import { ZNoInput, ZTimestamp } from '../../schemas';
+import { ZNoInput } from '../../schemas';
+import { ZChallenge } from './schemas';
 import { publicProcedure, router } from '../../trpc';
 
 export const captchaRouter = router({
@@ -16,16 +16,7 @@ export const captchaRouter = router({
       http: { cacheControl: 'no-store' },
     })
     .input(ZNoInput)
-    .output(
-      z.object({
-        algorithm: z.string(),
-        challenge: z.string(),
-        salt: z.string(),
-        signature: z.string(),
-        maxnumber: z.number().int().optional(),
-        expiresAt: ZTimestamp,
-      }),
-    )
+    .output(ZChallenge)
     .query(async ({ ctx }) => {
       await ctx.deps.limits.captcha.hit(ctx.request.clientIp);
       return ctx.deps.captcha.issue(ctx.deps.now());

@@ -1,18 +1,10 @@
 import { createChallenge, extractParams, verifySolution } from 'altcha-lib';
 import type { Challenge } from 'altcha-lib/types';
-import { z } from 'zod';
 import { AppError } from '../../errors';
 import type { TExpiringKeys } from '../../infra/expiring-keys';
+import { ZPayload } from './schemas';
 
 export const CAPTCHA_TTL_MS = 10 * 60 * 1000;
-
-const ZPayload = z.object({
-  algorithm: z.enum(['SHA-1', 'SHA-256', 'SHA-512']),
-  challenge: z.string().min(1).max(256),
-  number: z.number().int().min(0),
-  salt: z.string().min(1).max(512),
-  signature: z.string().min(1).max(256),
-});
 
 export interface TCaptchaService {
   issue(now: Date): Promise<Challenge & { expiresAt: string }>;

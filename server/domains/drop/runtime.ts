@@ -2,7 +2,7 @@ import type { TConfig } from '../../config';
 import type { DropCurrentCache } from '../../infra/cache';
 import type { ShortCache } from '../../infra/cache/short-cache';
 import { MemoryExpiringKeys, type TExpiringKeys } from '../../infra/expiring-keys';
-import type { TDropCurrentSnapshot } from './service';
+import type { TDropCurrentSnapshot } from './schemas';
 
 /** Long-lived state of the live-data domain, held in the app's deps (one per running app). */
 export interface TLiveDataRuntime {

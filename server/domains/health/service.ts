@@ -1,7 +1,13 @@
+/** Health: liveness, whether the database answers and takes writes, and the state of the shared Redis. */
 import { constants } from 'node:fs';
 import { access } from 'node:fs/promises';
-import type { TDb } from '../../../db/client';
+import { pingDatabase, type TDb } from '../../../db/client';
 import { transaction } from '../../../db/transaction';
+import type { TDepsOf } from '../../deps';
+import { AppError } from '../../errors';
+import type { THealth } from './schemas';
+
+const startedAt = Date.now();
 
 /** The local file behind DATABASE_URL, or undefined for memory and libSQL servers (nothing on this disk to check). */
 export function localDatabaseFile(url: string): string | undefined {
@@ -16,7 +22,7 @@ export function localDatabaseFile(url: string): string | undefined {
  * a word), then the write lock taken and given back (BEGIN IMMEDIATE … COMMIT, nothing written),
  * which a read-only connection, database or directory refuses.
  */
-export async function databaseWriteProblem(db: TDb, file: string | undefined): Promise<string | undefined> {
+export async function databaseWriteProblem(deps: TDepsOf<'db'>, { file }: { file: string | undefined }): Promise<string | undefined> {
   if (file !== undefined) {
     try {
       await access(file, constants.W_OK);
@@ -27,7 +33,7 @@ export async function databaseWriteProblem(db: TDb, file: string | undefined): P
     }
   }
   try {
-    await transaction(db, async () => undefined);
+    await transaction(deps.db, async () => undefined);
   } catch (error) {
     return `${file ?? 'the database'} refuses writes (${(error as Error).message})`;
   }
@@ -43,10 +49,31 @@ const lastProbes = new WeakMap<TDb, { atMs: number; problem: Promise<string | un
  * balancer's, several at once) share the last answer, so a check costs one database round trip.
  * A database that turns read-only is reported within a second.
  */
-export function recentDatabaseWriteProblem(db: TDb, file: string | undefined, nowMs = Date.now()): Promise<string | undefined> {
-  const last = lastProbes.get(db);
+export function recentDatabaseWriteProblem(deps: TDepsOf<'db' | 'now'>, { file }: { file: string | undefined }): Promise<string | undefined> {
+  const nowMs = deps.now().getTime();
+  const last = lastProbes.get(deps.db);
   if (last && nowMs - last.atMs < WRITE_PROBE_TTL_MS) return last.problem;
-  const problem = databaseWriteProblem(db, file);
-  lastProbes.set(db, { atMs: nowMs, problem });
+  const problem = databaseWriteProblem(deps, { file });
+  lastProbes.set(deps.db, { atMs: nowMs, problem });
   return problem;
+}
+
+/**
+ * The instance's health: 503 when the database does not answer or cannot be written (the reason is
+ * logged, not shown: health is public). A Redis outage degrades (per-instance limits, no cache) but
+ * does not stop the instance: still 200, with `redis: unavailable`.
+ */
+export async function getHealth(deps: TDepsOf<'db' | 'now' | 'config' | 'logger' | 'shared'>): Promise<THealth> {
+  const alive = await pingDatabase(deps.db).catch(() => false);
+  if (!alive) throw new AppError('SERVICE_UNAVAILABLE', 'Database unavailable');
+  // Reads alone are not health: a read-only database answers them, and every sign-up is then a 500.
+  const writeProblem = await recentDatabaseWriteProblem(deps, { file: localDatabaseFile(deps.config.DATABASE_URL) });
+  if (writeProblem) {
+    // The path stays in the log: health is public.
+    deps.logger.error({ problem: writeProblem }, 'health: the database cannot be written');
+    throw new AppError('SERVICE_UNAVAILABLE', 'Database cannot be written');
+  }
+  const shared = deps.shared;
+  const redis = !shared ? 'off' : shared.redis.client.status === 'ready' && shared.bus.live ? 'ok' : 'unavailable';
+  return { status: 'ok', database: 'ok', redis, uptimeSeconds: Math.round((Date.now() - startedAt) / 1000) };
 }

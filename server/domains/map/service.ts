@@ -1,56 +1,24 @@
+/** Map collections: a user's own list, reads with the visibility rule, and the author's writes. */
 import { randomUUID } from 'node:crypto';
 import { asc, count, desc, eq } from 'drizzle-orm';
 import type { TDb } from '../../../db/client';
 import { mapCollections, mapPoints, users } from '../../../db/schema';
 import { transaction } from '../../../db/transaction';
+import type { TDepsOf } from '../../deps';
 import { AppError } from '../../errors';
 import { pageWindow, type TPagination } from '../../schemas';
+import {
+  MAX_POINTS_PER_COLLECTION,
+  type TCollection,
+  type TCollectionPatch,
+  type TCollectionSummary,
+  type TNewCollection,
+  type TPoint,
+  type TPointInput,
+} from './schemas';
 
-export const MAX_POINTS_PER_COLLECTION = 1000;
 /** Rows per INSERT: far below SQLite's bound-variable limit on every build. */
 const POINT_INSERT_CHUNK = 100;
-
-export interface TPointInput {
-  uuid?: string;
-  title: string;
-  description?: string | null;
-  latitude: number;
-  longitude: number;
-  tags?: string[];
-}
-
-export interface TPoint {
-  uuid: string;
-  title: string;
-  description: string | null;
-  latitude: number;
-  longitude: number;
-  tags: string[];
-}
-
-export interface TCollectionSummary {
-  uuid: string;
-  title: string;
-  description: string | null;
-  isPublic: boolean;
-  pointCount: number;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface TCollection extends TCollectionSummary {
-  author: { id: string; username: string };
-  points: TPoint[];
-}
-
-export interface TNewCollection {
-  title: string;
-  description?: string | null;
-  isPublic?: boolean;
-  points?: TPointInput[];
-}
-
-export type TCollectionPatch = Partial<TNewCollection>;
 
 const summaryColumns = {
   uuid: mapCollections.id,
@@ -131,12 +99,12 @@ async function insertPoints(tx: TDb, collectionId: string, points: TPoint[]): Pr
   }
 }
 
+/** The user's collections, newest change first. */
 export async function listOwnCollections(
-  db: TDb,
-  userId: string,
-  page: number,
-  pageSize: number,
+  deps: TDepsOf<'db'>,
+  { userId, page, pageSize }: { userId: string; page: number; pageSize: number },
 ): Promise<{ items: TCollectionSummary[]; pagination: TPagination }> {
+  const { db } = deps;
   const window = pageWindow(page, pageSize);
   const rows = await db
     .select(summaryColumns)
@@ -157,10 +125,10 @@ async function findCollection(db: TDb, uuid: string): Promise<TSummaryRow | unde
 const NOT_FOUND = 'Map collection not found';
 
 /** A non-public collection does not exist for anyone but its author. */
-export async function getCollection(db: TDb, uuid: string, viewerId: string | null): Promise<TCollection> {
-  const row = await findCollection(db, uuid);
+export async function getCollection(deps: TDepsOf<'db'>, { uuid, viewerId }: { uuid: string; viewerId: string | null }): Promise<TCollection> {
+  const row = await findCollection(deps.db, uuid);
   if (!row || (!row.isPublic && row.authorId !== viewerId)) throw new AppError('NOT_FOUND', NOT_FOUND);
-  return loadFull(db, row);
+  return loadFull(deps.db, row);
 }
 
 async function loadFull(db: TDb, row: TSummaryRow): Promise<TCollection> {
@@ -181,7 +149,13 @@ async function loadFull(db: TDb, row: TSummaryRow): Promise<TCollection> {
   return { ...toSummary(row), author: author ?? { id: row.authorId, username: '' }, points };
 }
 
-export async function createCollection(db: TDb, authorId: string, input: TNewCollection, now: Date): Promise<TCollection> {
+/** A new collection of the author's, with its points in the order given (public unless isPublic is false). */
+export async function createCollection(
+  deps: TDepsOf<'db' | 'now'>,
+  { authorId, collection: input }: { authorId: string; collection: TNewCollection },
+): Promise<TCollection> {
+  const now = deps.now();
+  const { db } = deps;
   const points = withPointIds(input.points ?? []);
   const id = randomUUID();
   await transaction(db, async (tx) => {
@@ -197,7 +171,7 @@ export async function createCollection(db: TDb, authorId: string, input: TNewCol
     });
     await insertPoints(tx, id, points);
   });
-  return getCollection(db, id, authorId);
+  return getCollection(deps, { uuid: id, viewerId: authorId });
 }
 
 /**
@@ -211,13 +185,13 @@ async function findOwned(db: TDb, uuid: string, userId: string, action: string):
   return row;
 }
 
+/** The author's change of any of title, description, isPublic, points (points replace the whole set). */
 export async function updateCollection(
-  db: TDb,
-  uuid: string,
-  userId: string,
-  patch: TCollectionPatch,
-  now: Date,
+  deps: TDepsOf<'db' | 'now'>,
+  { uuid, userId, patch }: { uuid: string; userId: string; patch: TCollectionPatch },
 ): Promise<TCollection> {
+  const now = deps.now();
+  const { db } = deps;
   await findOwned(db, uuid, userId, 'edit');
   const points = patch.points === undefined ? undefined : withPointIds(patch.points);
   await transaction(db, async (tx) => {
@@ -236,11 +210,12 @@ export async function updateCollection(
       await insertPoints(tx, uuid, points);
     }
   });
-  return getCollection(db, uuid, userId);
+  return getCollection(deps, { uuid, viewerId: userId });
 }
 
-export async function deleteCollection(db: TDb, uuid: string, userId: string): Promise<void> {
-  await findOwned(db, uuid, userId, 'delete');
+/** The author's collection deleted with its points. */
+export async function deleteCollection(deps: TDepsOf<'db'>, { uuid, userId }: { uuid: string; userId: string }): Promise<void> {
+  await findOwned(deps.db, uuid, userId, 'delete');
   // Points go with it through ON DELETE CASCADE.
-  await db.delete(mapCollections).where(eq(mapCollections.id, uuid));
+  await deps.db.delete(mapCollections).where(eq(mapCollections.id, uuid));
 }

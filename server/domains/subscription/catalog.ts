@@ -1,38 +1,20 @@
+/** The sponsorship catalog as buyers see it: active plans and tiers, enabled pay types, the monthly goal. */
 import { and, asc, eq } from 'drizzle-orm';
-import type { TDb } from '../../../db/client';
 import { subscriptionGoal, subscriptionPayTypes, subscriptionPlans, subscriptionTiers } from '../../../db/schema';
-import { AppError } from '../../errors';
+import type { TDepsOf } from '../../deps';
 import { paymentProvider } from './payment';
 import { toMajor } from './money';
+import type { TPlans } from './schemas';
 
-export interface TTier {
-  tierId: string;
-  name: string;
-  description: string | null;
-  price: number;
-  currency: string;
-  months: number;
-}
-
-export interface TPlan {
-  planId: string;
-  name: string;
-  description: string | null;
-  tiers: TTier[];
-}
-
-export interface TPayType {
-  payType: string;
-  name: string;
-}
-
+/** The goal as stored, in minor units. */
 export interface TGoal {
   amountMinor: number;
   currency: string;
 }
 
 /** Active plans with their active tiers, and the enabled pay types, in display order. */
-export async function listPlans(db: TDb): Promise<{ plans: TPlan[]; payTypes: TPayType[] }> {
+export async function listPlans(deps: TDepsOf<'db'>): Promise<TPlans> {
+  const { db } = deps;
   const plans = await db
     .select({ id: subscriptionPlans.id, name: subscriptionPlans.name, description: subscriptionPlans.description })
     .from(subscriptionPlans)
@@ -73,8 +55,8 @@ export async function listPlans(db: TDb): Promise<{ plans: TPlan[]; payTypes: TP
 }
 
 /** An active tier of an active plan: what an order may buy. */
-export async function findPurchasableTier(db: TDb, tierId: string) {
-  return db
+export async function findPurchasableTier(deps: TDepsOf<'db'>, { tierId }: { tierId: string }) {
+  return deps.db
     .select({
       id: subscriptionTiers.id,
       name: subscriptionTiers.name,
@@ -88,8 +70,9 @@ export async function findPurchasableTier(db: TDb, tierId: string) {
     .get();
 }
 
-export async function isPayTypeEnabled(db: TDb, payType: string): Promise<boolean> {
-  const row = await db
+/** Whether the pay type is enabled and its provider built in. */
+export async function isPayTypeEnabled(deps: TDepsOf<'db'>, { payType }: { payType: string }): Promise<boolean> {
+  const row = await deps.db
     .select({ enabled: subscriptionPayTypes.enabled })
     .from(subscriptionPayTypes)
     .where(eq(subscriptionPayTypes.id, payType))
@@ -97,95 +80,10 @@ export async function isPayTypeEnabled(db: TDb, payType: string): Promise<boolea
   return row?.enabled === true && paymentProvider(payType) !== undefined;
 }
 
-export async function getGoal(db: TDb): Promise<TGoal | undefined> {
-  return db
+export async function getGoal(deps: TDepsOf<'db'>): Promise<TGoal | undefined> {
+  return deps.db
     .select({ amountMinor: subscriptionGoal.amountMinor, currency: subscriptionGoal.currency })
     .from(subscriptionGoal)
     .where(eq(subscriptionGoal.id, 1))
     .get();
-}
-
-// --- Admin writes: upserts keyed by the id in the path, so a re-run import is harmless. ---
-
-export interface TPlanWrite {
-  name: string;
-  description?: string | null;
-  position?: number;
-  active?: boolean;
-}
-
-export async function upsertPlan(db: TDb, planId: string, input: TPlanWrite, now: Date): Promise<void> {
-  const values = {
-    name: input.name,
-    description: input.description ?? null,
-    position: input.position ?? 0,
-    active: input.active ?? true,
-    updatedAt: now,
-  };
-  await db
-    .insert(subscriptionPlans)
-    .values({ id: planId, ...values })
-    .onConflictDoUpdate({ target: subscriptionPlans.id, set: values });
-}
-
-export interface TTierWrite {
-  planId: string;
-  name: string;
-  description?: string | null;
-  priceMinor: number;
-  currency: string;
-  months: number;
-  position?: number;
-  active?: boolean;
-}
-
-export async function upsertTier(db: TDb, tierId: string, input: TTierWrite, now: Date): Promise<void> {
-  const plan = await db.select({ id: subscriptionPlans.id }).from(subscriptionPlans).where(eq(subscriptionPlans.id, input.planId)).get();
-  if (!plan) {
-    throw new AppError('BAD_REQUEST', `Invalid input: planId: no plan "${input.planId}"`, {
-      issues: [{ path: 'planId', message: `no plan "${input.planId}"` }],
-    });
-  }
-  const values = {
-    planId: input.planId,
-    name: input.name,
-    description: input.description ?? null,
-    priceMinor: input.priceMinor,
-    currency: input.currency,
-    months: input.months,
-    position: input.position ?? 0,
-    active: input.active ?? true,
-    updatedAt: now,
-  };
-  await db
-    .insert(subscriptionTiers)
-    .values({ id: tierId, ...values })
-    .onConflictDoUpdate({ target: subscriptionTiers.id, set: values });
-}
-
-export interface TPayTypeWrite {
-  name: string;
-  enabled?: boolean;
-  position?: number;
-}
-
-export async function upsertPayType(db: TDb, payType: string, input: TPayTypeWrite, now: Date): Promise<void> {
-  if (!paymentProvider(payType)) {
-    throw new AppError('BAD_REQUEST', `Invalid input: payType: no payment provider "${payType}" is built in`, {
-      issues: [{ path: 'payType', message: 'no payment provider with this id is built in' }],
-    });
-  }
-  const values = { name: input.name, enabled: input.enabled ?? true, position: input.position ?? 0, updatedAt: now };
-  await db
-    .insert(subscriptionPayTypes)
-    .values({ id: payType, ...values })
-    .onConflictDoUpdate({ target: subscriptionPayTypes.id, set: values });
-}
-
-export async function setGoal(db: TDb, goal: TGoal, now: Date): Promise<void> {
-  const values = { amountMinor: goal.amountMinor, currency: goal.currency, updatedAt: now };
-  await db
-    .insert(subscriptionGoal)
-    .values({ id: 1, ...values })
-    .onConflictDoUpdate({ target: subscriptionGoal.id, set: values });
 }

@@ -1,110 +1,24 @@
+/**
+ * The order state machine: create (pending), cancel (by the owner) and confirm (paid, extending the
+ * membership). Reads of orders and the expiry sweep are in order-reads.ts.
+ */
 import { randomUUID } from 'node:crypto';
-import { and, count, desc, eq, gt, lte, sql } from 'drizzle-orm';
+import { and, count, eq, gt } from 'drizzle-orm';
 import type { TDb } from '../../../db/client';
-import { subscriptionMemberships, subscriptionOrders, subscriptionTiers, type TOrderStatus } from '../../../db/schema';
+import { subscriptionMemberships, subscriptionOrders, type TOrderStatus } from '../../../db/schema';
 import { transaction } from '../../../db/transaction';
-import type { TConfig } from '../../config';
+import type { TDepsOf } from '../../deps';
 import { AppError } from '../../errors';
-import { pageWindow, type TPagination } from '../../schemas';
-import { paymentProvider } from './payment';
 import { findPurchasableTier, isPayTypeEnabled } from './catalog';
-import { addCalendarMonths, toMajor } from './money';
+import { addCalendarMonths } from './money';
+import { effectiveStatus, selectOrder, toOrder } from './order-rows';
+import { paymentProvider } from './payment';
+import type { TConfirmationResult, TCreateOrderInput, TOrder } from './schemas';
 
 /** A pending order can be paid for this long; after that it is expired, whether or not the sweep has run. */
 export const PAY_WINDOW_MS = 30 * 60 * 1000;
 /** Unexpired pending orders one user may hold at once: stops a loop from filling the table. */
 export const MAX_PENDING_ORDERS = 5;
-
-export interface TOrder {
-  orderId: string;
-  tierId: string;
-  tierName: string;
-  payType: string;
-  amount: number;
-  currency: string;
-  months: number;
-  status: TOrderStatus;
-  createdAt: string;
-  payDeadline: string;
-  paidAt: string | null;
-  closedAt: string | null;
-  /** Only while the order can still be paid. */
-  paymentUrl: string | null;
-}
-
-const orderColumns = {
-  id: subscriptionOrders.id,
-  userId: subscriptionOrders.userId,
-  tierId: subscriptionOrders.tierId,
-  tierName: subscriptionTiers.name,
-  payType: subscriptionOrders.payType,
-  amountMinor: subscriptionOrders.amountMinor,
-  currency: subscriptionOrders.currency,
-  months: subscriptionOrders.months,
-  status: subscriptionOrders.status,
-  idempotencyKey: subscriptionOrders.idempotencyKey,
-  paymentUrl: subscriptionOrders.paymentUrl,
-  createdAt: subscriptionOrders.createdAt,
-  payDeadline: subscriptionOrders.payDeadline,
-  paidAt: subscriptionOrders.paidAt,
-  closedAt: subscriptionOrders.closedAt,
-};
-
-type TOrderRow = {
-  id: string;
-  userId: string;
-  tierId: string;
-  tierName: string | null;
-  payType: string;
-  amountMinor: number;
-  currency: string;
-  months: number;
-  status: TOrderStatus;
-  idempotencyKey: string | null;
-  paymentUrl: string;
-  createdAt: Date;
-  payDeadline: Date;
-  paidAt: Date | null;
-  closedAt: Date | null;
-};
-
-/** A pending order past its deadline is expired even before the sweep writes it. */
-export function effectiveStatus(row: { status: TOrderStatus; payDeadline: Date }, now: Date): TOrderStatus {
-  return row.status === 'pending' && row.payDeadline.getTime() <= now.getTime() ? 'expired' : row.status;
-}
-
-function toOrder(row: TOrderRow, now: Date): TOrder {
-  const status = effectiveStatus(row, now);
-  return {
-    orderId: row.id,
-    tierId: row.tierId,
-    tierName: row.tierName ?? row.tierId,
-    payType: row.payType,
-    amount: toMajor(row.amountMinor),
-    currency: row.currency,
-    months: row.months,
-    status,
-    createdAt: row.createdAt.toISOString(),
-    payDeadline: row.payDeadline.toISOString(),
-    paidAt: row.paidAt?.toISOString() ?? null,
-    closedAt: row.closedAt?.toISOString() ?? (status === 'expired' ? row.payDeadline.toISOString() : null),
-    paymentUrl: status === 'pending' ? row.paymentUrl : null,
-  };
-}
-
-async function selectOrder(db: TDb, where: ReturnType<typeof eq>): Promise<TOrderRow | undefined> {
-  return db
-    .select(orderColumns)
-    .from(subscriptionOrders)
-    .leftJoin(subscriptionTiers, eq(subscriptionTiers.id, subscriptionOrders.tierId))
-    .where(where)
-    .get();
-}
-
-export interface TCreateOrderInput {
-  tierId: string;
-  payType: string;
-}
 
 /**
  * Creates a pending order and opens the provider's checkout. With an idempotency key (scoped to the
@@ -113,25 +27,24 @@ export interface TCreateOrderInput {
  * MAX_PENDING_ORDERS unexpired pending orders it is a 409, however many calls arrive at once.
  */
 export async function createOrder(
-  db: TDb,
-  config: TConfig,
-  userId: string,
-  input: TCreateOrderInput,
-  idempotencyKey: string | undefined,
-  now: Date,
+  deps: TDepsOf<'db' | 'config' | 'now'>,
+  input: TCreateOrderInput & { userId: string; idempotencyKey?: string },
 ): Promise<{ order: TOrder; replayed: boolean }> {
+  const now = deps.now();
+  const { db, config } = deps;
+  const { userId, idempotencyKey } = input;
   if (idempotencyKey !== undefined) {
     const earlier = await replay(db, userId, idempotencyKey, input, now);
     if (earlier) return { order: earlier, replayed: true };
   }
-  const tier = await findPurchasableTier(db, input.tierId);
+  const tier = await findPurchasableTier(deps, { tierId: input.tierId });
   if (!tier) {
     throw new AppError('BAD_REQUEST', `Invalid input: tierId: no tier "${input.tierId}" is on sale`, {
       issues: [{ path: 'tierId', message: 'unknown tier' }],
     });
   }
   const provider = paymentProvider(input.payType);
-  if (!provider || !(await isPayTypeEnabled(db, input.payType))) {
+  if (!provider || !(await isPayTypeEnabled(deps, { payType: input.payType }))) {
     throw new AppError('BAD_REQUEST', `Invalid input: payType: "${input.payType}" is not an available pay type`, {
       issues: [{ path: 'payType', message: 'unknown pay type' }],
     });
@@ -213,7 +126,9 @@ async function replay(db: TDb, userId: string, key: string, input: TCreateOrderI
 }
 
 /** The owner's pending order, cancelled. Someone else's order is a 404; an order no longer pending a 409. */
-export async function cancelOrder(db: TDb, userId: string, orderId: string, now: Date): Promise<TOrder> {
+export async function cancelOrder(deps: TDepsOf<'db' | 'now'>, { userId, orderId }: { userId: string; orderId: string }): Promise<TOrder> {
+  const now = deps.now();
+  const { db } = deps;
   const row = await selectOrder(db, eq(subscriptionOrders.id, orderId));
   if (!row || row.userId !== userId) throw new AppError('NOT_FOUND', 'Order not found');
   const status = effectiveStatus(row, now);
@@ -249,12 +164,12 @@ export interface TConfirmation {
  * that moves the order out of `pending` extends: a repeated confirmation changes nothing.
  */
 export async function confirmOrder(
-  db: TDb,
-  orderId: string,
-  confirmation: TConfirmation,
-  now: Date,
-): Promise<{ order: TOrder; alreadyPaid: boolean; membershipExpiry: string | null }> {
-  return transaction(db, async (tx) => {
+  deps: TDepsOf<'db' | 'now'>,
+  confirmation: TConfirmation & { orderId: string },
+): Promise<TConfirmationResult> {
+  const now = deps.now();
+  const { orderId } = confirmation;
+  return transaction(deps.db, async (tx) => {
     const row = await selectOrder(tx, eq(subscriptionOrders.id, orderId));
     if (!row) throw new AppError('NOT_FOUND', 'Order not found');
     if (confirmation.payType !== undefined && confirmation.payType !== row.payType) {
@@ -300,44 +215,4 @@ export async function confirmOrder(
       membershipExpiry: expiresAt.toISOString(),
     };
   });
-}
-
-/** Writes `expired` on pending orders past their deadline; returns how many. Reads never depend on it having run. */
-export async function expirePendingOrders(db: TDb, now: Date): Promise<number> {
-  const expired = await db
-    .update(subscriptionOrders)
-    .set({ status: 'expired', closedAt: sql`${subscriptionOrders.payDeadline}` })
-    .where(and(eq(subscriptionOrders.status, 'pending'), lte(subscriptionOrders.payDeadline, now)))
-    .returning({ id: subscriptionOrders.id });
-  return expired.length;
-}
-
-/** The user's orders: payable ones first (nearest deadline first), then the rest, newest first. */
-export async function listMyOrders(
-  db: TDb,
-  userId: string,
-  page: number,
-  pageSize: number,
-  now: Date,
-): Promise<{ items: TOrder[]; pagination: TPagination }> {
-  const window = pageWindow(page, pageSize);
-  const payable = sql`CASE WHEN ${subscriptionOrders.status} = 'pending' AND ${subscriptionOrders.payDeadline} > ${now.getTime()} THEN 0 ELSE 1 END`;
-  const rows = await db
-    .select(orderColumns)
-    .from(subscriptionOrders)
-    .leftJoin(subscriptionTiers, eq(subscriptionTiers.id, subscriptionOrders.tierId))
-    .where(eq(subscriptionOrders.userId, userId))
-    .orderBy(payable, sql`CASE WHEN ${payable} = 0 THEN ${subscriptionOrders.payDeadline} END`, desc(subscriptionOrders.createdAt), desc(subscriptionOrders.id))
-    .limit(window.limit)
-    .offset(window.offset)
-    .all();
-  const total = await db.select({ n: count() }).from(subscriptionOrders).where(eq(subscriptionOrders.userId, userId)).get();
-  return { items: rows.map((row) => toOrder(row, now)), pagination: window.describe(total?.n ?? 0) };
-}
-
-/** Admin view of one order, any owner. */
-export async function getOrder(db: TDb, orderId: string, now: Date): Promise<TOrder & { userId: string }> {
-  const row = await selectOrder(db, eq(subscriptionOrders.id, orderId));
-  if (!row) throw new AppError('NOT_FOUND', 'Order not found');
-  return { ...toOrder(row, now), userId: row.userId };
 }

@@ -10,8 +10,6 @@ import {
 } from './procedures/member';
 import { webhook } from './procedures/webhook';
 
-export { subscriptionAdminRouter } from '../admin/subscription';
-
 export const subscriptionRouter = router({
   plans,
   progress,

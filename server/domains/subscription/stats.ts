@@ -1,27 +1,20 @@
+/** Sponsorship figures: this month's progress against the goal, the donor hall, a member's status and hall visibility. */
 import { and, asc, countDistinct, desc, eq, gte, lt, sql } from 'drizzle-orm';
-import type { TDb } from '../../../db/client';
 import { subscriptionMemberships, subscriptionOrders, subscriptionSupporterPrefs, users } from '../../../db/schema';
-import { pageWindow, type TPagination } from '../../schemas';
+import type { TDepsOf } from '../../deps';
+import { pageWindow } from '../../schemas';
 import { getGoal } from './catalog';
 import { percentOf, toMajor, utcMonth } from './money';
-
-export interface TProgress {
-  /** The UTC calendar month measured, `YYYY-MM`. */
-  month: string;
-  goal: number;
-  currency: string;
-  paidTotal: number;
-  remaining: number;
-  percent: number;
-  supporterCount: number;
-}
+import type { THall, TMyStatus, TProgress } from './schemas';
 
 /**
  * This UTC month's paid orders (by the time they were paid) in the goal's currency, against the goal.
  * Orders in another currency are not converted and not counted.
  */
-export async function getProgress(db: TDb, now: Date): Promise<TProgress> {
-  const goal = (await getGoal(db)) ?? { amountMinor: 0, currency: 'USD' };
+export async function getProgress(deps: TDepsOf<'db' | 'now'>): Promise<TProgress> {
+  const now = deps.now();
+  const { db } = deps;
+  const goal = (await getGoal(deps)) ?? { amountMinor: 0, currency: 'USD' };
   const month = utcMonth(now);
   const row = await db
     .select({
@@ -50,22 +43,13 @@ export async function getProgress(db: TDb, now: Date): Promise<TProgress> {
   };
 }
 
-export interface THallEntry {
-  rank: number;
-  user: { id: string; username: string };
-  paidTotal: number;
-  currency: string;
-  orderCount: number;
-  /** When their first counted payment was made. */
-  since: string;
-}
-
 /**
  * Core donors: everyone with a paid order, by all-time paid total in the goal's currency, highest
  * first; ties go to the earlier supporter. Users who opted out are left out entirely.
  */
-export async function getHall(db: TDb, page: number, pageSize: number): Promise<{ items: THallEntry[]; pagination: TPagination; currency: string }> {
-  const goal = await getGoal(db);
+export async function getHall(deps: TDepsOf<'db'>, { page, pageSize }: { page: number; pageSize: number }): Promise<THall> {
+  const { db } = deps;
+  const goal = await getGoal(deps);
   const currency = goal?.currency ?? 'USD';
   const window = pageWindow(page, pageSize);
   const where = and(
@@ -113,8 +97,8 @@ export async function getHall(db: TDb, page: number, pageSize: number): Promise<
 }
 
 /** Tier id to membership expiry, for every tier the user ever held (an expiry in the past means lapsed). */
-export async function getMyStatus(db: TDb, userId: string): Promise<Record<string, { expiryTime: string }>> {
-  const rows = await db
+export async function getMyStatus(deps: TDepsOf<'db'>, { userId }: { userId: string }): Promise<TMyStatus> {
+  const rows = await deps.db
     .select({ tierId: subscriptionMemberships.tierId, expiresAt: subscriptionMemberships.expiresAt })
     .from(subscriptionMemberships)
     .where(eq(subscriptionMemberships.userId, userId))
@@ -123,8 +107,9 @@ export async function getMyStatus(db: TDb, userId: string): Promise<Record<strin
   return Object.fromEntries(rows.map((row) => [row.tierId, { expiryTime: row.expiresAt.toISOString() }]));
 }
 
-export async function getHallVisibility(db: TDb, userId: string): Promise<boolean> {
-  const row = await db
+/** Whether the user is listed in the hall (yes unless they opted out). */
+export async function getHallVisibility(deps: TDepsOf<'db'>, { userId }: { userId: string }): Promise<boolean> {
+  const row = await deps.db
     .select({ visible: subscriptionSupporterPrefs.hallVisible })
     .from(subscriptionSupporterPrefs)
     .where(eq(subscriptionSupporterPrefs.userId, userId))
@@ -132,8 +117,9 @@ export async function getHallVisibility(db: TDb, userId: string): Promise<boolea
   return row?.visible ?? true;
 }
 
-export async function setHallVisibility(db: TDb, userId: string, visible: boolean, now: Date): Promise<boolean> {
-  await db
+export async function setHallVisibility(deps: TDepsOf<'db' | 'now'>, { userId, visible }: { userId: string; visible: boolean }): Promise<boolean> {
+  const now = deps.now();
+  await deps.db
     .insert(subscriptionSupporterPrefs)
     .values({ userId, hallVisible: visible, updatedAt: now })
     .onConflictDoUpdate({ target: subscriptionSupporterPrefs.userId, set: { hallVisible: visible, updatedAt: now } });

@@ -1,28 +1,15 @@
+/** Accounts: sign-up, sign-in, password change, public profiles and roles. Sessions are in session.ts. */
 import { randomUUID } from 'node:crypto';
 import { and, eq, or } from 'drizzle-orm';
 import type { TDb } from '../../../db/client';
 import { transaction } from '../../../db/transaction';
 import { users } from '../../../db/schema';
+import type { TDepsOf } from '../../deps';
 import { AppError } from '../../errors';
-import { limitGuess, type TRateLimit } from '../../http/rate-limit';
+import { limitGuess } from '../../http/rate-limit';
 import { burnPasswordCheck, hashPassword, verifyPassword } from '../../infra/password';
+import type { TChangePasswordInput, TProfile, TPublicProfile, TRole, TSignedIn, TSignUpInput } from './schemas';
 import { createSession, invalidateUserSessions, type TSessionUser } from './session';
-
-export interface TProfile {
-  id: string;
-  username: string;
-  email: string;
-  role: 'user' | 'admin';
-  createdAt: string;
-}
-
-export type TPublicProfile = Omit<TProfile, 'email'>;
-
-export interface TSignedIn {
-  token: string;
-  expiresAt: string;
-  user: TProfile;
-}
 
 const BAD_CREDENTIALS = 'Wrong username or password';
 
@@ -45,11 +32,13 @@ export interface TNewAccount {
   username: string;
   email: string;
   password: string;
-  role?: 'user' | 'admin';
+  role?: TRole;
 }
 
 /** Creates an account; 409 when the username (any case) or the e-mail is taken. */
-export async function createAccount(db: TDb, input: TNewAccount, now: Date): Promise<TSessionUser> {
+export async function createAccount(deps: TDepsOf<'db' | 'now'>, input: TNewAccount): Promise<TSessionUser> {
+  const now = deps.now();
+  const { db } = deps;
   const usernameKey = input.username.toLowerCase();
   const email = input.email.toLowerCase();
   await assertAvailable(db, usernameKey, email);
@@ -90,9 +79,22 @@ async function assertAvailable(db: TDb, usernameKey: string, email: string): Pro
   }
 }
 
-export async function signUp(db: TDb, input: TNewAccount, now: Date): Promise<TSignedIn> {
-  const user = await createAccount(db, { ...input, role: 'user' }, now);
-  const session = await createSession(db, user.id, now);
+/**
+ * Creates a user account and signs it in. A captchaCode, when given, must be a valid unused solution
+ * (400 otherwise); without one it is a 400 when the server sets SIGNUP_CAPTCHA=required.
+ */
+export async function signUp(deps: TDepsOf<'db' | 'now' | 'captcha' | 'config'>, input: TSignUpInput): Promise<TSignedIn> {
+  const now = deps.now();
+  if (input.captchaCode !== undefined) {
+    await deps.captcha.verify(input.captchaCode, now);
+  } else if (deps.config.SIGNUP_CAPTCHA === 'required') {
+    throw new AppError('BAD_REQUEST', 'captchaCode is required: solve GET /api/captcha first', {
+      issues: [{ path: 'captchaCode', message: 'Required' }],
+    });
+  }
+  const at = { db: deps.db, now: () => now };
+  const user = await createAccount(at, { username: input.username, email: input.email, password: input.password, role: 'user' });
+  const session = await createSession(at, { userId: user.id });
   return { token: session.token, expiresAt: session.expiresAt.toISOString(), user: toProfile(user) };
 }
 
@@ -104,12 +106,12 @@ export async function signUp(db: TDb, input: TNewAccount, now: Date): Promise<TS
  * password too, until the window passes. A right password gives back only its own attempt.
  */
 export async function signIn(
-  db: TDb,
-  login: string,
-  password: string,
-  now: Date,
-  failures: TRateLimit,
+  deps: TDepsOf<'db' | 'now' | 'limits'>,
+  { login, password }: { login: string; password: string },
 ): Promise<TSignedIn> {
+  const now = deps.now();
+  const { db } = deps;
+  const failures = deps.limits.signinAccount;
   const key = login.toLowerCase();
   const column = key.includes('@') ? users.email : users.usernameKey;
   let row: typeof users.$inferSelect | undefined;
@@ -133,12 +135,12 @@ export async function signIn(
 async function createSessionIfCurrent(db: TDb, userId: string, verifiedHash: string, now: Date) {
   return transaction(db, async (tx) => {
     const current = await tx.select({ passwordHash: users.passwordHash }).from(users).where(eq(users.id, userId)).get();
-    return current?.passwordHash === verifiedHash ? createSession(tx, userId, now) : undefined;
+    return current?.passwordHash === verifiedHash ? createSession({ db: tx, now: () => now }, { userId }) : undefined;
   });
 }
 
-export async function getPublicProfile(db: TDb, id: string): Promise<TPublicProfile> {
-  const row = await db
+export async function getPublicProfile(deps: TDepsOf<'db'>, { id }: { id: string }): Promise<TPublicProfile> {
+  const row = await deps.db
     .select({ id: users.id, username: users.username, email: users.email, role: users.role, createdAt: users.createdAt })
     .from(users)
     .where(eq(users.id, id))
@@ -148,8 +150,8 @@ export async function getPublicProfile(db: TDb, id: string): Promise<TPublicProf
 }
 
 /** CLI only: admins are never made through the API. */
-export async function setRole(db: TDb, username: string, role: 'user' | 'admin'): Promise<boolean> {
-  const updated = await db
+export async function setRole(deps: TDepsOf<'db'>, { username, role }: { username: string; role: TRole }): Promise<boolean> {
+  const updated = await deps.db
     .update(users)
     .set({ role })
     .where(eq(users.usernameKey, username.toLowerCase()))
@@ -164,13 +166,12 @@ export async function setRole(db: TDb, username: string, role: 'user' | 'admin')
  * token cannot be used to guess the password faster than sign-in allows.
  */
 export async function changePassword(
-  db: TDb,
-  userId: string,
-  currentPassword: string,
-  newPassword: string,
-  now: Date,
-  failures: TRateLimit,
+  deps: TDepsOf<'db' | 'now' | 'limits'>,
+  { userId, currentPassword, newPassword }: TChangePasswordInput & { userId: string },
 ): Promise<TSignedIn> {
+  const now = deps.now();
+  const { db } = deps;
+  const failures = deps.limits.signinAccount;
   const row = await db.select().from(users).where(eq(users.id, userId)).get();
   if (!row) throw new AppError('UNAUTHORIZED', 'Invalid or expired access token');
   if (!(await limitGuess([{ limit: failures, key: row.usernameKey }], () => verifyPassword(row.passwordHash, currentPassword)))) {
@@ -186,8 +187,9 @@ export async function changePassword(
       .where(and(eq(users.id, userId), eq(users.passwordHash, row.passwordHash)))
       .returning({ id: users.id });
     if (changed.length === 0) return undefined;
-    await invalidateUserSessions(tx, userId);
-    return createSession(tx, userId, now);
+    const at = { db: tx, now: () => now };
+    await invalidateUserSessions(at, { userId });
+    return createSession(at, { userId });
   });
   if (!session) throw new AppError('FORBIDDEN', 'Current password is wrong', { data: { field: 'currentPassword' } });
   return { token: session.token, expiresAt: session.expiresAt.toISOString(), user: toProfile(row) };

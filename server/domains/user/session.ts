@@ -2,8 +2,9 @@ import { sha256 } from '@oslojs/crypto/sha2';
 import { encodeBase32LowerCaseNoPadding, encodeHexLowerCase } from '@oslojs/encoding';
 import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import type { TDb } from '../../../db/client';
 import { sessions, users } from '../../../db/schema';
+import type { TDepsOf } from '../../deps';
+import type { TRole } from './schemas';
 
 /** Lucia's session design: random token to the client, its SHA-256 in the database. */
 export const SESSION_LIFETIME_MS = 30 * 24 * 60 * 60 * 1000;
@@ -13,7 +14,7 @@ export interface TSessionUser {
   id: string;
   username: string;
   email: string;
-  role: 'user' | 'admin';
+  role: TRole;
   createdAt: Date;
 }
 
@@ -31,15 +32,18 @@ export function sessionIdFromToken(token: string): string {
   return encodeHexLowerCase(sha256(new TextEncoder().encode(token)));
 }
 
-export async function createSession(db: TDb, userId: string, now: Date) {
+export async function createSession(deps: TDepsOf<'db' | 'now'>, { userId }: { userId: string }) {
+  const now = deps.now();
   const token = generateSessionToken();
   const expiresAt = new Date(now.getTime() + SESSION_LIFETIME_MS);
-  await db.insert(sessions).values({ id: sessionIdFromToken(token), userId, expiresAt, createdAt: now });
+  await deps.db.insert(sessions).values({ id: sessionIdFromToken(token), userId, expiresAt, createdAt: now });
   return { token, expiresAt };
 }
 
 /** Returns the session's user, or null for an unknown or expired token. Slides the expiry when half used. */
-export async function validateSessionToken(db: TDb, token: string, now: Date): Promise<TAuth | null> {
+export async function validateSessionToken(deps: TDepsOf<'db' | 'now'>, { token }: { token: string }): Promise<TAuth | null> {
+  const now = deps.now();
+  const { db } = deps;
   const sessionId = sessionIdFromToken(token);
   const row = await db
     .select({
@@ -63,10 +67,10 @@ export async function validateSessionToken(db: TDb, token: string, now: Date): P
   return { sessionId, expiresAt, user: row.user };
 }
 
-export async function invalidateSession(db: TDb, sessionId: string): Promise<void> {
-  await db.delete(sessions).where(eq(sessions.id, sessionId));
+export async function invalidateSession(deps: TDepsOf<'db'>, { sessionId }: { sessionId: string }): Promise<void> {
+  await deps.db.delete(sessions).where(eq(sessions.id, sessionId));
 }
 
-export async function invalidateUserSessions(db: TDb, userId: string): Promise<void> {
-  await db.delete(sessions).where(eq(sessions.userId, userId));
+export async function invalidateUserSessions(deps: TDepsOf<'db'>, { userId }: { userId: string }): Promise<void> {
+  await deps.db.delete(sessions).where(eq(sessions.userId, userId));
 }

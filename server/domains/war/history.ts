@@ -1,52 +1,20 @@
+/** War history: a season's company standings over time, in fixed-size buckets per range. */
 import { and, count, eq, gte, inArray, isNotNull, lt, max, sql } from 'drizzle-orm';
-import { z } from 'zod';
 import type { TDb } from '../../../db/client';
 import { prepared } from '../../../db/prepared';
 import { warCompanyScores, warSnapshots, warZoneControl } from '../../../db/schema';
-import { transaction } from '../../../db/transaction';
-import type { TJob } from '../../jobs';
-import { requireCurrentSeason, resolveSeason, toSeason, ZSeasonOut } from './seasons';
-import { companyNames } from './service';
+import type { TDepsOf } from '../../deps';
 import { warMemo } from '../../infra/cache/war-memo';
+import { requireCurrentSeason, resolveSeason, toSeason } from './seasons';
+import { companyNames } from './state';
+import type { THistoryRange, TWarHistory } from './schemas';
 
 /** DESIGN: `1h` by the minute, `1d` by 15 minutes, `7d` by the hour. */
 export const HISTORY_RANGES = {
   '1h': { bucketMs: 60_000, buckets: 60 },
   '1d': { bucketMs: 15 * 60_000, buckets: 96 },
   '7d': { bucketMs: 3_600_000, buckets: 168 },
-} as const;
-export type THistoryRange = keyof typeof HISTORY_RANGES;
-export const ZHistoryRange = z.enum(['1h', '1d', '7d'], { error: 'must be one of 1h, 1d, 7d' });
-
-const ZBucketCompany = z.object({
-  id: z.string(),
-  name: z.string(),
-  color: z.string(),
-  score: z.number().meta({ description: 'Score at the last snapshot of the bucket' }),
-  average: z.number().meta({ description: 'Mean over the snapshots of the bucket, 2 decimals' }),
-  min: z.number(),
-  max: z.number(),
-  zonesControlled: z.number().int().meta({ description: 'Zones held at the last snapshot of the bucket' }),
-});
-
-export const ZWarHistory = z.object({
-  season: ZSeasonOut,
-  range: ZHistoryRange,
-  bucketSeconds: z.number().int(),
-  from: z.string().nullable().meta({ description: 'Start of the first bucket (inclusive); null when the season has no snapshot' }),
-  to: z.string().nullable().meta({ description: 'End of the last bucket (exclusive)' }),
-  lastSnapshotAt: z.string().nullable(),
-  buckets: z.array(
-    z.object({
-      start: z.string(),
-      end: z.string(),
-      snapshotCount: z.number().int(),
-      lastSnapshotAt: z.string().nullable(),
-      companies: z.array(ZBucketCompany),
-    }),
-  ),
-});
-export type TWarHistory = z.infer<typeof ZWarHistory>;
+} as const satisfies Record<THistoryRange, { bucketMs: number; buckets: number }>;
 
 const round2 = (value: number) => Math.round(value * 100) / 100;
 
@@ -92,7 +60,9 @@ function historyQueries(db: TDb) {
  * same number of buckets (60, 96, 168); empty buckets are listed with snapshotCount 0. The grouping
  * runs in SQL over the (season_id, captured_at) index; only the bucket aggregates reach JS.
  */
-export async function warHistory(db: TDb, input: { range: THistoryRange; season?: string | number }, now: Date): Promise<TWarHistory> {
+export async function warHistory(deps: TDepsOf<'db' | 'now'>, input: { range: THistoryRange; season?: string | number }): Promise<TWarHistory> {
+  const { db } = deps;
+  const now = deps.now();
   const seasonKey = input.season === undefined ? 'current' : `${typeof input.season}:${input.season}`;
   return warMemo(db, `history/${input.range}/${seasonKey}`, now, () => computeHistory(db, input, now));
 }
@@ -111,7 +81,7 @@ async function computeHistory(db: TDb, input: { range: THistoryRange; season?: s
   const toMs = lastBucketStart + bucketMs;
   const window = { seasonId: season.id, fromMs, toMs, bucketMs };
   const perBucket = await q.perBucket.all(window);
-  const names = await companyNames(db);
+  const names = await companyNames({ db });
   const perCompany = await q.perCompany.all(window);
   const lastIds = perBucket.map((row) => row.lastId);
   const closing = lastIds.length
@@ -171,33 +141,3 @@ async function computeHistory(db: TDb, input: { range: THistoryRange; season?: s
   };
   return { ...base, ...value };
 }
-
-// ---------- retention ----------
-
-const HOUR_MS = 3_600_000;
-const DAY_MS = 86_400_000;
-
-/**
- * Thins snapshots older than `olderThanDays` to the first one of each hour of each season, so old
- * seasons keep an hourly history (the 7d range stays complete) instead of being lost. The cutoff is
- * rounded down to a whole hour so an hour is never half thinned.
- */
-export async function thinWarSnapshots(db: TDb, now: Date, olderThanDays: number): Promise<{ cutoff: string; deleted: number }> {
-  const cutoffMs = Math.floor((now.getTime() - olderThanDays * DAY_MS) / HOUR_MS) * HOUR_MS;
-  const cutoff = new Date(cutoffMs);
-  const keep = sql`select id from (select ${warSnapshots.id} as id, min(${warSnapshots.capturedAt}) from ${warSnapshots} where ${warSnapshots.capturedAt} < ${cutoffMs} group by ${warSnapshots.seasonId}, cast(${warSnapshots.capturedAt} / ${HOUR_MS} as integer))`;
-  const doomed = and(lt(warSnapshots.capturedAt, cutoff), sql`${warSnapshots.id} not in (${keep})`);
-  const deleted = await transaction(db, async (tx) => {
-    const n = (await tx.select({ n: count() }).from(warSnapshots).where(doomed).get())?.n ?? 0;
-    // Scores, zone control and hotspots go with their snapshot (ON DELETE CASCADE).
-    if (n > 0) await tx.delete(warSnapshots).where(doomed).run();
-    return n;
-  });
-  return { cutoff: cutoff.toISOString(), deleted };
-}
-
-export const warThinJob: TJob = {
-  name: 'war-snapshot-thinning',
-  intervalMs: HOUR_MS,
-  run: (db, deps) => thinWarSnapshots(db, deps.now(), deps.config.WAR_THIN_AFTER_DAYS),
-};

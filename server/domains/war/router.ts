@@ -1,8 +1,7 @@
-import { z } from 'zod';
 import { ZNoInput } from '../../schemas';
-import { ZSeasonRef } from './seasons';
-import { latestState, listSeasons, stateOfSeason, ZSeasonSummary, ZWarState } from './service';
-import { warHistory, ZHistoryRange, ZWarHistory } from './history';
+import { latestState, listSeasons, stateOfSeason } from './state';
+import { warHistory } from './history';
+import { ZSeasonList, ZSeasonStateInput, ZWarHistory, ZWarHistoryInput, ZWarState } from './schemas';
 import { httpCaching } from '../../http/caching';
 import { publicProcedure, router } from '../../trpc';
 
@@ -25,13 +24,13 @@ export const warRouter = router({
     })
     .input(ZNoInput)
     .output(ZWarState)
-    .query(({ ctx }) => latestState(ctx.db, ctx.deps.now())),
+    .query(({ ctx }) => latestState(ctx.deps)),
 
   listSeasons: publicProcedure
     .meta({ openapi: { method: 'GET', path: '/stateOfWar/seasons', tags: ['stateOfWar'], protect: false, summary: 'Seasons with their time spans and snapshot coverage' }, http: { cacheControl: 'public, max-age=300' } })
     .input(ZNoInput)
-    .output(z.object({ items: z.array(ZSeasonSummary), currentSeasonId: z.string().nullable() }))
-    .query(({ ctx }) => listSeasons(ctx.db, ctx.deps.now())),
+    .output(ZSeasonList)
+    .query(({ ctx }) => listSeasons(ctx.deps)),
 
   getSeason: publicProcedure
     .meta({
@@ -44,9 +43,9 @@ export const warRouter = router({
       },
       http: bySeasonStatus,
     })
-    .input(z.object({ season: ZSeasonRef }))
+    .input(ZSeasonStateInput)
     .output(ZWarState)
-    .query(({ input, ctx }) => stateOfSeason(ctx.db, input.season, ctx.deps.now())),
+    .query(({ input, ctx }) => stateOfSeason(ctx.deps, { season: input.season })),
 
   getHistory: publicProcedure
     .meta({
@@ -60,12 +59,7 @@ export const warRouter = router({
       },
       http: bySeasonStatus,
     })
-    .input(
-      z.object({
-        range: ZHistoryRange.default('1d'),
-        season: ZSeasonRef.optional().meta({ description: 'Season id, key or number; default the current season' }),
-      }).prefault({}),
-    )
+    .input(ZWarHistoryInput)
     .output(ZWarHistory)
-    .query(({ input, ctx }) => warHistory(ctx.db, input, ctx.deps.now())),
+    .query(({ input, ctx }) => warHistory(ctx.deps, { range: input.range, season: input.season })),
 });

@@ -1,86 +1,14 @@
+/** Seasons: stored rows, the current season, lookups by id, key or number, and the community seasons.json format. */
 import { asc, desc, eq, inArray, lte, or, sql } from 'drizzle-orm';
-import { z } from 'zod';
 import type { TDb } from '../../../db/client';
 import { prepared } from '../../../db/prepared';
 import { seasons } from '../../../db/schema';
 import { AppError, type TIssue } from '../../errors';
+import type { TSeason, TSeasonInput } from './schemas';
 
 export type TSeasonRow = typeof seasons.$inferSelect;
 
 const DAY_MS = 86_400_000;
-
-/** A calendar day, `YYYY-MM-DD`, that really exists (2025-02-30 is refused). */
-export const ZDate = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD')
-  .refine((value) => {
-    const parsed = new Date(`${value}T00:00:00.000Z`);
-    return !Number.isNaN(parsed.getTime()) && parsed.toISOString().startsWith(value);
-  }, 'is not a real calendar date');
-
-export const ZSeasonId = z
-  .string()
-  .trim()
-  .toLowerCase()
-  .regex(/^[a-z][a-z0-9-]{0,31}$/, 'must be 1-32 of a-z 0-9 - starting with a letter (e.g. y2s4)');
-
-export const ZSeasonInput = z
-  .object({
-    id: ZSeasonId,
-    key: z
-      .string()
-      .regex(/^[A-Za-z][A-Za-z0-9]{0,63}$/, 'must be 1-64 letters and digits starting with a letter (e.g. gutsAndGlory)')
-      .optional(),
-    name: z.string().trim().min(1).max(100).optional(),
-    number: z.number().int().min(0).max(100_000),
-    startDate: ZDate,
-    endDate: ZDate,
-  })
-  .refine((season) => season.endDate >= season.startDate, { path: ['endDate'], message: 'must not be before startDate' });
-
-export type TSeasonInput = z.infer<typeof ZSeasonInput>;
-
-/** A season identifier as the API accepts it: its id (`y2s4`), its key (`gutsAndGlory`) or its number. */
-export const ZSeasonRef = zRef(64);
-
-/**
- * An identifier given as text or a number (path and query values arrive as text; a tRPC client may
- * send a number). A pipe, so the REST adapter accepts it as a path or query parameter.
- */
-export function zRef(maxLength: number) {
-  return z
-    .union([z.string(), z.number().int().min(0)], {
-      error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string or a number'),
-    })
-    .transform((value) => String(value).trim())
-    .pipe(z.string().min(1, 'is required').max(maxLength, `must be at most ${maxLength} characters`));
-}
-
-export type TSeasonStatus = 'active' | 'upcoming' | 'ended';
-
-export interface TSeason {
-  id: string;
-  key: string;
-  name: string;
-  number: number;
-  startDate: string;
-  endDate: string;
-  startsAt: string;
-  endsAt: string;
-  status: TSeasonStatus;
-}
-
-export const ZSeasonOut = z.object({
-  id: z.string(),
-  key: z.string(),
-  name: z.string(),
-  number: z.number().int(),
-  startDate: z.string().meta({ description: 'First day (UTC)' }),
-  endDate: z.string().meta({ description: 'Last day (UTC), inclusive' }),
-  startsAt: z.string(),
-  endsAt: z.string().meta({ description: 'The midnight after endDate' }),
-  status: z.enum(['active', 'upcoming', 'ended']),
-});
 
 export function dayStartMs(date: string): number {
   return Date.parse(`${date}T00:00:00.000Z`);

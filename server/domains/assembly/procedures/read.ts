@@ -1,10 +1,11 @@
-import { z } from 'zod';
-import { zBool } from '../../../schemas';
-import { getAssembly, type TAssemblyView, getAttributes as attributesOf, itemEtag, listAssemblies, listTrash as trashOf, MAX_LIST_WINDOW, MAX_SEARCH_RESULTS } from '../service';
 import { httpCaching } from '../../../http/caching';
 import { authedProcedure, publicProcedure } from '../../../trpc';
-import { passwordGuesses } from '../password-guesses';
-import { ZAssembly, ZAssemblyList, ZAssemblyUuid, ZAttributes, ZListInput, ZTrashInput, ZTrashList } from '../schemas';
+import { passwordGuesses } from '../access';
+import { getAssembly, getAttributes as attributesOf } from '../item';
+import { listTrash as trashOf } from '../lifecycle';
+import { listAssemblies } from '../list';
+import { itemEtag } from '../queries';
+import { MAX_LIST_WINDOW, MAX_SEARCH_RESULTS, ZAssembly, ZAssemblyList, ZAttributes, ZAttributesInput, ZItemInput, ZListInput, ZTrashInput, ZTrashList, type TAssemblyView } from '../schemas';
 
 export const list = publicProcedure
   .meta({
@@ -20,7 +21,7 @@ export const list = publicProcedure
   })
   .input(ZListInput.prefault({}))
   .output(ZAssemblyList)
-  .query(({ input, ctx }) => listAssemblies(ctx.db, ctx.deps.caches.lru, input, ctx.deps.now()));
+  .query(({ input, ctx }) => listAssemblies(ctx.deps, input));
 
 export const getItem = publicProcedure
   .meta({
@@ -35,34 +36,18 @@ export const getItem = publicProcedure
     // The ETag leaves out the view counter, so a view does not defeat revalidation; a private one is never shared.
     http: httpCaching<TAssemblyView>({ etag: itemEtag, cacheControl: (view) => (view.isPublic ? undefined : 'private, no-cache') }),
   })
-  .input(
-    z.object({
-      uuid: ZAssemblyUuid,
-      password: z.string().max(256).optional(),
-      force: zBool().optional().meta({ description: 'Bypass the read cache' }),
-    }),
-  )
+  .input(ZItemInput)
   .output(ZAssembly)
-  .query(async ({ input, ctx }) => {
-    const { view } = await getAssembly(ctx.db, ctx.deps.caches.lru, ctx.deps.views, input.uuid, {
-      viewerId: ctx.auth?.user.id,
-      password: input.password,
-      force: input.force,
-      guesses: passwordGuesses(ctx),
-    });
-    return view;
-  });
+  .query(({ input, ctx }) => getAssembly(ctx.deps, { ...input, viewerId: ctx.auth?.user.id, guesses: passwordGuesses(ctx) }));
 
 export const getAttributes = publicProcedure
   .meta({ openapi: { method: 'GET', path: '/assembly/attr', tags: ['assembly'], protect: false, summary: 'Computed attributes of an assembly from the catalog' } })
-  .input(z.object({ uuid: ZAssemblyUuid, password: z.string().max(256).optional() }))
+  .input(ZAttributesInput)
   .output(ZAttributes)
-  .query(({ input, ctx }) =>
-    attributesOf(ctx.db, input.uuid, { viewerId: ctx.auth?.user.id, password: input.password, guesses: passwordGuesses(ctx) }),
-  );
+  .query(({ input, ctx }) => attributesOf(ctx.deps, { ...input, viewerId: ctx.auth?.user.id, guesses: passwordGuesses(ctx) }));
 
 export const listTrash = authedProcedure
   .meta({ openapi: { method: 'GET', path: '/assembly/trash', tags: ['assembly'], protect: true, summary: 'Your trashed assemblies (purged 30 days after deletion)' } })
   .input(ZTrashInput.prefault({}))
   .output(ZTrashList)
-  .query(({ input, ctx }) => trashOf(ctx.db, ctx.user.id, input.page, input.pageSize));
+  .query(({ input, ctx }) => trashOf(ctx.deps, { ...input, userId: ctx.user.id }));

@@ -1,10 +1,10 @@
-import { z } from 'zod';
 import { AppError } from '../../../errors';
-import { ZNoInput, ZTimestamp, zBool, zPage, zPageInput } from '../../../schemas';
-import { cancelOrder, createOrder, listMyOrders } from '../orders';
+import { ZNoInput } from '../../../schemas';
+import { listMyOrders } from '../order-reads';
+import { cancelOrder, createOrder } from '../orders';
 import { getHallVisibility, getMyStatus, setHallVisibility } from '../stats';
 import { authedProcedure } from '../../../trpc';
-import { ZOrder, ZOrderId } from '../schemas';
+import { ZCreateOrderInput, ZMyOrders, ZMyStatus, ZOrder, ZOrderRef, ZPageQuery, ZVisibility, ZVisibilityInput } from '../schemas';
 
 /** Printable ASCII, as Stripe and the IETF Idempotency-Key draft use; UUIDs fit. */
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
@@ -32,8 +32,8 @@ export const myStatus = authedProcedure
     },
   })
   .input(ZNoInput)
-  .output(z.record(z.string(), z.object({ expiryTime: ZTimestamp })))
-  .query(({ ctx }) => getMyStatus(ctx.db, ctx.user.id));
+  .output(ZMyStatus)
+  .query(({ ctx }) => getMyStatus(ctx.deps, { userId: ctx.user.id }));
 
 export const myOrders = authedProcedure
   .meta({
@@ -45,9 +45,9 @@ export const myOrders = authedProcedure
       summary: 'Own orders: payable ones first (nearest deadline first), then the rest, newest first',
     },
   })
-  .input(z.object(zPageInput(20)).prefault({}))
-  .output(zPage(ZOrder))
-  .query(({ input, ctx }) => listMyOrders(ctx.db, ctx.user.id, input.page, input.pageSize, ctx.deps.now()));
+  .input(ZPageQuery)
+  .output(ZMyOrders)
+  .query(({ input, ctx }) => listMyOrders(ctx.deps, { userId: ctx.user.id, page: input.page, pageSize: input.pageSize }));
 
 export const createOrderProcedure = authedProcedure
   .meta({
@@ -63,17 +63,12 @@ export const createOrderProcedure = authedProcedure
         'More than 5 unexpired pending orders: 409.',
     },
   })
-  .input(
-    z.object({
-      tierId: z.string().min(1, 'is required').max(64, 'must be at most 64 characters'),
-      payType: z.string().min(1, 'is required').max(64, 'must be at most 64 characters'),
-    }),
-  )
+  .input(ZCreateOrderInput)
   .output(ZOrder)
   .mutation(async ({ input, ctx }) => {
     await ctx.deps.limits.orderCreate.hit(ctx.user.id);
-    const key = idempotencyKeyOf(ctx.request.headers);
-    const { order, replayed } = await createOrder(ctx.db, ctx.deps.config, ctx.user.id, input, key, ctx.deps.now());
+    const idempotencyKey = idempotencyKeyOf(ctx.request.headers);
+    const { order, replayed } = await createOrder(ctx.deps, { ...input, userId: ctx.user.id, idempotencyKey });
     if (replayed) ctx.responseHeaders['idempotent-replayed'] = 'true';
     return order;
   });
@@ -89,17 +84,15 @@ export const cancelOrderProcedure = authedProcedure
       description: "Not pending (paid, cancelled, expired): 409. Someone else's order: 404.",
     },
   })
-  .input(z.object({ orderId: ZOrderId }))
+  .input(ZOrderRef)
   .output(ZOrder)
-  .mutation(({ input, ctx }) => cancelOrder(ctx.db, ctx.user.id, input.orderId, ctx.deps.now()));
-
-const ZVisibility = z.object({ visible: z.boolean() });
+  .mutation(({ input, ctx }) => cancelOrder(ctx.deps, { userId: ctx.user.id, orderId: input.orderId }));
 
 export const hallVisibility = authedProcedure
   .meta({ openapi: { method: 'GET', path: '/subscription/hall-visibility', tags: ['subscription'], protect: true, summary: 'Whether the caller is listed in the hall' } })
   .input(ZNoInput)
   .output(ZVisibility)
-  .query(async ({ ctx }) => ({ visible: await getHallVisibility(ctx.db, ctx.user.id) }));
+  .query(async ({ ctx }) => ({ visible: await getHallVisibility(ctx.deps, { userId: ctx.user.id }) }));
 
 export const setHallVisibilityProcedure = authedProcedure
   .meta({
@@ -111,6 +104,6 @@ export const setHallVisibilityProcedure = authedProcedure
       summary: 'Opt out of (visible: false) or back into the donor hall',
     },
   })
-  .input(z.object({ visible: zBool() }))
+  .input(ZVisibilityInput)
   .output(ZVisibility)
-  .mutation(async ({ input, ctx }) => ({ visible: await setHallVisibility(ctx.db, ctx.user.id, input.visible, ctx.deps.now()) }));
+  .mutation(async ({ input, ctx }) => ({ visible: await setHallVisibility(ctx.deps, { userId: ctx.user.id, visible: input.visible }) }));

@@ -1,15 +1,14 @@
-import { z } from 'zod';
-import { ZNoInput, ZTimestamp, zPage, zPageInput } from '../../../schemas';
+import { ZNoInput } from '../../../schemas';
 import { listPlans } from '../catalog';
 import { getHall, getProgress } from '../stats';
 import { publicProcedure } from '../../../trpc';
-import { ZPlans } from '../schemas';
+import { ZHall, ZPageQuery, ZPlans, ZProgress } from '../schemas';
 
 export const plans = publicProcedure
   .meta({ openapi: { method: 'GET', path: '/subscription/plans', tags: ['subscription'], protect: false, summary: 'Plans with their tiers, and the pay types' } })
   .input(ZNoInput)
   .output(ZPlans)
-  .query(({ ctx }) => listPlans(ctx.db));
+  .query(({ ctx }) => listPlans(ctx.deps));
 
 export const progress = publicProcedure
   .meta({
@@ -23,18 +22,8 @@ export const progress = publicProcedure
     },
   })
   .input(ZNoInput)
-  .output(
-    z.object({
-      month: z.string(),
-      goal: z.number(),
-      currency: z.string(),
-      paidTotal: z.number(),
-      remaining: z.number(),
-      percent: z.number(),
-      supporterCount: z.number().int(),
-    }),
-  )
-  .query(({ ctx }) => getProgress(ctx.db, ctx.deps.now()));
+  .output(ZProgress)
+  .query(({ ctx }) => getProgress(ctx.deps));
 
 export const hall = publicProcedure
   .meta({
@@ -47,17 +36,6 @@ export const hall = publicProcedure
       description: 'Users who set POST /subscription/hall-visibility {visible:false} are not listed.',
     },
   })
-  .input(z.object(zPageInput(20)).prefault({}))
-  .output(
-    zPage(
-      z.object({
-        rank: z.number().int(),
-        user: z.object({ id: z.string(), username: z.string() }),
-        paidTotal: z.number(),
-        currency: z.string(),
-        orderCount: z.number().int(),
-        since: ZTimestamp,
-      }),
-    ).extend({ currency: z.string() }),
-  )
-  .query(({ input, ctx }) => getHall(ctx.db, input.page, input.pageSize));
+  .input(ZPageQuery)
+  .output(ZHall)
+  .query(({ input, ctx }) => getHall(ctx.deps, { page: input.page, pageSize: input.pageSize }));

@@ -1,0 +1,70 @@
+// Likes and ratings of an assembly by its readers (not its creator); the formula is rating.ts's.
+import { and, count, eq, sql } from 'drizzle-orm';
+import type { TDb } from '../../../db/client';
+import { assemblies, assemblyLikes, assemblyRatings } from '../../../db/schema';
+import { transaction } from '../../../db/transaction';
+import type { TDepsOf } from '../../deps';
+import { AppError } from '../../errors';
+import { assertReadable, type TPasswordGuesses } from './access';
+import { invalidateAssembly, type TAssemblyCaches } from './item';
+import { findActive, type TRow } from './queries';
+import { ratingOf } from './rating';
+
+type TVoteDeps = TDepsOf<'db' | 'now'> & TAssemblyCaches;
+
+/** Likes and ratings: anyone who can read the assembly, except its creator. */
+async function findVotable(db: TDb, uuid: string, userId: string, password: string | undefined, guesses: TPasswordGuesses | undefined): Promise<TRow> {
+  const row = await findActive(db, uuid);
+  if (row.creatorId === userId) throw new AppError('FORBIDDEN', 'You cannot like or rate your own assembly');
+  await assertReadable(uuid, row, userId, password, guesses);
+  return row;
+}
+
+export async function likeAssembly(
+  deps: TVoteDeps,
+  input: { userId: string; uuid: string; like: boolean; password?: string; guesses?: TPasswordGuesses },
+): Promise<{ uuid: string; liked: boolean; likes: number }> {
+  const { db } = deps;
+  const now = deps.now();
+  const { userId, uuid } = input;
+  const row = await findVotable(db, uuid, userId, input.password, input.guesses);
+  const likes = await transaction(db, async (tx) => {
+    if (input.like) {
+      await tx.insert(assemblyLikes).values({ assemblyId: row.id, userId, createdAt: now }).onConflictDoNothing();
+    } else {
+      await tx.delete(assemblyLikes).where(and(eq(assemblyLikes.assemblyId, row.id), eq(assemblyLikes.userId, userId)));
+    }
+    const n = (await tx.select({ n: count() }).from(assemblyLikes).where(eq(assemblyLikes.assemblyId, row.id)).get())?.n ?? 0;
+    await tx.update(assemblies).set({ likes: n }).where(eq(assemblies.id, row.id));
+    return n;
+  });
+  await invalidateAssembly(deps, { uuid });
+  return { uuid, liked: input.like, likes };
+}
+
+export async function rateAssembly(
+  deps: TVoteDeps,
+  input: { userId: string; uuid: string; score: number; password?: string; guesses?: TPasswordGuesses },
+): Promise<{ uuid: string; yourScore: number; rating: ReturnType<typeof ratingOf> }> {
+  const { db } = deps;
+  const now = deps.now();
+  const { userId, uuid, score } = input;
+  const row = await findVotable(db, uuid, userId, input.password, input.guesses);
+  const totals = await transaction(db, async (tx) => {
+    await tx
+      .insert(assemblyRatings)
+      .values({ assemblyId: row.id, userId, score, updatedAt: now })
+      .onConflictDoUpdate({ target: [assemblyRatings.assemblyId, assemblyRatings.userId], set: { score, updatedAt: now } });
+    const agg = await tx
+      .select({ n: count(), sum: sql<number>`coalesce(sum(${assemblyRatings.score}), 0)` })
+      .from(assemblyRatings)
+      .where(eq(assemblyRatings.assemblyId, row.id))
+      .get();
+    const n = agg?.n ?? 0;
+    const sum = Number(agg?.sum ?? 0);
+    await tx.update(assemblies).set({ ratingSum: sum, ratingCount: n }).where(eq(assemblies.id, row.id));
+    return { sum, n };
+  });
+  await invalidateAssembly(deps, { uuid });
+  return { uuid, yourScore: score, rating: ratingOf(totals.sum, totals.n) };
+}
