@@ -95,7 +95,7 @@ try {
   );
   const cache = cachedIn(new MemoryReadCache());
   await time('list latest through the cache (hit)', 500, () => listAssemblies(cache, query({})));
-  const one = (await listAssemblies(noCache(), query({}))).items[0]!.uuid;
+  const one = (await listAssemblies(noCache(), query({}))).data[0]!.uuid;
   await time('item, cache bypassed (force)', 200, () => getAssembly(cache, { uuid: one, force: true }));
   await time('item, cache hit (view counted in memory)', 200, () => getAssembly(cache, { uuid: one }));
   await time('view flush, one assembly', 200, async () => {

@@ -40,7 +40,7 @@ export async function run(baseUrl: string, print: (line: string) => void = conso
   const username = `example_${Date.now().toString(36)}`;
   const session = await client.user.signup.mutate({ username, email: `${username}@example.com`, password: 'pieces of eight' });
   token = session.token;
-  print(`signed up: ${session.user.username} (${session.user.role}), session until ${session.expiresAt}`);
+  print(`signed up: ${session.username} (${session.role.join(', ')}), session until ${session.expiresAt}`);
 
   const me = await client.user.me.query();
   print(`me: ${me.username} <${me.email}>`);

@@ -26,8 +26,11 @@ const RUNTIME_PACKAGES: Record<string, string[]> = {
   '@node-rs/argon2': ['package.json', 'LICENSE', 'index.js'],
   'swagger-ui-dist': ['package.json', 'LICENSE', 'swagger-ui.css', 'swagger-ui-bundle.js', 'swagger-ui-standalone-preset.js', 'favicon-32x32.png'],
 };
-/** Packages shipped whole, with every installed dependency, because they load platform binaries at run time. */
-const RUNTIME_TREES = ['@libsql/client'];
+/**
+ * Packages shipped whole, with every installed dependency, because they load platform binaries or
+ * their own files at run time (svg-captcha reads its font beside its code).
+ */
+const RUNTIME_TREES = ['@libsql/client', 'svg-captcha'];
 const EXTERNAL = ['better-sqlite3', '@node-rs/argon2', 'swagger-ui-dist', ...RUNTIME_TREES];
 
 function packageDir(name: string): string {

@@ -30,13 +30,53 @@ export const ERROR_STATUS = {
 
 export type TAppErrorCode = keyof typeof ERROR_STATUS;
 
+/**
+ * The live service's message keys, sent as `data.key` of every error on both surfaces (REST envelope
+ * and tRPC error data) beside the numeric `code`; the community web client translates
+ * `basic.tips.<key>` (its src/lang/*.json) and signs out on `user.tokenExpired`. One row per error
+ * kind of ERROR_STATUS: its default key first (any error of that kind without a more specific one),
+ * then the specific keys an AppError may name (`new AppError(code, message, { key })`, checked by
+ * the type against its own row). docs/compatibility.md lists this table.
+ */
+export const ERROR_KEYS = {
+  BAD_REQUEST: ['request.bad', 'captcha.bad', 'captcha.expired', 'captcha.wrong'],
+  PARSE_ERROR: ['request.bad'],
+  UNAUTHORIZED: ['user.invalid', 'user.tokenExpired', 'signin.wrong'],
+  FORBIDDEN: ['request.forbidden'],
+  NOT_FOUND: ['request.notFound', 'user.notFound'],
+  METHOD_NOT_SUPPORTED: ['request.methodNotAllowed'],
+  TIMEOUT: ['request.timeout'],
+  CONFLICT: ['request.conflict', 'signup.userAlreadyHas', 'signup.emailAlreadyHas'],
+  PRECONDITION_FAILED: ['request.preconditionFailed'],
+  PAYLOAD_TOO_LARGE: ['request.tooLarge'],
+  UNSUPPORTED_MEDIA_TYPE: ['request.unsupportedMediaType'],
+  UNPROCESSABLE_CONTENT: ['request.unprocessable'],
+  TOO_MANY_REQUESTS: ['request.rateLimited'],
+  CLIENT_CLOSED_REQUEST: ['request.closed'],
+  INTERNAL_SERVER_ERROR: ['error'],
+  NOT_IMPLEMENTED: ['request.notImplemented'],
+  BAD_GATEWAY: ['request.badGateway'],
+  SERVICE_UNAVAILABLE: ['request.unavailable'],
+  GATEWAY_TIMEOUT: ['request.gatewayTimeout'],
+} as const satisfies Record<TAppErrorCode, readonly [string, ...string[]]>;
+
+/** A message key of errors of kind `C` (every key when `C` is not narrowed). */
+export type TErrorKey<C extends TAppErrorCode = TAppErrorCode> = (typeof ERROR_KEYS)[C][number];
+
+/** The key of an error of kind `code` that names none. */
+export function defaultErrorKey(code: TAppErrorCode): TErrorKey {
+  return ERROR_KEYS[code][0];
+}
+
 export interface TIssue {
   path: string;
   message: string;
 }
 
-export interface TAppErrorOptions {
+export interface TAppErrorOptions<C extends TAppErrorCode = TAppErrorCode> {
   cause?: unknown;
+  /** The message key sent as `data.key`, from the error kind's row of ERROR_KEYS; its default when left out. */
+  key?: TErrorKey<C>;
   issues?: TIssue[];
   /** Seconds a client should wait before retrying (sent as Retry-After). */
   retryAfterSeconds?: number;
@@ -48,21 +88,23 @@ export interface TAppErrorOptions {
  * The single error type thrown below the routers. It is a TRPCError, so tRPC passes it through
  * unchanged, and the REST adapter reads the same fields.
  */
-export class AppError extends TRPCError {
+export class AppError<C extends TAppErrorCode = TAppErrorCode> extends TRPCError {
   readonly issues?: TIssue[];
   readonly retryAfterSeconds?: number;
   readonly extra?: Record<string, unknown>;
+  readonly key: TErrorKey;
 
-  constructor(code: TAppErrorCode, message: string, options: TAppErrorOptions = {}) {
+  constructor(code: C, message: string, options: TAppErrorOptions<C> = {}) {
     super({ code, message, cause: options.cause });
     this.name = 'AppError';
+    this.key = options.key ?? defaultErrorKey(code);
     this.issues = options.issues;
     this.retryAfterSeconds = options.retryAfterSeconds;
     this.extra = options.data;
   }
 }
 
-/** What any error looks like to a client: HTTP status, message and envelope data. */
+/** What any error looks like to a client: HTTP status, message and envelope data (always with `key`). */
 export interface TPublicError {
   status: number;
   code: TAppErrorCode;
@@ -107,7 +149,7 @@ export function toPublicError(error: unknown, requestId: string): TPublicError {
     const code = (error.code in ERROR_STATUS ? error.code : 'INTERNAL_SERVER_ERROR') as TAppErrorCode;
     const status = ERROR_STATUS[code];
     if (error instanceof AppError) {
-      const data: Record<string, unknown> = { ...error.extra };
+      const data: Record<string, unknown> = { ...error.extra, key: error.key };
       if (error.issues) data.issues = error.issues;
       if (status >= 500) data.requestId = requestId;
       return { status, code, message: error.message, data, retryAfterSeconds: error.retryAfterSeconds };
@@ -116,15 +158,15 @@ export function toPublicError(error: unknown, requestId: string): TPublicError {
     const zodError = code === 'BAD_REQUEST' ? findZodError(error) : undefined;
     if (zodError) {
       const issues = issuesFromZod(zodError);
-      return { status, code, message: messageFromIssues(issues), data: { issues } };
+      return { status, code, message: messageFromIssues(issues), data: { key: defaultErrorKey(code), issues } };
     }
-    return { status, code, message: error.message, data: {} };
+    return { status, code, message: error.message, data: { key: defaultErrorKey(code) } };
   }
   return internal(requestId);
 }
 
 function internal(requestId: string): TPublicError {
-  return { status: 500, code: 'INTERNAL_SERVER_ERROR', message: INTERNAL_MESSAGE, data: { requestId } };
+  return { status: 500, code: 'INTERNAL_SERVER_ERROR', message: INTERNAL_MESSAGE, data: { key: defaultErrorKey('INTERNAL_SERVER_ERROR'), requestId } };
 }
 
 export function badRequest(message: string, issues?: TIssue[]): AppError {

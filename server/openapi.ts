@@ -12,6 +12,11 @@ const ERROR_ENVELOPE = {
     data: {
       type: 'object',
       properties: {
+        key: {
+          type: 'string',
+          description: "The live service's message key (e.g. `user.tokenExpired`, `request.bad`): one per error kind, or a more specific one; table in docs/compatibility.md",
+          example: 'request.bad',
+        },
         issues: {
           type: 'array',
           items: { type: 'object', properties: { path: { type: 'string' }, message: { type: 'string' } } },
@@ -25,13 +30,13 @@ const ERROR_ENVELOPE = {
 const RETRY_AFTER = { description: 'Seconds to wait before retrying', schema: { type: 'integer', minimum: 1 } };
 
 const ERROR_EXAMPLES: Record<number, [string, TJson]> = {
-  400: ['Invalid input: username: Too small: expected string to have >=3 characters', { issues: [{ path: 'username', message: 'Too small: expected string to have >=3 characters' }] }],
-  401: ['Missing access token', {}],
-  403: ['Not allowed', {}],
-  404: ['Not found', {}],
-  409: ['Conflict', {}],
-  429: ['Too many requests; retry in 42 s', { limit: 600, retryAfterSeconds: 42 }],
-  500: ['Internal server error', { requestId: '7f9c2ba4-e88f-4e2a-9b61-8d2a7b6c1f00' }],
+  400: ['Invalid input: username: Too small: expected string to have >=3 characters', { key: 'request.bad', issues: [{ path: 'username', message: 'Too small: expected string to have >=3 characters' }] }],
+  401: ['Invalid or expired access token', { key: 'user.tokenExpired' }],
+  403: ['Not allowed', { key: 'request.forbidden' }],
+  404: ['Not found', { key: 'request.notFound' }],
+  409: ['Conflict', { key: 'request.conflict' }],
+  429: ['Too many requests; retry in 42 s', { key: 'request.rateLimited', limit: 600, retryAfterSeconds: 42 }],
+  500: ['Internal server error', { key: 'error', requestId: '7f9c2ba4-e88f-4e2a-9b61-8d2a7b6c1f00' }],
 };
 
 function errorExample(status: number): TJson {

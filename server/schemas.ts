@@ -57,9 +57,9 @@ export const ZPagination = z.object({
 
 export type TPagination = z.infer<typeof ZPagination>;
 
-/** The list shape every paginated endpoint returns. */
+/** The list shape every paginated endpoint returns: `data` (the page's records, as the web client reads lists) and `pagination`. */
 export function zPage<T extends z.ZodType>(item: T) {
-  return z.object({ items: z.array(item), pagination: ZPagination });
+  return z.object({ data: z.array(item), pagination: ZPagination });
 }
 
 /** The one pagination helper: offset for the query, and the envelope's pagination block. */
@@ -79,4 +79,4 @@ export const ZTimestamp = z.iso.datetime();
 export const ZEmpty = z.object({});
 
 /** The input of a procedure that takes none: callable with no input at all (`client.health.get.query()`), or `{}`. */
-export const ZNoInput = z.object({}).optional();
+export const ZNoInput = z.strictObject({}).optional();

@@ -8,7 +8,7 @@ import { createApp, createDeps, type TApp } from './app';
 import { redactUrl, type TConfig } from './config';
 import { JOBS, startJobs } from './jobs';
 import { createLogger, type TLogger } from './logger';
-import { AppError } from './errors';
+import { AppError, defaultErrorKey } from './errors';
 import { envelopeBody } from './rest/envelope';
 import { databaseWriteProblem } from './domains/health/service';
 import { connectSharedState, type TSharedState } from './infra/redis';
@@ -32,7 +32,7 @@ function answerClientError(error: Error & { code?: string }, socket: Duplex): vo
       : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
         ? [408, 'Request Timeout', 'Request took too long to arrive']
         : [400, 'Bad Request', 'Malformed HTTP request'];
-  const body = envelopeBody(status, message, {});
+  const body = envelopeBody(status, message, { key: defaultErrorKey(status === 408 ? 'TIMEOUT' : status === 431 ? 'PAYLOAD_TOO_LARGE' : 'BAD_REQUEST') });
   socket.end(
     `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   );

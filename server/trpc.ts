@@ -13,7 +13,7 @@ const t = initTRPC
   .meta<TProcedureMeta>()
   .create({
     transformer,
-    // Native tRPC clients get the same status, message and issues as the REST envelope.
+    // Native tRPC clients get the same status, message, key and issues as the REST envelope.
     errorFormatter({ shape, error, ctx }) {
       const described = toPublicError(error, ctx?.requestId ?? 'unknown');
       return {
@@ -51,10 +51,10 @@ export const publicProcedure = t.procedure.use(declaredHttpCaching);
  */
 export const authedProcedure = publicProcedure.use(({ ctx, next }) => {
   if (!ctx.auth) {
-    throw new AppError(
-      'UNAUTHORIZED',
-      ctx.authFailure === 'invalid' ? 'Invalid or expired access token' : 'Missing access token',
-    );
+    // The web client signs out on `user.tokenExpired` (data.key); a missing token is `user.invalid`.
+    throw ctx.authFailure === 'invalid'
+      ? new AppError('UNAUTHORIZED', 'Invalid or expired access token', { key: 'user.tokenExpired' })
+      : new AppError('UNAUTHORIZED', 'Missing access token');
   }
   return next({ ctx: { ...ctx, user: ctx.auth.user, sessionId: ctx.auth.sessionId } });
 });

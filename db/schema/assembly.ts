@@ -88,6 +88,14 @@ export const assemblies = sqliteTable(
     description: text('description').notNull().default(''),
     /** JSON string array; indexed by FTS5 with the name. */
     tags: text('tags').notNull(),
+    /**
+     * JSON `{ data?, attr?, wheel?, warehouse? }`: what the community web client sends beside the
+     * loadout (issue 18), kept verbatim and answered back: its own form of the loadout (`data`, with
+     * weapon modifications and the like that the catalog does not describe), its display settings
+     * (`attr`, without the password) and its wheel and warehouse. `data` is dropped when an edit in
+     * the contract's form changes the loadout, so that it never disagrees with the columns above.
+     */
+    client: text('client').notNull().default('{}'),
     isPublic: integer('is_public', { mode: 'boolean' }).notNull(),
     passwordHash: text('password_hash'),
     likes: integer('likes').notNull().default(0),

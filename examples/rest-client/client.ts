@@ -29,12 +29,12 @@ export async function run(baseUrl: string): Promise<TRestClientResult> {
     body: { username, email: `${username}@example.com`, password: 'pieces of eight' },
   });
   if (!signup.data) throw new Error(`signup failed: ${signup.error?.message}`);
-  const { token, user } = signup.data.data;
+  const { token, userId } = signup.data.data;
 
   const me = await api.GET('/user/me', { headers: { authorization: `Bearer ${token}` } });
   if (!me.data) throw new Error(`me failed: ${me.error?.message}`);
 
-  const info = await api.GET('/user/info', { params: { query: { id: user.id } } });
+  const info = await api.GET('/user/info', { params: { query: { id: userId } } });
   if (!info.data) throw new Error(`info failed: ${info.error?.message}`);
 
   const anonymous = await api.GET('/user/me');

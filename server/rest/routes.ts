@@ -62,7 +62,12 @@ function compile(template: string): { pattern: RegExp; paramNames: string[]; lit
  */
 function takesIfMatch(procedure: AnyProcedure): boolean {
   const inputs = (procedure._def as { inputs?: unknown[] }).inputs ?? [];
-  return inputs.some((parser) => parser instanceof z.ZodObject && Object.hasOwn(parser.shape, 'ifMatch'));
+  // An input that normalises another form (a transform: a pipe) declares its fields on the pipe's input side.
+  const objectOf = (parser: unknown): unknown => (parser instanceof z.ZodPipe ? objectOf(parser.in) : parser);
+  return inputs.some((input) => {
+    const parser = objectOf(input);
+    return parser instanceof z.ZodObject && Object.hasOwn(parser.shape, 'ifMatch');
+  });
 }
 
 /** The route each REST request was matched to, recorded by the handler for the request's log line and metrics. */

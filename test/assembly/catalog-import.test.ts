@@ -175,23 +175,23 @@ Catalog('catalog read endpoints: hulls and items, filtered and paginated, on bot
   assert.is(hulls.headers.get('cache-control'), 'public, max-age=300');
   // The sample's 3 hulls plus dhow and bare from the awkward-entries test.
   assert.equal(hulls.body.data.pagination, { page: 1, pageSize: 50, total: 5, totalPages: 1 });
-  const brigantine = hulls.body.data.items.find((hull: { id: string }) => hull.id === 'brigantine');
+  const brigantine = hulls.body.data.data.find((hull: { id: string }) => hull.id === 'brigantine');
   assert.equal(brigantine.slots.frontWeapon, { count: 1, gunPorts: 4 });
   assert.equal(brigantine.perks, ['bullhorn']);
   assert.is(brigantine.raw, undefined);
-  assert.equal((await app.rest('GET', '/api/catalog/hulls?size=small')).body.data.items.map((hull: { id: string }) => hull.id), ['bedar', 'hulk']);
+  assert.equal((await app.rest('GET', '/api/catalog/hulls?size=small')).body.data.data.map((hull: { id: string }) => hull.id), ['bedar', 'hulk']);
   assert.is((await app.rest('GET', '/api/catalog/hulls?size=huge')).status, 400);
   const furniture = await app.rest('GET', '/api/catalog/items?category=furniture');
-  assert.equal(furniture.body.data.items.map((item: { id: string }) => item.id), ['culverinWorks1', 'firstAidStation', 'maintenanceForge1']);
-  const armor = (await app.rest('GET', '/api/catalog/items?type=armor')).body.data.items[0];
+  assert.equal(furniture.body.data.data.map((item: { id: string }) => item.id), ['culverinWorks1', 'firstAidStation', 'maintenanceForge1']);
+  const armor = (await app.rest('GET', '/api/catalog/items?type=armor')).body.data.data[0];
   assert.equal(armor.damageMitigation, { explosive: 0.17, flooding: 0, fire: 0, tearing: 0, piercing: 0 });
   const paged = (await app.rest('GET', '/api/catalog/items?pageSize=2&page=2')).body.data;
-  assert.is(paged.items.length, 2);
+  assert.is(paged.data.length, 2);
   assert.is(paged.pagination.totalPages, Math.ceil(paged.pagination.total / 2));
   assert.is((await app.rest('GET', '/api/catalog/items?category=food')).status, 400);
   assert.is((await app.rest('GET', '/api/catalog/items?pageSize=101')).status, 400);
   const viaTrpc = await app.trpc().catalog.listItems.query({ category: 'weapon', type: 'ballista' });
-  assert.equal(viaTrpc.items.map((item) => [item.id, item.requiredSize]), [['ballista1', 'medium']]);
+  assert.equal(viaTrpc.data.map((item) => [item.id, item.requiredSize]), [['ballista1', 'medium']]);
   assert.is((await trpcError(app.trpc().catalog.listHulls.query({ pageSize: 0 }))).status, 400);
 });
 

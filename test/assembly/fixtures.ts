@@ -30,3 +30,9 @@ export async function publish(app: TTestServer, token: string, body: Record<stri
   assert.is(response.status, 200, response.text);
   return response.body.data;
 }
+
+/** An item answer that is readable (not the locked answer of a private assembly read without its password): asserted, and narrowed. */
+export function readable<T extends { isVisibility: boolean }>(item: T): Extract<T, { isVisibility: true }> {
+  assert.ok(item.isVisibility, `expected a readable assembly, got ${JSON.stringify(item).slice(0, 200)}`);
+  return item as Extract<T, { isVisibility: true }>;
+}

@@ -30,14 +30,14 @@ Lifecycle('full cycle by the creator over REST: publish, edit, delete, trash, re
   assert.equal(edited.body.data.furnitures, ['firstAidStation']);
   assert.equal(edited.body.data.weapons, BRIGANTINE.weapons, 'untouched fields stay');
   assert.equal(edited.body.data.tags, ['pvp', 'broadside']);
-  assert.ok(edited.body.data.updatedAt > created.updatedAt);
+  assert.ok(edited.body.data.updatedTime > created.updatedTime);
 
   const deleted = await app.rest('POST', '/api/assembly/delete', { token: owner.token, body: { uuid: created.uuid } });
   assert.is(deleted.status, 200);
   assert.is(deleted.body.data.uuid, created.uuid);
   assert.is(Date.parse(deleted.body.data.purgeAt) - Date.parse(deleted.body.data.deletedAt), 30 * DAY);
   assert.is((await app.rest('GET', `/api/assembly/item?uuid=${created.uuid}`)).status, 404);
-  const listed = (await app.rest('GET', '/api/assembly/list')).body.data.items.map((item: { uuid: string }) => item.uuid);
+  const listed = (await app.rest('GET', '/api/assembly/list')).body.data.data.map((item: { uuid: string }) => item.uuid);
   assert.not.ok(listed.includes(created.uuid));
   assert.is((await app.rest('POST', '/api/assembly/delete', { token: owner.token, body: { uuid: created.uuid } })).status, 404);
   assert.is((await app.rest('POST', '/api/assembly/edit', { token: owner.token, body: { uuid: created.uuid, data: { name: 'x' } } })).status, 404);
@@ -45,9 +45,9 @@ Lifecycle('full cycle by the creator over REST: publish, edit, delete, trash, re
   const trash = await app.rest('GET', '/api/assembly/trash', { token: owner.token });
   assert.is(trash.status, 200);
   assert.equal(trash.body.data.pagination, { page: 1, pageSize: 20, total: 1, totalPages: 1 });
-  assert.is(trash.body.data.items[0].uuid, created.uuid);
-  assert.is(trash.body.data.items[0].name, 'Renamed');
-  assert.is(trash.body.data.items[0].deletedAt, deleted.body.data.deletedAt);
+  assert.is(trash.body.data.data[0].uuid, created.uuid);
+  assert.is(trash.body.data.data[0].name, 'Renamed');
+  assert.is(trash.body.data.data[0].deletedAt, deleted.body.data.deletedAt);
 
   const restored = await app.rest('POST', '/api/assembly/restore', { token: owner.token, body: { uuid: created.uuid } });
   assert.is(restored.status, 200);
@@ -63,18 +63,21 @@ Lifecycle('full cycle over tRPC', async ({ app, owner }) => {
   const client = app.trpc(owner.token);
   const created = await client.assembly.publish.mutate(HULK);
   const edited = await client.assembly.edit.mutate({ uuid: created.uuid, data: { tags: ['edited'], isPublic: false, password: 'open-sesame' } });
-  assert.equal([edited.tags, edited.isPublic, edited.hasPassword], [['edited'], false, true]);
+  // Whether it has a password: GET /assembly/attr's data.password (what the client's settings panel reads).
+  const hasPassword = async () => (await client.assembly.getAttributes.query({ uuid: created.uuid })).data.password;
+  assert.equal([edited.tags, edited.assembly.visibility, await hasPassword()], [['edited'], 'private', true]);
   const public_ = await client.assembly.edit.mutate({ uuid: created.uuid, data: { isPublic: true } });
-  assert.equal([public_.isPublic, public_.hasPassword], [true, false], 'a public assembly drops its password');
+  assert.equal([public_.assembly.visibility, await hasPassword()], ['publicly', false], 'a public assembly drops its password');
   const locked = await client.assembly.edit.mutate({ uuid: created.uuid, data: { isPublic: false, password: 'open-sesame' } });
-  assert.is(locked.hasPassword, true);
+  assert.is(locked.assembly.visibility, 'private');
+  assert.is(await hasPassword(), true);
   const unlocked = await client.assembly.edit.mutate({ uuid: created.uuid, data: { password: null } });
-  assert.equal([unlocked.isPublic, unlocked.hasPassword], [false, false], 'password: null removes it');
+  assert.equal([unlocked.assembly.visibility, await hasPassword()], ['private', false], 'password: null removes it');
   assert.is((await trpcError(client.assembly.edit.mutate({ uuid: created.uuid, data: { isPublic: true, password: 'x-pass' } }))).status, 400);
   await client.assembly.edit.mutate({ uuid: created.uuid, data: { isPublic: true } });
   await client.assembly.delete.mutate({ uuid: created.uuid });
   const trash = await client.assembly.listTrash.query({});
-  assert.equal(trash.items.map((item) => item.uuid), [created.uuid]);
+  assert.equal(trash.data.map((item) => item.uuid), [created.uuid]);
   const restored = await client.assembly.restore.mutate({ uuid: created.uuid });
   assert.is(restored.uuid, created.uuid);
 });
@@ -142,7 +145,7 @@ Lifecycle('trash is paginated, newest deletion first', async ({ app }) => {
   }
   const page = (await app.rest('GET', '/api/assembly/trash?pageSize=2&page=1', { token: user.token })).body.data;
   assert.equal(page.pagination, { page: 1, pageSize: 2, total: 3, totalPages: 2 });
-  assert.equal(page.items.map((item: { name: string }) => item.name), ['Trash 2', 'Trash 1']);
+  assert.equal(page.data.map((item: { name: string }) => item.name), ['Trash 2', 'Trash 1']);
   assert.is((await app.rest('GET', '/api/assembly/trash?pageSize=101', { token: user.token })).status, 400);
 });
 
@@ -162,7 +165,7 @@ Lifecycle('trash older than 30 days is purged by the periodic job; younger stays
   assert.ok(result.uuids.includes(old.uuid));
   assert.not.ok(result.uuids.includes(young.uuid));
   assert.is(result.purged, result.uuids.length);
-  const trash = (await app.rest('GET', '/api/assembly/trash', { token: user.token })).body.data.items;
+  const trash = (await app.rest('GET', '/api/assembly/trash', { token: user.token })).body.data.data;
   assert.equal(trash.map((item: { name: string }) => item.name), ['Keep me']);
   assert.is((await app.rest('POST', '/api/assembly/restore', { token: user.token, body: { uuid: old.uuid } })).status, 404);
   assert.is((await app.database.db.select().from(assemblies).where(eq(assemblies.uuid, old.uuid)).all()).length, 0);

@@ -31,12 +31,12 @@ List('paging defaults 1/20, pageSize over 100 is a 400, private and trashed neve
   assert.equal(first.pagination, { page: 1, pageSize: 20, total: 22, totalPages: 2 });
   assert.is(first.truncated, false, 'truncated is always present');
   assert.is((await app.rest('GET', '/api/assembly/list')).body.data.truncated, false, 'and false without a keyword');
-  assert.is(first.items.length, 20);
-  assert.is(first.items[0].name, 'Paged 21', 'latest first');
-  assert.is(first.items[0].weapons, undefined, 'list items are summaries');
+  assert.is(first.data.length, 20);
+  assert.is(first.data[0].name, 'Paged 21', 'latest first');
+  assert.is(first.data[0].weapons, undefined, 'list items are summaries');
   const second = (await app.rest('GET', '/api/assembly/list?keyword=paging&page=2')).body.data;
-  assert.equal(second.items.map((item: { name: string }) => item.name), ['Paged 1', 'Paged 0']);
-  const names = [...first.items, ...second.items].map((item: { name: string }) => item.name);
+  assert.equal(second.data.map((item: { name: string }) => item.name), ['Paged 1', 'Paged 0']);
+  const names = [...first.data, ...second.data].map((item: { name: string }) => item.name);
   assert.not.ok(names.includes('Paged private'));
   assert.not.ok(names.includes('Paged trashed'));
   const tooBig = await app.rest('GET', '/api/assembly/list?pageSize=101');
@@ -47,7 +47,7 @@ List('paging defaults 1/20, pageSize over 100 is a 400, private and trashed neve
   const viaTrpc = await app.trpc().assembly.list.query({ keyword: 'paging', pageSize: 5, page: 5 });
   assert.equal(viaTrpc.pagination, { page: 5, pageSize: 5, total: 22, totalPages: 5 });
   assert.is(viaTrpc.truncated, false);
-  assert.is(viaTrpc.items.length, 2);
+  assert.is(viaTrpc.data.length, 2);
   assert.is((await trpcError(app.trpc().assembly.list.query({ pageSize: 101 }))).status, 400);
 });
 
@@ -55,7 +55,7 @@ List('keyword matches name words or tags through FTS5, every word as a prefix; o
   await publish(app, owner.token, { ...HULK, name: 'Stormbreaker galleon', tags: ['kraken-hunter'] });
   await publish(app, owner.token, { ...HULK, name: 'Quiet trader', tags: ['merchant', 'stormproof'] });
   const search = async (keyword: string) =>
-    (await app.rest('GET', `/api/assembly/list?keyword=${encodeURIComponent(keyword)}`)).body.data.items.map((item: { name: string }) => item.name);
+    (await app.rest('GET', `/api/assembly/list?keyword=${encodeURIComponent(keyword)}`)).body.data.data.map((item: { name: string }) => item.name);
   assert.equal(await search('stormbreaker'), ['Stormbreaker galleon']);
   assert.equal(await search('storm'), ['Quiet trader', 'Stormbreaker galleon'], 'prefix match on name and tag');
   assert.equal(await search('MERCHANT'), ['Quiet trader']);
@@ -73,11 +73,11 @@ List('keyword matches name words or tags through FTS5, every word as a prefix; o
   assert.equal(await search('storm OR'), [], 'OR is a word to match, not an operator');
   assert.equal(ftsQuery('a "b" AND ('), '"a"* """b"""* "AND"*');
   assert.is(ftsQuery('nul\u0000byte'), '"nul"* "byte"*', 'control characters split words');
-  const edited = (await app.rest('GET', '/api/assembly/list?keyword=stormbreaker')).body.data.items[0];
+  const edited = (await app.rest('GET', '/api/assembly/list?keyword=stormbreaker')).body.data.data[0];
   await app.rest('POST', '/api/assembly/edit', { token: owner.token, body: { uuid: edited.uuid, data: { name: 'Renamed ship', tags: [] } } });
   assert.equal(await search('stormbreaker'), [], 'the index follows edits');
   assert.equal(await search('renamed'), ['Renamed ship']);
-  assert.equal((await app.trpc().assembly.list.query({ keyword: 'quiet' })).items.map((item) => item.name), ['Quiet trader']);
+  assert.equal((await app.trpc().assembly.list.query({ keyword: 'quiet' })).data.map((item) => item.name), ['Quiet trader']);
 });
 
 List('shipType filters by hull size or archetype', async ({ app, owner }) => {
@@ -85,7 +85,7 @@ List('shipType filters by hull size or archetype', async ({ app, owner }) => {
   await publish(app, owner.token, { ...HULK, shipId: 'brigantine', name: 'Class brigantine', tags: ['classes'] });
   await publish(app, owner.token, { ...HULK, shipId: 'bedar', name: 'Class bedar', tags: ['classes'] });
   const names = async (shipType: string) =>
-    (await app.rest('GET', `/api/assembly/list?keyword=classes&shipType=${shipType}`)).body.data.items.map((item: { name: string }) => item.name);
+    (await app.rest('GET', `/api/assembly/list?keyword=classes&shipType=${shipType}`)).body.data.data.map((item: { name: string }) => item.name);
   assert.equal(await names('small'), ['Class bedar', 'Class hulk']);
   assert.equal(await names('medium'), ['Class brigantine']);
   assert.equal(await names('tank'), ['Class hulk']);
@@ -101,22 +101,22 @@ List('sort=hottest: log10(2 x likes + views / 10 + 1), rounded to 0.01, + public
   for (const fan of fans) await app.rest('POST', '/api/assembly/like', { token: fan.token, body: { uuid: old.uuid } });
   await app.trpc(fans[0]!.token).assembly.like.mutate({ uuid: liked.uuid });
   // Relative to the two new ones (interaction rounded to 0.01): old log10(2x2 + 1) - 2/12 = 0.70 - 0.167; liked log10(2 + 1) = 0.48; new 0
-  const hottest = (await app.rest('GET', '/api/assembly/list?keyword=hotsort&sort=hottest')).body.data.items;
+  const hottest = (await app.rest('GET', '/api/assembly/list?keyword=hotsort&sort=hottest')).body.data.data;
   assert.equal(hottest.map((item: { name: string }) => item.name), ['Hot old', 'Hot liked', 'Hot new']);
   assert.equal(hottest.map((item: { likes: number }) => item.likes), [2, 1, 0]);
-  const latest = (await app.rest('GET', '/api/assembly/list?keyword=hotsort')).body.data.items;
+  const latest = (await app.rest('GET', '/api/assembly/list?keyword=hotsort')).body.data.data;
   assert.equal(latest.map((item: { name: string }) => item.name), ['Hot liked', 'Hot new', 'Hot old']);
   // Time alone changes no order (issue 16: that is what lets an index serve the list without a keyword).
   // The cached first page expires with the clock.
   app.clock.advance(10 * HOUR);
-  const later = (await app.rest('GET', '/api/assembly/list?keyword=hotsort&sort=hottest')).body.data.items;
+  const later = (await app.rest('GET', '/api/assembly/list?keyword=hotsort&sort=hottest')).body.data.data;
   assert.equal(later.map((item: { name: string }) => item.name), ['Hot old', 'Hot liked', 'Hot new']);
   // A view counts a tenth of a like: 21 views lift new to log10(2.1 + 1) = 0.49, above liked (0.48).
   // Views do not invalidate cached lists; the page is fresh again once its 30 s have passed.
   for (let i = 0; i < 21; i++) await app.rest('GET', `/api/assembly/item?uuid=${fresh.uuid}`);
   await app.app.deps.views.flush(app.database.db);
   app.clock.advance(31_000);
-  const viewed = (await app.rest('GET', '/api/assembly/list?keyword=hotsort&sort=hottest')).body.data.items;
+  const viewed = (await app.rest('GET', '/api/assembly/list?keyword=hotsort&sort=hottest')).body.data.data;
   assert.equal(viewed.map((item: { name: string }) => item.name), ['Hot old', 'Hot new', 'Hot liked']);
   assert.equal(viewed.map((item: { views: number }) => item.views), [0, 21, 0]);
 });
@@ -132,7 +132,7 @@ List('sort=rating: smoothed (sum + 15) / (count + 5), hand-computed', async ({ a
   await rate(fans[1]!.token, two5.uuid, 5);
   await rate(fans[1]!.token, low.uuid, 2);
   // one five: 20/6 = 3.33; two fives: 25/7 = 3.57; unrated: 15/5 = 3; two: 17/6 = 2.83
-  const items = (await app.rest('GET', '/api/assembly/list?keyword=ratesort&sort=rating')).body.data.items;
+  const items = (await app.rest('GET', '/api/assembly/list?keyword=ratesort&sort=rating')).body.data.data;
   assert.equal(items.map((item: { name: string }) => item.name), ['Rated two fives', 'Rated one five', 'Unrated', 'Rated two']);
   assert.equal(items.map((item: { rating: unknown }) => item.rating), [
     { average: 5, count: 2, smoothed: 3.57 },
@@ -156,8 +156,8 @@ async function idOf(app: TTestServer, uuid: string): Promise<number> {
 
 List('the index holds only listable assemblies: publish state, trash, rename and purge move rows in and out', async ({ app, owner }) => {
   const names = async (keyword: string) =>
-    (await app.rest('GET', `/api/assembly/list?keyword=${encodeURIComponent(keyword)}`)).body.data.items.map((item: { name: string }) => item.name);
-  const viaTrpc = async (keyword: string) => (await app.trpc().assembly.list.query({ keyword })).items.map((item) => item.name);
+    (await app.rest('GET', `/api/assembly/list?keyword=${encodeURIComponent(keyword)}`)).body.data.data.map((item: { name: string }) => item.name);
+  const viaTrpc = async (keyword: string) => (await app.trpc().assembly.list.query({ keyword })).data.map((item) => item.name);
   const shown = await publish(app, owner.token, { ...HULK, name: 'Lagoon shown', tags: ['lagoonidx'] });
   const hidden = await publish(app, owner.token, { ...HULK, name: 'Lagoon hidden', tags: ['lagoonidx'], isPublic: false, password: 'open-sesame' });
   const binned = await publish(app, owner.token, { ...HULK, name: 'Lagoon binned', tags: ['lagoonidx'] });
@@ -246,17 +246,17 @@ List(`keyword search pages through the newest ${MAX_SEARCH_RESULTS} matches; shi
   const first = await list('pageSize=100');
   assert.equal(first.pagination, { page: 1, pageSize: 100, total: MAX_SEARCH_RESULTS, totalPages: 10 });
   assert.is(first.truncated, true);
-  assert.is(first.items[0].name, `Capped ${total - 1}`, 'newest first');
+  assert.is(first.data[0].name, `Capped ${total - 1}`, 'newest first');
   const last = await list('pageSize=100&page=10');
-  assert.is(last.items.length, 100, 'the last page is full');
-  assert.is(last.items[99].name, `Capped ${total - MAX_SEARCH_RESULTS}`, 'the oldest of the newest 1,000');
+  assert.is(last.data.length, 100, 'the last page is full');
+  assert.is(last.data[99].name, `Capped ${total - MAX_SEARCH_RESULTS}`, 'the oldest of the newest 1,000');
   const past = await list('pageSize=100&page=11');
-  assert.equal(past.items, [], 'a page past the cap is empty, not an error');
+  assert.equal(past.data, [], 'a page past the cap is empty, not an error');
   assert.equal(past.pagination, { page: 11, pageSize: 100, total: MAX_SEARCH_RESULTS, totalPages: 10 });
   assert.is(past.truncated, true);
   const partial = await app.trpc().assembly.list.query({ keyword: 'capword', pageSize: 30, page: 34 });
   assert.equal(partial.pagination, { page: 34, pageSize: 30, total: MAX_SEARCH_RESULTS, totalPages: 34 });
-  assert.is(partial.items.length, 10, 'the page that straddles the cap stops at it');
+  assert.is(partial.data.length, 10, 'the page that straddles the cap stops at it');
   assert.is(partial.truncated, true);
 
   // Exactly the cap is not truncated.
@@ -265,19 +265,19 @@ List(`keyword search pages through the newest ${MAX_SEARCH_RESULTS} matches; shi
 
   // shipType applies before the cap: the only 3 medium hulls are older than the newest 1,000 matches.
   const medium = await list('shipType=medium');
-  assert.equal(medium.items.map((item: { name: string }) => item.name), ['Capped 2', 'Capped 1', 'Capped 0']);
+  assert.equal(medium.data.map((item: { name: string }) => item.name), ['Capped 2', 'Capped 1', 'Capped 0']);
   assert.equal([medium.pagination.total, medium.truncated], [3, false]);
   const small = await app.trpc().assembly.list.query({ keyword: 'capword', shipType: 'small' });
-  assert.equal([small.pagination.total, small.truncated, small.items[0]!.name], [MAX_SEARCH_RESULTS, true, `Capped ${total - 1}`]);
+  assert.equal([small.pagination.total, small.truncated, small.data[0]!.name], [MAX_SEARCH_RESULTS, true, `Capped ${total - 1}`]);
 
   // hottest and rating rank the newest 1,000 candidates only.
   const hottest = await list('sort=hottest&pageSize=5');
-  assert.is(hottest.items[0].name, 'Capped 700');
-  assert.not.ok(hottest.items.some((item: { name: string }) => item.name === 'Capped 0'));
+  assert.is(hottest.data[0].name, 'Capped 700');
+  assert.not.ok(hottest.data.some((item: { name: string }) => item.name === 'Capped 0'));
   assert.equal([hottest.pagination.total, hottest.truncated], [MAX_SEARCH_RESULTS, true]);
   const rating = await list('sort=rating&page=200&pageSize=5');
-  assert.equal([rating.items.length, rating.pagination.totalPages], [5, 200]);
-  assert.equal((await list('sort=rating&page=201&pageSize=5')).items, []);
+  assert.equal([rating.data.length, rating.pagination.totalPages], [5, 200]);
+  assert.equal((await list('sort=rating&page=201&pageSize=5')).data, []);
 
   // The field is documented in the OpenAPI document.
   const documented = JSON.stringify(((await app.rest('GET', '/api/openapi.json')).body as unknown as { paths: Record<string, unknown> }).paths['/assembly/list']);

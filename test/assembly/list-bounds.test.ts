@@ -41,7 +41,7 @@ const LIMIT_MESSAGE = new RegExp(`page × pageSize must be at most ${MAX_LIST_WI
 Window(`up to page × pageSize = ${MAX_LIST_WINDOW} answers; beyond it is a 400 naming the limit, on REST`, async ({ app }) => {
   const deepest = await app.rest('GET', `/api/assembly/list?pageSize=100&page=${MAX_LIST_WINDOW / 100}&sort=hottest`);
   assert.is(deepest.status, 200, deepest.text);
-  assert.equal(deepest.body.data.items, [], 'an empty page within the window, as before');
+  assert.equal(deepest.body.data.data, [], 'an empty page within the window, as before');
   assert.equal(deepest.body.data.pagination, { page: MAX_LIST_WINDOW / 100, pageSize: 100, total: 3, totalPages: 1 });
   for (const query of [
     `pageSize=100&page=${MAX_LIST_WINDOW / 100 + 1}`,
@@ -104,26 +104,26 @@ Sorts('hottest is log10(2 x likes + views / 10 + 1), rounded to 0.01, + age in u
   await app.trpc(fans[0]!.token).assembly.like.mutate({ uuid: liked.uuid });
   // old: log10(2x2 + 1) = 0.70, - 2/12 = 0.533; liked: log10(2 + 1) = 0.48; new: log10(1) = 0
   const hottest = await list(app, 'sort=hottest');
-  assert.equal(names(hottest.items), ['Hot old', 'Hot liked', 'Hot new']);
+  assert.equal(names(hottest.data), ['Hot old', 'Hot liked', 'Hot new']);
   const stored = await app.database.db.select({ hotRank: assemblies.hotRank, createdAt: assemblies.createdAt }).from(assemblies).where(eq(assemblies.uuid, old.uuid)).get();
   const expected = Math.round(Math.log10(5) * 100) / 100 + stored!.createdAt.getTime() / HOT_DECAY_MS;
   assert.ok(Math.abs(stored!.hotRank - expected) < 1e-9, `the stored key is the documented formula: ${stored!.hotRank} against ${expected}`);
   // The order does not change with time alone: that is what lets an index serve it.
   app.clock.advance(10 * HOUR + 31_000);
-  assert.equal(names((await list(app, 'sort=hottest')).items), ['Hot old', 'Hot liked', 'Hot new']);
+  assert.equal(names((await list(app, 'sort=hottest')).data), ['Hot old', 'Hot liked', 'Hot new']);
   // 21 views lift new to log10(2.1 + 1) = 0.49, above liked (0.48); views are written by the flush.
   for (let i = 0; i < 21; i++) await app.rest('GET', `/api/assembly/item?uuid=${fresh.uuid}`);
   await app.app.deps.views.flush(app.database.db);
   app.clock.advance(31_000); // views do not invalidate cached pages
-  assert.equal(names((await list(app, 'sort=hottest')).items), ['Hot old', 'Hot new', 'Hot liked']);
+  assert.equal(names((await list(app, 'sort=hottest')).data), ['Hot old', 'Hot new', 'Hot liked']);
   // Taking a like back lowers it again: liked 0, new 0.49, old log10(2 + 1) - 2/12 = 0.313.
   await app.rest('POST', '/api/assembly/like', { token: fans[0]!.token, body: { uuid: liked.uuid, like: false } });
   for (const fan of fans) await app.rest('POST', '/api/assembly/like', { token: fan.token, body: { uuid: old.uuid, like: fan === fans[0] } });
-  assert.equal(names((await list(app, 'sort=hottest')).items), ['Hot new', 'Hot old', 'Hot liked']);
+  assert.equal(names((await list(app, 'sort=hottest')).data), ['Hot new', 'Hot old', 'Hot liked']);
   // shipType: the hulk ones only (small = bedar and hulk, tank = hulk), merged from both hulls' indexes in order.
-  assert.equal(names((await list(app, 'sort=hottest&shipType=tank')).items), ['Hot new', 'Hot old']);
-  assert.equal(names((await list(app, 'sort=hottest&shipType=small')).items), ['Hot new', 'Hot old', 'Hot liked']);
-  assert.equal(names((await list(app, 'sort=hottest&shipType=dps')).items), ['Hot liked']);
+  assert.equal(names((await list(app, 'sort=hottest&shipType=tank')).data), ['Hot new', 'Hot old']);
+  assert.equal(names((await list(app, 'sort=hottest&shipType=small')).data), ['Hot new', 'Hot old', 'Hot liked']);
+  assert.equal(names((await list(app, 'sort=hottest&shipType=dps')).data), ['Hot liked']);
   await app.database.db.delete(assemblies);
 });
 
@@ -132,18 +132,18 @@ Sorts('rating follows every rating and breaks ties by count, then newest first; 
   const b = await publish(app, owner.token, { ...HULK, shipId: 'bedar', name: 'Rated b' });
   await publish(app, owner.token, { ...HULK, name: 'Rated c' });
   await publish(app, owner.token, { ...HULK, shipId: 'bedar', name: 'Rated d' });
-  assert.equal(names((await list(app, 'sort=rating')).items), ['Rated d', 'Rated c', 'Rated b', 'Rated a'], 'all at 3: newest first');
+  assert.equal(names((await list(app, 'sort=rating')).data), ['Rated d', 'Rated c', 'Rated b', 'Rated a'], 'all at 3: newest first');
   const rate = (fan: TUser, uuid: string, score: number) => app.rest('POST', '/api/assembly/rate', { token: fan.token, body: { uuid, score } });
   await rate(fans[0]!, a.uuid, 4); // 19/6 = 3.17
   await rate(fans[0]!, b.uuid, 5);
   await rate(fans[1]!, b.uuid, 1); // 21/7 = 3.00, two ratings: above the unrated 3.00
-  assert.equal(names((await list(app, 'sort=rating')).items), ['Rated a', 'Rated b', 'Rated d', 'Rated c']);
-  assert.equal(names((await list(app, 'sort=rating&shipType=small&pageSize=2')).items), ['Rated a', 'Rated b']);
-  assert.equal(names((await list(app, 'sort=rating&shipType=small&pageSize=2&page=2')).items), ['Rated d', 'Rated c']);
+  assert.equal(names((await list(app, 'sort=rating')).data), ['Rated a', 'Rated b', 'Rated d', 'Rated c']);
+  assert.equal(names((await list(app, 'sort=rating&shipType=small&pageSize=2')).data), ['Rated a', 'Rated b']);
+  assert.equal(names((await list(app, 'sort=rating&shipType=small&pageSize=2&page=2')).data), ['Rated d', 'Rated c']);
   await rate(fans[1]!, b.uuid, 5); // re-rated: 25/7 = 3.57
-  assert.equal(names((await list(app, 'sort=rating')).items), ['Rated b', 'Rated a', 'Rated d', 'Rated c']);
-  assert.equal(names((await list(app, 'sort=rating&shipType=tank')).items), ['Rated a', 'Rated c']);
-  assert.equal(names((await list(app, 'sort=latest&shipType=small&pageSize=3')).items), ['Rated d', 'Rated c', 'Rated b']);
+  assert.equal(names((await list(app, 'sort=rating')).data), ['Rated b', 'Rated a', 'Rated d', 'Rated c']);
+  assert.equal(names((await list(app, 'sort=rating&shipType=tank')).data), ['Rated a', 'Rated c']);
+  assert.equal(names((await list(app, 'sort=latest&shipType=small&pageSize=3')).data), ['Rated d', 'Rated c', 'Rated b']);
   await app.database.db.delete(assemblies);
 });
 
@@ -152,7 +152,7 @@ Sorts('totals stay exact through publish, private, trash, restore, a change of h
     for (const [query, hulls] of [['', undefined], ['&shipType=small', ['bedar', 'hulk']], ['&shipType=medium', ['brigantine']], ['&shipType=large', []]] as const) {
       const data = await list(app, `sort=hottest${query}`);
       assert.is(data.pagination.total, await storedCount(app, hulls ? [...hulls] : undefined), `${label}${query}`);
-      assert.is(data.items.length, Math.min(20, data.pagination.total), `${label}${query}: items`);
+      assert.is(data.data.length, Math.min(20, data.pagination.total), `${label}${query}: items`);
     }
   };
   const shown = await publish(app, owner.token, { ...HULK, name: 'Counted shown' });
@@ -203,7 +203,7 @@ Search('a rare class among many matches, hull ids with punctuation, every sort',
   await publish(app, owner.token, { name: 'Gull sloop old', shipId: 'sloop', weapons: [], tags: ['gull'] });
   await publish(app, owner.token, { name: 'Gull sloop two', shipId: 'sloop_2', weapons: [], tags: ['gull'] });
   for (let i = 0; i < 30; i++) await publish(app, owner.token, { ...HULK, name: `Gull hulk ${i}`, tags: ['gull'] });
-  const found = async (query: string) => names((await list(app, `keyword=gull&${query}`)).items);
+  const found = async (query: string) => names((await list(app, `keyword=gull&${query}`)).data);
   assert.equal(await found('shipType=raider'), ['Gull sloop old'], 'sloop only, not sloop_2');
   assert.equal(await found('shipType=ram'), ['Gull sloop two']);
   assert.equal(await found('shipType=large'), ['Gull sloop two', 'Gull sloop old']);
@@ -213,8 +213,8 @@ Search('a rare class among many matches, hull ids with punctuation, every sort',
   assert.equal(await found('shipType=galleon'), [], 'no hull of that class at all');
   // A word that is the start of a hull term ('h' + hex) matches names and tags only.
   assert.equal(await found('shipType=raider&sort=hottest'), ['Gull sloop old']);
-  assert.equal(names((await list(app, 'keyword=h6')).items), [], 'hulk is h68756c6b');
-  assert.equal(names((await list(app, 'keyword=h736c6f6f70')).items), [], 'sloop');
+  assert.equal(names((await list(app, 'keyword=h6')).data), [], 'hulk is h68756c6b');
+  assert.equal(names((await list(app, 'keyword=h736c6f6f70')).data), [], 'sloop');
   assert.is((await list(app, 'keyword=h')).pagination.total, 30, 'while h finds the names that start with it (Gull hulk)');
 });
 

@@ -26,16 +26,19 @@ Publish('publishes with defaults and returns the full assembly, on REST and tRPC
   assert.is(created.armor, 'ironHusk1');
   assert.equal(created.furnitures, BRIGANTINE.furnitures);
   assert.equal(created.tags, ['pvp', 'broadside']);
-  assert.is(created.isPublic, true);
-  assert.is(created.hasPassword, false);
-  assert.equal(created.creator, { id: owner.id, username: owner.username });
+  assert.is(created.assembly.visibility, 'publicly');
+  assert.is(created['assembly.uuid'], created.uuid);
+  // Whether it has a password: GET /assembly/attr's data.password.
+  const hasPassword = async (uuid: string) => (await app.rest('GET', `/api/assembly/attr?uuid=${uuid}`, { token: owner.token })).body.data.data.password;
+  assert.is(await hasPassword(created.uuid), false);
+  assert.equal([created.userId, created.username], [owner.id, owner.username]);
   assert.equal([created.likes, created.views], [0, 0]);
   assert.equal(created.rating, { average: null, count: 0, smoothed: 3 });
   assert.is(created.password, undefined);
   assert.is(created.passwordHash, undefined);
   const viaTrpc = await app.trpc(owner.token).assembly.publish.mutate({ ...HULK, isPublic: false, password: 'secret-pass' });
-  assert.is(viaTrpc.isPublic, false);
-  assert.is(viaTrpc.hasPassword, true);
+  assert.is(viaTrpc.assembly.visibility, 'private');
+  assert.is(await hasPassword(viaTrpc.uuid), true);
   assert.is(viaTrpc.armor, null);
   assert.equal(viaTrpc.furnitures, []);
   const stored = await app.database.db.select({ hash: assemblies.passwordHash }).from(assemblies).where(eq(assemblies.uuid, viaTrpc.uuid)).get();

@@ -48,6 +48,11 @@ Calendar('season is required (400) and must exist (404), on both surfaces', asyn
   assert.is(unknown.status, 404);
   assert.match(unknown.body.message, /y9s9/);
   assert.is((await trpcError(app.trpc().calendar.getData.query({ season: 'nowhere' }))).status, 404);
+  // Unknown query fields are refused, naming the key, on both surfaces.
+  const extra = await app.rest('GET', '/api/calendar/data?season=y2s4&lang=en');
+  assert.is(extra.status, 400);
+  assert.match(extra.body.message, /Unrecognized key: "lang"/);
+  assert.is((await trpcError(app.trpc().calendar.getData.query({ season: 'y2s4', lang: 'en' } as never))).status, 400);
 });
 
 Calendar('replacing a calendar is admin-only', async ({ app, user }) => {
@@ -58,7 +63,7 @@ Calendar('replacing a calendar is admin-only', async ({ app, user }) => {
   assert.is(await eventCount(app), 0);
 });
 
-Calendar('an admin replaces the calendar; data has the events and one timeline entry per day', async ({ app, admin }) => {
+Calendar('an admin replaces the calendar; data has the events keyed by id with occurrences and duration', async ({ app, admin }) => {
   const replaced = await app.rest('PUT', '/api/admin/calendar/y2s4', { token: admin, body: { events: EVENTS } });
   assert.is(replaced.status, 200);
   assert.equal(replaced.body.data, { seasonId: 'y2s4', events: 3 });
@@ -68,30 +73,26 @@ Calendar('an admin replaces the calendar; data has the events and one timeline e
   assert.is(response.headers.get('cache-control'), 'public, max-age=300');
   const data = response.body.data;
   assert.is(data.season.id, 'y2s4');
-  assert.equal(data.events.map((event: any) => event.id), ['launch', 'kraken', 'maint-1'], 'ordered by start');
-  assert.equal(data.events[0], {
+  assert.equal(Object.keys(data.events), ['launch', 'kraken', 'maint-1'], 'keyed by id, ordered by start');
+  assert.equal(data.events.launch, {
     id: 'launch',
-    title: 'Season launch',
+    name: 'Season launch',
+    description: '',
+    duration: 2,
+    occurrences: [{ year: 2025, month: 10, day: 21 }],
+    droppeds: {},
     category: 'season',
-    description: null,
     url: 'https://example.test/launch',
     startsAt: '2025-10-21T07:00:00.000Z',
     endsAt: '2025-10-22T07:00:00.000Z',
     status: 'ended',
   });
-  // 2025-10-21 to 2026-02-10 inclusive: 11 + 30 + 31 + 31 + 10 days.
-  assert.is(data.timeline.length, 113);
-  assert.is(data.timeline[0].date, '2025-10-21');
-  assert.is(data.timeline[112].date, '2026-02-10');
-  const day = (date: string) => data.timeline.find((entry: any) => entry.date === date);
-  assert.equal(day('2025-10-21'), { date: '2025-10-21', events: ['launch'], starting: ['launch'], ending: [] });
-  assert.equal(day('2025-10-22'), { date: '2025-10-22', events: ['launch'], starting: [], ending: ['launch'] });
-  assert.equal(day('2025-10-25'), { date: '2025-10-25', events: ['kraken'], starting: ['kraken'], ending: [] });
-  assert.equal(day('2025-10-26'), { date: '2025-10-26', events: ['kraken'], starting: [], ending: [] });
-  assert.equal(day('2025-10-27'), { date: '2025-10-27', events: ['kraken'], starting: [], ending: ['kraken'] });
-  // Ends exactly at midnight: its last day is the 31st, not 1 November.
-  assert.equal(day('2025-10-31'), { date: '2025-10-31', events: ['maint-1'], starting: ['maint-1'], ending: ['maint-1'] });
-  assert.equal(day('2025-11-01'), { date: '2025-11-01', events: [], starting: [], ending: [] });
+  assert.equal(data.events.kraken.occurrences, [{ year: 2025, month: 10, day: 25 }]);
+  assert.is(data.events.kraken.duration, 3, 'the 25th to the 27th');
+  // Ends exactly at midnight: it runs on the 31st only, not on 1 November.
+  assert.equal(data.events['maint-1'].occurrences, [{ year: 2025, month: 10, day: 31 }]);
+  assert.is(data.events['maint-1'].duration, 1);
+  assert.is(data.timeline, undefined, 'the day-by-day timeline is replaced by occurrences and duration');
 
   const byNumber = await app.trpc().calendar.getData.query({ season: '7' });
   assert.equal(byNumber, data);
@@ -102,9 +103,9 @@ Calendar('a replacement removes events not in the new list; other seasons are un
   await app.trpc(admin).admin.calendar.replace.mutate({ season: 'y2s3', events: [{ id: 'oath', title: 'Oath Week', category: 'event', startsAt: '2025-08-01T00:00:00Z', endsAt: '2025-08-08T00:00:00Z' }] });
   await app.trpc(admin).admin.calendar.replace.mutate({ season: 'gutsAndGlory', events: [EVENTS[1]!] });
   const data = await app.trpc().calendar.getData.query({ season: 'y2s4' });
-  assert.equal(data.events.map((event) => event.id), ['maint-1']);
-  assert.is(data.events[0]!.description, 'Servers down');
-  assert.equal((await app.trpc().calendar.getData.query({ season: 'y2s3' })).events.map((event) => event.id), ['oath']);
+  assert.equal(Object.keys(data.events), ['maint-1']);
+  assert.is(data.events['maint-1']!.description, 'Servers down');
+  assert.equal(Object.keys((await app.trpc().calendar.getData.query({ season: 'y2s3' })).events), ['oath']);
   assert.is(await eventCount(app), 2);
 });
 
@@ -122,7 +123,7 @@ Calendar('invalid calendars are a 400 and leave the stored calendar as it was', 
     assert.match(response.body.message, message, `${name}: ${response.body.message}`);
   }
   assert.is((await app.rest('PUT', '/api/admin/calendar/y9s9', { token: admin, body: { events: [] } })).status, 404);
-  assert.equal((await app.trpc().calendar.getData.query({ season: 'y2s4' })).events.map((event) => event.id), ['maint-1']);
+  assert.equal(Object.keys((await app.trpc().calendar.getData.query({ season: 'y2s4' })).events), ['maint-1']);
 });
 
 Calendar('calendar data has an ETag and answers 304', async ({ app }) => {

@@ -1,4 +1,4 @@
-// Calendar service logic called in process (no HTTP): occurrences at the edges of a season, event
+// Calendar service logic called in process (no HTTP): occurrences and durations at the edges of a season, event
 // statuses at the clock's time, the overlap rule, and import files (all or nothing, their messages).
 // test/calendar/calendar.test.ts covers the routes on both surfaces (status codes, headers, access rules).
 import { count } from 'drizzle-orm';
@@ -54,20 +54,26 @@ Calendar('events reaching past the season show on its days only; statuses follow
     ],
   });
   const calendar = await app.anonymous.calendar.getData({ season: 90 });
-  assert.equal(calendar.events.map((entry) => [entry.id, entry.status]), [['before', 'ended'], ['now', 'active'], ['later', 'upcoming'], ['after', 'upcoming']]);
+  const events = Object.values(calendar.events);
+  assert.equal(Object.keys(calendar.events), ['before', 'now', 'later', 'after'], 'keyed by id, in order of start');
+  assert.equal(events.map((entry) => [entry.id, entry.status]), [['before', 'ended'], ['now', 'active'], ['later', 'upcoming'], ['after', 'upcoming']]);
   assert.is(calendar.season.status, 'active');
-  assert.is(calendar.timeline.length, 7);
-  assert.equal(calendar.timeline[0], { date: isoDay(seasonStart), events: ['before'], starting: [], ending: ['before'] });
-  assert.equal(calendar.timeline[6], { date: isoDay(seasonEnd - DAY), events: ['after'], starting: ['after'], ending: [] });
-  assert.equal(calendar.timeline[2], { date: isoDay(today - DAY), events: [], starting: [], ending: [] });
-  // The clock's whole day: starts at its first midnight, ends at the next one, so it starts and ends that day.
-  assert.equal(calendar.timeline[3], { date: isoDay(today), events: ['now'], starting: ['now'], ending: ['now'] });
-  assert.equal(calendar.timeline.flatMap((entry) => entry.starting), ['now', 'later', 'after']);
+  // Each event starts on its own UTC day, even before the season; duration counts the UTC days it runs on.
+  const start = (ms: number) => ({ year: new Date(ms).getUTCFullYear(), month: new Date(ms).getUTCMonth() + 1, day: new Date(ms).getUTCDate() });
+  assert.equal(calendar.events.before!.occurrences, [start(seasonStart - 2 * DAY)]);
+  assert.is(calendar.events.before!.duration, 3);
+  assert.equal(calendar.events.after!.occurrences, [start(seasonEnd - DAY)]);
+  assert.is(calendar.events.after!.duration, 6);
+  // The clock's whole day: starts at its first midnight and ends at the next one, so it runs on one day.
+  assert.equal(calendar.events.now!.occurrences, [start(today)]);
+  assert.is(calendar.events.now!.duration, 1);
+  assert.is(calendar.events.later!.duration, 1);
+  assert.equal(calendar.events.now!.droppeds, {});
 
   app.clock.advance(2 * DAY);
   try {
     const later = await app.anonymous.calendar.getData({ season: 'y9s1' });
-    assert.equal(later.events.map((entry) => entry.status), ['ended', 'ended', 'ended', 'upcoming']);
+    assert.equal(Object.values(later.events).map((entry) => entry.status), ['ended', 'ended', 'ended', 'upcoming']);
   } finally {
     app.clock.advance(-2 * DAY);
   }

@@ -109,10 +109,10 @@ Stored('a list page is stored bytes-for-bytes; a publish drops it at once; Age c
   assert.is(published.status, 200, published.text);
   const after = await app.rest('GET', '/api/assembly/list?pageSize=5');
   assert.is(after.headers.get('age'), null);
-  assert.is(after.body.data.items[0].uuid, published.body.data.uuid);
+  assert.is(after.body.data.data[0].uuid, published.body.data.uuid);
   assert.is(after.body.data.pagination.total, first.body.data.pagination.total + 1);
   const trpcList = await app.trpc().assembly.list.query({ pageSize: 5 });
-  assert.is(trpcList.items[0]!.uuid, published.body.data.uuid);
+  assert.is(trpcList.data[0]!.uuid, published.body.data.uuid);
 });
 
 Stored('a request with a token neither reads nor fills the store; the TTL bounds what no write announces', async ({ app, owner }) => {

@@ -79,7 +79,7 @@ for (const [name, link] of [['httpBatchLink', httpBatchLink], ['httpBatchStreamL
     const left = await app.database.db.select().from(mapCollections).where(eq(mapCollections.id, collection.uuid)).get();
     assert.is(left, undefined, 'the acknowledged delete holds');
     const item = await app.trpc().assembly.getItem.query({ uuid: published.ok ? published.value.uuid : '' });
-    assert.is(item.name, LOADOUT.name, 'the acknowledged publish holds');
+    assert.is(item.isVisibility && item.name, LOADOUT.name, 'the acknowledged publish holds');
   });
 
   Isolation(`${name}: two of each transactional mutation in one batch all succeed`, async ({ app, owner, fan }) => {
@@ -97,7 +97,7 @@ for (const [name, link] of [['httpBatchLink', httpBatchLink], ['httpBatchStreamL
     ]);
     for (const answer of answers) assert.ok(answer.ok, JSON.stringify(answer));
     const mine = await client.map.listOwn.query({ pageSize: 100 });
-    for (const title of ['One', 'Two']) assert.ok(mine.items.some((collection) => collection.title === title), `collection ${title} is stored`);
+    for (const title of ['One', 'Two']) assert.ok(mine.data.some((collection) => collection.title === title), `collection ${title} is stored`);
     const [first, second] = await Promise.all([
       app.trpc().assembly.getItem.query({ uuid: target.uuid }),
       app.trpc().assembly.getItem.query({ uuid: other.uuid }),

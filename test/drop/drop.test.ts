@@ -159,21 +159,21 @@ Drop('history paginates with defaults 1/10 and filters by status and keyword', a
   assert.is(all.status, 200);
   assert.equal(all.body.data.pagination, { page: 1, pageSize: 10, total: 6, totalPages: 1 });
   assert.equal(
-    all.body.data.items.map((item: any) => item.campaignId),
+    all.body.data.data.map((item: any) => item.campaignId),
     ['aaaa-upcoming-1', 'bbbb-soon', 'aaaa-active-1', 'bbbb-active-2', 'aaaa-ended-1', '424242'],
     'newest start first',
   );
   assert.is(all.headers.get('cache-control'), 'public, max-age=60');
-  const byStatus = async (status: string) => (await app.rest('GET', `/api/drop/history?status=${status}`)).body.data.items.map((item: any) => item.campaignId);
+  const byStatus = async (status: string) => (await app.rest('GET', `/api/drop/history?status=${status}`)).body.data.data.map((item: any) => item.campaignId);
   assert.equal(await byStatus('active'), ['bbbb-soon', 'aaaa-active-1', 'bbbb-active-2']);
   assert.equal(await byStatus('upcoming'), ['aaaa-upcoming-1']);
   assert.equal(await byStatus('ended'), ['aaaa-ended-1', '424242']);
   const page2 = await app.rest('GET', '/api/drop/history?page=2&pageSize=4');
   assert.equal(page2.body.data.pagination, { page: 2, pageSize: 4, total: 6, totalPages: 2 });
-  assert.equal(page2.body.data.items.map((item: any) => item.campaignId), ['aaaa-ended-1', '424242']);
+  assert.equal(page2.body.data.data.map((item: any) => item.campaignId), ['aaaa-ended-1', '424242']);
   // Keyword: campaign name or reward name, case-insensitive; LIKE wildcards are literal.
   const keyword = async (text: string, extra = '') =>
-    (await app.rest('GET', `/api/drop/history?keyword=${encodeURIComponent(text)}${extra}`)).body.data.items.map((item: any) => item.campaignId);
+    (await app.rest('GET', `/api/drop/history?keyword=${encodeURIComponent(text)}${extra}`)).body.data.data.map((item: any) => item.campaignId);
   assert.equal(await keyword('kraken'), ['aaaa-active-1']);
   assert.equal(await keyword('LANTERN'), ['bbbb-active-2'], 'matches a reward name');
   assert.equal(await keyword('100%'), ['aaaa-ended-1']);
@@ -181,7 +181,7 @@ Drop('history paginates with defaults 1/10 and filters by status and keyword', a
   assert.equal(await keyword('_'), []);
   assert.equal(await keyword('drops', '&status=ended'), ['aaaa-ended-1', '424242']);
   const viaTrpc = await app.trpc().drop.listHistory.query({ status: 'upcoming', keyword: 'finale' });
-  assert.equal(viaTrpc.items.map((item) => item.name), ['Finale Drops']);
+  assert.equal(viaTrpc.data.map((item) => item.name), ['Finale Drops']);
   assert.equal(viaTrpc.pagination, { page: 1, pageSize: 10, total: 1, totalPages: 1 });
 });
 
@@ -214,7 +214,7 @@ Drop('one campaign by our id or the platform campaign id; static paths still rou
   assert.match(missing.body.message, /999/);
   assert.is((await trpcError(app.trpc().drop.getItem.query({ id: 'no-such-campaign' }))).status, 404);
   assert.is((await app.rest('GET', '/api/drop/current')).body.data.items.length, 3);
-  assert.ok(Array.isArray((await app.rest('GET', '/api/drop/history')).body.data.items));
+  assert.ok(Array.isArray((await app.rest('GET', '/api/drop/history')).body.data.data));
 });
 
 Drop('GETs carry an ETag and answer 304 to If-None-Match', async ({ app }) => {

@@ -35,7 +35,9 @@ Drop.after(({ app }) => {
   app.close();
 });
 
-const ids = (page: { items: { campaignId: string }[] }) => page.items.map((item) => item.campaignId);
+/** The campaign ids of a history page (`data`) or of the current campaigns (`items`). */
+const ids = (list: { data: { campaignId: string }[] } | { items: { campaignId: string }[] }) =>
+  ('data' in list ? list.data : list.items).map((item) => item.campaignId);
 
 Drop('status filters follow the clock, newest start first', async ({ app }) => {
   const drop = app.anonymous.drop;

@@ -32,10 +32,13 @@ Map('create over REST stores the collection and its points in order', async ({ a
   const created = await createVia(app, alice.token, { title: '  Trade hubs ', description: 'where to sell', points: POINTS });
   assert.is(created.title, 'Trade hubs', 'title trimmed');
   assert.is(created.description, 'where to sell');
-  assert.is(created.isPublic, true, 'isPublic defaults to true');
+  assert.is(created.public, 1, 'public unless said otherwise');
   assert.is(created.pointCount, 2);
-  assert.equal(created.author, { id: alice.id, username: alice.username });
+  assert.is(created.userId, alice.id);
+  assert.is(created.username, alice.username);
   assert.is(created.uuid.length, 36);
+  assert.is(created.id, created.uuid, 'one identifier under both names the web client reads');
+  assert.equal(created.sharedUsers, [], 'sharing is not supported yet');
   assert.is(created.points.length, 2);
   assert.is(created.points[0].title, 'Sainte-Anne');
   assert.is(created.points[0].uuid.length, 36, 'a uuid is generated when none is given');
@@ -47,10 +50,74 @@ Map('create over REST stores the collection and its points in order', async ({ a
 
 Map('create over tRPC; no token is a 401 on both surfaces', async ({ app, alice }) => {
   const created = await app.trpc(alice.token).map.create.mutate({ title: 'Private leads', isPublic: false });
-  assert.is(created.isPublic, false);
+  assert.is(created.public, 0);
   assert.equal(created.points, []);
   assert.is((await app.rest('POST', '/api/map/collection', { body: { title: 'x' } })).status, 401);
   assert.is((await trpcError(app.trpc().map.create.mutate({ title: 'x' }))).status, 401);
+});
+
+Map('the web client\'s form: public 0, false or "0" is private; 1 public; sharedUsers empty only', async ({ app, alice, bob }) => {
+  for (const flag of [0, false, '0', 'false']) {
+    const created = await createVia(app, alice.token, { title: `Private ${String(flag)}`, description: '', public: flag, sharedUsers: [] });
+    assert.is(created.public, 0, `public: ${JSON.stringify(flag)} is private`);
+    assert.is((await app.rest('GET', `/api/map/collection/${created.uuid}`)).status, 404, 'an anonymous read does not see it');
+    assert.is((await app.rest('GET', `/api/map/collection/${created.uuid}`, { token: bob.token })).status, 404);
+    assert.is((await app.rest('GET', `/api/map/collection/${created.uuid}`, { token: alice.token })).status, 200);
+  }
+  const open = await createVia(app, alice.token, { title: 'Open', description: '', public: 1, sharedUsers: [] });
+  assert.is(open.public, 1);
+  assert.is((await app.rest('GET', `/api/map/collection/${open.uuid}`)).status, 200);
+  // The edit form sends every field back; public 0 hides it.
+  const edited = await app.rest('PUT', `/api/map/collection/${open.uuid}`, {
+    token: alice.token,
+    body: { title: 'Open no more', description: 'd', public: 0, sharedUsers: [] },
+  });
+  assert.is(edited.status, 200, edited.text);
+  assert.is(edited.body.data.public, 0);
+  assert.is((await app.rest('GET', `/api/map/collection/${open.uuid}`)).status, 404);
+  assert.is((await app.trpc(alice.token).map.update.mutate({ uuid: open.uuid, public: true })).public, 1, 'the client form on tRPC too');
+
+  // Sharing with named users is not supported yet: refused, never ignored.
+  const shared = await app.rest('POST', '/api/map/collection', { token: alice.token, body: { title: 'Shared', public: 0, sharedUsers: [bob.username] } });
+  assert.is(shared.status, 400);
+  assert.match(shared.body.message, /sharedUsers: sharing a collection with other users is not supported yet/);
+  const sharedEdit = await app.rest('PUT', `/api/map/collection/${open.uuid}`, { token: alice.token, body: { title: 'x', sharedUsers: ['someone'] } });
+  assert.is(sharedEdit.status, 400);
+  // public and isPublic are one field: given both, they must agree.
+  const twoNames = await app.rest('POST', '/api/map/collection', { token: alice.token, body: { title: 'Both', public: 0, isPublic: true } });
+  assert.is(twoNames.status, 400);
+  assert.match(twoNames.body.message, /public: disagrees with isPublic/);
+  assert.is((await createVia(app, alice.token, { title: 'Both agree', public: 0, isPublic: false })).public, 0);
+  const badFlag = await app.rest('POST', '/api/map/collection', { token: alice.token, body: { title: 'Bad flag', public: 2 } });
+  assert.is(badFlag.status, 400);
+  assert.match(badFlag.body.message, /public/);
+});
+
+Map('the contract\'s form (title, description, points) is still accepted; unknown fields are a 400 naming them', async ({ app, alice }) => {
+  const contract = await createVia(app, alice.token, { title: 'Contract', description: 'as SPEC.md gives it', points: POINTS });
+  assert.is(contract.public, 1);
+  assert.is(contract.points.length, 2);
+  const before = await app.database.db.select({ n: count() }).from(mapCollections).get();
+  const unknown = await app.rest('POST', '/api/map/collection', { token: alice.token, body: { title: 'Extra', visibility: 'private' } });
+  assert.is(unknown.status, 400);
+  assert.match(unknown.body.message, /Unrecognized key: "visibility"/);
+  assert.ok(JSON.stringify(unknown.body.data.issues).includes('visibility'));
+  const inPoint = await app.rest('POST', '/api/map/collection', {
+    token: alice.token,
+    body: { title: 'Extra', points: [{ ...POINTS[0], address: 'Rue de la Plage' }] },
+  });
+  assert.is(inPoint.status, 400);
+  assert.match(inPoint.body.message, /Unrecognized key: "address"/);
+  const after = await app.database.db.select({ n: count() }).from(mapCollections).get();
+  assert.is(after?.n, before?.n, 'nothing written');
+  const onUpdate = await app.rest('PUT', `/api/map/collection/${contract.uuid}`, { token: alice.token, body: { title: 'x', owner: 'bob' } });
+  assert.is(onUpdate.status, 400);
+  assert.match(onUpdate.body.message, /Unrecognized key: "owner"/);
+  assert.is((await app.rest('GET', `/api/map/collection/${contract.uuid}`)).body.data.title, 'Contract');
+  const onList = await app.rest('GET', '/api/map/collections?page=1&sort=title', { token: alice.token });
+  assert.is(onList.status, 400);
+  assert.match(onList.body.message, /Unrecognized key: "sort"/);
+  assert.is((await trpcError(app.trpc(alice.token).map.create.mutate({ title: 't', extra: 1 } as never))).status, 400);
 });
 
 Map('a public collection is readable by anyone; a non-public one only by its author (404 otherwise)', async ({ app, alice, bob }) => {
@@ -94,12 +161,16 @@ Map('GET /map/collections lists only the caller\'s, newest change first, paginat
   }
   const page1 = await app.rest('GET', '/api/map/collections?pageSize=2', { token: carol.token });
   assert.is(page1.status, 200);
-  assert.equal(page1.body.data.items.map((item: any) => item.title), ['third', 'second']);
+  assert.ok(Array.isArray(page1.body.data.data), 'data.data is the array of collections');
   assert.equal(page1.body.data.pagination, { page: 1, pageSize: 2, total: 3, totalPages: 2 });
-  assert.is(page1.body.data.items[1].isPublic, false, 'own non-public collections are listed');
-  assert.is(page1.body.data.items[0].points, undefined, 'the list carries summaries, not points');
+  assert.equal(page1.body.data.data.map((item: any) => item.title), ['third', 'second']);
+  assert.is(page1.body.data.data[1].public, 0, 'own non-public collections are listed');
+  assert.is(page1.body.data.data[0].points, undefined, 'the list carries summaries, not points');
+  assert.equal(page1.body.data.data[0].sharedUsers, []);
+  assert.is(page1.body.data.data[0].userId, carol.id);
   const page2 = await app.trpc(carol.token).map.listOwn.query({ page: 2, pageSize: 2 });
-  assert.equal(page2.items.map((item) => item.title), ['first']);
+  assert.equal(page2.data.map((item) => item.title), ['first']);
+  assert.equal(page2.pagination, { page: 2, pageSize: 2, total: 3, totalPages: 2 });
   assert.is((await app.rest('GET', '/api/map/collections')).status, 401);
   assert.is((await trpcError(app.trpc().map.listOwn.query({}))).status, 401);
   const tooBig = await app.rest('GET', '/api/map/collections?pageSize=101', { token: carol.token });
@@ -174,7 +245,7 @@ Map('PUT by the author: fields change, points replace the set', async ({ app, al
   assert.is(Date.parse(updated.updatedAt) - Date.parse(created.updatedAt) >= 5000, true);
 
   const onlyFlag = await app.trpc(alice.token).map.update.mutate({ uuid: created.uuid, isPublic: false, description: null });
-  assert.is(onlyFlag.isPublic, false);
+  assert.is(onlyFlag.public, 0);
   assert.is(onlyFlag.description, null, 'null clears the description');
   assert.is(onlyFlag.points.length, 2, 'points stay when not given');
 
@@ -185,7 +256,7 @@ Map('PUT by the author: fields change, points replace the set', async ({ app, al
 
   const empty = await app.rest('PUT', `/api/map/collection/${created.uuid}`, { token: alice.token, body: {} });
   assert.is(empty.status, 400);
-  assert.match(empty.body.message, /at least one of title, description, isPublic, points/);
+  assert.match(empty.body.message, /at least one of title, description, public \(or isPublic\), points/);
   const badPoint = await app.rest('PUT', `/api/map/collection/${created.uuid}`, {
     token: alice.token,
     body: { points: [{ title: 'x', latitude: 0, longitude: 999 }] },

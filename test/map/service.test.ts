@@ -24,8 +24,8 @@ Map.after(({ app }) => app.close());
 Map('a private collection exists only for its author; a public one for everyone', async ({ app, author, other }) => {
   const secret = await author.caller.map.create({ title: 'Secret', isPublic: false });
   const open = await author.caller.map.create({ title: 'Open' });
-  assert.is(open.isPublic, true, 'public unless said otherwise');
-  assert.equal(open.author, { id: author.id, username: author.username });
+  assert.is(open.public, 1, 'public unless said otherwise');
+  assert.equal([open.userId, open.username], [author.id, author.username]);
   assert.is((await author.caller.map.get({ uuid: secret.uuid })).title, 'Secret');
   assert.is(await errorCodeOf(other.caller.map.get({ uuid: secret.uuid })), 'NOT_FOUND');
   assert.is(await errorCodeOf(app.anonymous.map.get({ uuid: secret.uuid })), 'NOT_FOUND');
@@ -73,11 +73,11 @@ Map('own collections: only the caller\'s, newest change first, paged', async ({ 
   app.clock.advance(1000);
   await me.caller.map.update({ uuid: first.uuid, description: 'touched' });
   const page = await me.caller.map.listOwn({ page: 1, pageSize: 1 });
-  assert.equal(page.items.map((item) => item.title), ['First']);
-  assert.is(page.pagination.total, 2);
-  assert.equal((await me.caller.map.listOwn({ page: 2, pageSize: 1 })).items.map((item) => item.title), ['Second']);
+  assert.equal(page.data.map((item) => item.title), ['First']);
+  assert.equal((await me.caller.map.listOwn({ page: 2, pageSize: 1 })).data.map((item) => item.title), ['Second']);
+  assert.equal((await me.caller.map.listOwn()).data.map((item) => [item.title, item.public]), [['First', 1], ['Second', 0]]);
   await me.caller.map.delete({ uuid: first.uuid });
-  assert.is((await me.caller.map.listOwn()).pagination.total, 1);
+  assert.equal((await me.caller.map.listOwn()).data.map((item) => item.title), ['Second']);
 });
 
 Map.run();

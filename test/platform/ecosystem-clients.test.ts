@@ -152,9 +152,9 @@ Document('every operation: summary, tag, envelope schemas, examples, 429 with Re
     assert.is(operation.responses['429'].headers['Retry-After'].$ref, '#/components/headers/Retry-After');
   }
   const signin = document.paths['/user/signin'].post.responses['200'].content['application/json'].example;
-  assert.equal(Object.keys(signin.data).sort(), ['expiresAt', 'token', 'user']);
+  assert.equal(Object.keys(signin.data).sort(), ['alternativeName', 'email', 'expiresAt', 'role', 'token', 'userAvatar', 'userId', 'username']);
   assert.is(signin.data.expiresAt, '2026-05-01T12:00:00.000Z');
-  assert.is(signin.data.user.role, 'user');
+  assert.equal(signin.data.role, ['normal']);
 });
 
 Document('the server agrees with the document: protected operations answer 401 without a token, on REST', async ({ app, document }) => {
@@ -233,7 +233,7 @@ Clients('examples/trpc-client.ts runs against a started server with import type 
   const lines = child.stdout.trim().split('\n');
   assert.is(lines[0], 'health: ok, database ok');
   assert.is(lines[1], 'captcha: SHA-256 challenge, maxnumber 2000');
-  assert.match(lines[2]!, /^signed up: example_[0-9a-z]+ \(user\), session until \d{4}-\d\d-\d\dT/);
+  assert.match(lines[2]!, /^signed up: example_[0-9a-z]+ \(normal\), session until \d{4}-\d\d-\d\dT/);
   assert.match(lines[3]!, /^me: example_[0-9a-z]+ <example_[0-9a-z]+@example\.com>$/);
   assert.match(lines[4]!, /^created collection [0-9a-f-]{36} with 2 points$/);
   assert.is(lines[5], 'my collections: 1');

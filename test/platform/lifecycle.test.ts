@@ -32,7 +32,7 @@ Lifecycle('start migrates and seeds demo users into an empty database', async ({
   try {
     const signin = await rest(server.url, 'POST', '/api/user/signin', { body: { username: 'captain', password: 'tidewatch-demo' } });
     assert.is(signin.status, 200);
-    assert.is(signin.body.data.user.role, 'admin');
+    assert.equal(signin.body.data.role, ['admin']);
   } finally {
     server.child.kill('SIGTERM');
     assert.is(await server.exited, 0);
@@ -45,7 +45,7 @@ Lifecycle('SIGTERM writes the views counted since the last batch', async ({ dir 
   let uuid = '';
   let counted = 0;
   try {
-    uuid = (await rest(server.url, 'GET', '/api/assembly/list?pageSize=1')).body.data.items[0].uuid;
+    uuid = (await rest(server.url, 'GET', '/api/assembly/list?pageSize=1')).body.data.data[0].uuid;
     for (let i = 0; i < 3; i++) counted = (await rest(server.url, 'GET', `/api/assembly/item?uuid=${uuid}`)).body.data.views;
   } finally {
     server.child.kill('SIGTERM');

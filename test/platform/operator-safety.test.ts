@@ -214,7 +214,7 @@ Seed('start-up on such a database seeds, says which assemblies it skipped, and s
     const signin = await rest(app.url, 'POST', '/api/user/signin', { body: { username: 'deckhand', password: 'tidewatch-demo' } });
     assert.is(signin.status, 200);
     const list = await rest(app.url, 'GET', '/api/assembly/list');
-    assert.equal(list.body.data.items.map((item: { name: string }) => item.name), ['Hulk brawler']);
+    assert.equal(list.body.data.data.map((item: { name: string }) => item.name), ['Hulk brawler']);
   } finally {
     await app.close();
   }

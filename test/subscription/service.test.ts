@@ -86,9 +86,9 @@ Orders('an unpaid order expires at its deadline: shown expired, closed at the de
   const { caller } = await app.signUp();
   const order = await caller.subscription.createOrder({ tierId: 'deckhand-1m', payType: 'manual' });
   app.clock.advance(PAY_WINDOW_MS - 5000);
-  assert.is((await caller.subscription.myOrders()).items[0]!.status, 'pending');
+  assert.is((await caller.subscription.myOrders()).data[0]!.status, 'pending');
   app.clock.advance(5000);
-  const [shown] = (await caller.subscription.myOrders()).items;
+  const [shown] = (await caller.subscription.myOrders()).data;
   assert.is(shown!.status, 'expired');
   assert.is(shown!.closedAt, order.payDeadline);
   assert.is(shown!.paymentUrl, null);
@@ -110,7 +110,7 @@ Orders('own orders list the payable ones first, nearest deadline first, then the
   const cancelled = await caller.subscription.createOrder({ tierId: 'deckhand-1m', payType: 'manual' });
   await caller.subscription.cancelOrder({ orderId: cancelled.orderId });
   const listed = await caller.subscription.myOrders({ page: 1, pageSize: 20 });
-  assert.equal(listed.items.map((order) => order.orderId), [early.orderId, late.orderId, cancelled.orderId, paid.orderId]);
+  assert.equal(listed.data.map((order) => order.orderId), [early.orderId, late.orderId, cancelled.orderId, paid.orderId]);
   assert.is(listed.pagination.total, 4);
 });
 
@@ -152,7 +152,7 @@ Orders("progress counts this UTC month's payments in the goal's currency; the ha
   setClock(app, '2031-04-01T00:00:00.000Z');
   assert.is((await app.anonymous.subscription.progress()).paidTotal, 0, 'a new month starts from zero');
 
-  const names = async () => (await app.anonymous.subscription.hall({ page: 1, pageSize: 100 })).items.map((entry) => entry.user.username);
+  const names = async () => (await app.anonymous.subscription.hall({ page: 1, pageSize: 100 })).data.map((entry) => entry.user.username);
   assert.ok((await names()).includes(shy.username));
   assert.equal(await shy.caller.subscription.setHallVisibility({ visible: false }), { visible: false });
   assert.equal(await shy.caller.subscription.getHallVisibility(), { visible: false });

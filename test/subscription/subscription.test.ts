@@ -336,10 +336,10 @@ Orders('cancel: owner only (404 for others), pending only (409 otherwise)', asyn
 Orders('a pending order expires after 30 minutes: shown expired, cannot be cancelled or paid, swept', async ({ app, alice, admin }) => {
   const order = (await createOrder(app, alice.token, { tierId: 'deckhand-1m', payType: 'manual' })).body.data;
   app.clock.advance(29 * 60 * 1000);
-  let listed = (await app.rest('GET', '/api/subscription/my-orders', { token: alice.token })).body.data.items;
+  let listed = (await app.rest('GET', '/api/subscription/my-orders', { token: alice.token })).body.data.data;
   assert.is(listed.find((item: any) => item.orderId === order.orderId).status, 'pending', 'still payable at 29 minutes');
   app.clock.advance(60 * 1000 + 1);
-  listed = (await app.rest('GET', '/api/subscription/my-orders', { token: alice.token })).body.data.items;
+  listed = (await app.rest('GET', '/api/subscription/my-orders', { token: alice.token })).body.data.data;
   const shown = listed.find((item: any) => item.orderId === order.orderId);
   assert.is(shown.status, 'expired');
   assert.is(shown.paymentUrl, null);
@@ -461,7 +461,7 @@ Orders('at most 5 unexpired pending orders per user; my-orders lists payable one
 
   const page = await app.rest('GET', '/api/subscription/my-orders?pageSize=10', { token: erin.token });
   assert.equal(
-    page.body.data.items.map((item: any) => [item.orderId, item.status]),
+    page.body.data.data.map((item: any) => [item.orderId, item.status]),
     [
       [pending[0], 'pending'],
       [pending[1], 'pending'],
@@ -473,9 +473,9 @@ Orders('at most 5 unexpired pending orders per user; my-orders lists payable one
     'pending by nearest deadline, then the rest newest first',
   );
   assert.equal(page.body.data.pagination, { page: 1, pageSize: 10, total: 6, totalPages: 1 });
-  assert.ok(page.body.data.items[0].paymentUrl);
+  assert.ok(page.body.data.data[0].paymentUrl);
   const second = await app.trpc(erin.token).subscription.myOrders.query({ page: 2, pageSize: 4 });
-  assert.equal(second.items.map((item) => item.orderId), [pending[4], paid.orderId]);
+  assert.equal(second.data.map((item) => item.orderId), [pending[4], paid.orderId]);
 });
 
 Orders.run();
@@ -586,7 +586,7 @@ Figures('progress counts this UTC month; the hall ranks all-time totals without 
   // Hall, all time, D hidden: A 49.98 (2 orders), C 44.99 (since April), B 12.99.
   const hall = await app.rest('GET', '/api/subscription/hall');
   assert.equal(
-    hall.body.data.items.map((entry: any) => [entry.rank, entry.user.username, entry.paidTotal, entry.orderCount]),
+    hall.body.data.data.map((entry: any) => [entry.rank, entry.user.username, entry.paidTotal, entry.orderCount]),
     [
       [1, a.username, 49.98, 2],
       [2, c.username, 44.99, 1],
@@ -594,15 +594,15 @@ Figures('progress counts this UTC month; the hall ranks all-time totals without 
     ],
   );
   assert.equal(hall.body.data.pagination, { page: 1, pageSize: 20, total: 3, totalPages: 1 });
-  assert.is(hall.body.data.items[1].since.slice(0, 10), '2027-04-20');
-  assert.is(hall.body.data.items[0].user.id, a.id);
+  assert.is(hall.body.data.data[1].since.slice(0, 10), '2027-04-20');
+  assert.is(hall.body.data.data[0].user.id, a.id);
   assert.is(JSON.stringify(hall.body).includes('@'), false, 'no e-mail addresses in the hall');
   assert.equal((await app.rest('GET', '/api/subscription/progress')).body.data.supporterCount, 3, 'opting out of the hall does not change the figures');
 
   await app.trpc(d.token).subscription.setHallVisibility.mutate({ visible: true });
   const page2 = await app.rest('GET', '/api/subscription/hall?pageSize=2&page=2');
   assert.equal(
-    page2.body.data.items.map((entry: any) => [entry.rank, entry.user.username, entry.paidTotal]),
+    page2.body.data.data.map((entry: any) => [entry.rank, entry.user.username, entry.paidTotal]),
     [
       [3, c.username, 44.99],
       [4, b.username, 12.99],
@@ -610,7 +610,7 @@ Figures('progress counts this UTC month; the hall ranks all-time totals without 
   );
   assert.equal(page2.body.data.pagination, { page: 2, pageSize: 2, total: 4, totalPages: 2 });
   const top = await app.trpc().subscription.hall.query({ pageSize: 1 });
-  assert.equal([top.items[0]!.user.username, top.items[0]!.paidTotal], [d.username, 57.98]);
+  assert.equal([top.data[0]!.user.username, top.data[0]!.paidTotal], [d.username, 57.98]);
 
   // A new month starts from zero; the hall keeps everything.
   setClock(app, '2027-06-01T00:00:00.000Z');
@@ -632,13 +632,13 @@ Setup('a fresh install seeds the catalog, one paid order and two map collections
     const progress = (await app.rest('GET', '/api/subscription/progress')).body.data;
     assert.equal([progress.paidTotal, progress.goal, progress.percent, progress.supporterCount], [12.99, 200, 6.5, 1]);
     const hall = (await app.rest('GET', '/api/subscription/hall')).body.data;
-    assert.equal(hall.items.map((entry: any) => [entry.user.username, entry.paidTotal]), [['deckhand', 12.99]]);
+    assert.equal(hall.data.map((entry: any) => [entry.user.username, entry.paidTotal]), [['deckhand', 12.99]]);
     const signin = await app.rest('POST', '/api/user/signin', { body: { username: 'deckhand', password: 'tidewatch-demo' } });
     const token = signin.body.data.token;
     const status = (await app.rest('GET', '/api/subscription/my-status', { token })).body.data;
     assert.equal(Object.keys(status), ['quartermaster-3m']);
     const maps = (await app.rest('GET', '/api/map/collections', { token })).body.data;
-    assert.is(maps.pagination.total, 2);
+    assert.is(maps.data.length, 2);
 
     const document = (await app.rest('GET', '/api/openapi.json')).body as any;
     for (const [path, method] of [

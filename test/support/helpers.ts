@@ -201,7 +201,7 @@ export async function startTestServer(overrides: Partial<TConfig> = {}): Promise
         body: { username: name, email: `${name}@example.test`, password },
       });
       if (response.status !== 200) throw new Error(`signUp failed: ${response.text}`);
-      return { token: response.body.data.token, id: response.body.data.user.id, username: name, password };
+      return { token: response.body.data.token, id: response.body.data.userId, username: name, password };
     },
     async stop() {
       await running.close();

@@ -4,8 +4,9 @@ import type { TDepsOf, TServiceDeps } from '../../deps';
 import { AppError } from '../../errors';
 import { assertReadable, type TPasswordGuesses } from './access';
 import { computeAttributes, resolveLoadout } from './loadout';
-import { findActive, loadoutOf, toView } from './queries';
-import type { TAssemblyView, TAttributes } from './schemas';
+import { clientOf, findActive, loadoutOf, toView } from './queries';
+import type { z } from 'zod';
+import type { TAssemblyItem, TAssemblyView, TAttributes, ZAttributes } from './schemas';
 
 /** The cache scopes assembly services use (named scopes of server/infra/cache/index.ts). */
 export type TAssemblyCaches<K extends 'item' | 'list' = 'item' | 'list'> = { caches: Pick<TServiceDeps['caches'], K> };
@@ -31,7 +32,7 @@ interface TCachedItem {
 export async function getAssembly(
   deps: TDepsOf<'db' | 'views'> & TAssemblyCaches<'item'>,
   input: { uuid: string; viewerId?: string; password?: string; force?: boolean; guesses?: TPasswordGuesses },
-): Promise<TAssemblyView> {
+): Promise<TAssemblyItem> {
   const { db, views, caches } = deps;
   const { uuid } = input;
   let entry = input.force ? undefined : caches.item.get<TCachedItem>(uuid);
@@ -40,6 +41,12 @@ export async function getAssembly(
     entry = { view: toView(row), isPublic: row.isPublic, creatorId: row.creatorId, passwordHash: row.passwordHash };
     caches.item.set(uuid, entry);
     views.learn(uuid, row.views);
+  }
+  // A private assembly with a password, read without it: a 200 without content, so that the web
+  // client shows its password prompt (issue 18). No guess is spent and no view counted; a wrong
+  // password stays a 403 (assertReadable).
+  if (!entry.isPublic && entry.creatorId !== input.viewerId && entry.passwordHash !== null && !input.password) {
+    return { uuid, isVisibility: false, isPassword: true, isOwner: false };
   }
   await assertReadable(uuid, entry, input.viewerId, input.password, input.guesses);
   // Asked only now: a flush during the password check may have written and forgotten the count.
@@ -54,18 +61,30 @@ export async function getAssembly(
     current = views.learn(uuid, stored);
   }
   if (input.viewerId !== entry.creatorId) current = views.record(uuid);
-  return { ...entry.view, views: current };
+  return { ...entry.view, views: current, isOwner: input.viewerId !== undefined && input.viewerId === entry.creatorId };
 }
 
-/** GET /assembly/attr: the figures of the loadout against the catalog as it is now (problems included). */
+type TAssemblySettings = z.infer<typeof ZAttributes>['data'];
+
+/**
+ * GET /assembly/attr: the figures of the loadout against the catalog as it is now (problems included),
+ * and under `data` the web client's settings of the assembly (never its password).
+ */
 export async function getAttributes(
   deps: TDepsOf<'db'>,
   input: { uuid: string; viewerId?: string; password?: string; guesses?: TPasswordGuesses },
-): Promise<TAttributes & { uuid: string; shipId: string }> {
+): Promise<TAttributes & { uuid: string; shipId: string; data: TAssemblySettings }> {
   const { db } = deps;
   const { uuid } = input;
   const row = await findActive(db, uuid);
   await assertReadable(uuid, row, input.viewerId, input.password, input.guesses);
   const loadout = loadoutOf(row);
-  return { uuid, shipId: row.shipId, ...computeAttributes(loadout, await resolveLoadout(db, loadout)) };
+  const client = clientOf(row);
+  const data: TAssemblySettings = {
+    assembly: { visibility: row.isPublic ? 'publicly' : 'private', attr: { ...client.attr, password: '' } },
+    wheel: { attr: client.wheel?.attr ?? {} },
+    warehouse: { attr: client.warehouse?.attr ?? {} },
+    password: row.passwordHash !== null,
+  };
+  return { uuid, shipId: row.shipId, ...computeAttributes(loadout, await resolveLoadout(db, loadout)), data };
 }

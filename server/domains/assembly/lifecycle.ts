@@ -13,7 +13,8 @@ import { pageWindow, type TPagination } from '../../schemas';
 import { assertCreator, assertPasswordFits } from './access';
 import { invalidateAssembly, type TAssemblyCaches } from './item';
 import { assertValidLoadout, type TLoadout } from './loadout';
-import { findActive, findRowIn, itemEtag, loadoutOf, selectRows, toSummary, toView, type TRow } from './queries';
+import type { TClientExtras } from './client-format';
+import { clientOf, findActive, findRowIn, itemEtag, loadoutOf, selectRows, toSummary, toView, type TRow } from './queries';
 import type { TAssemblyDraft, TAssemblyPatch, TAssemblyView, TTrashedAssembly } from './schemas';
 
 export const TRASH_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
@@ -29,7 +30,7 @@ function normaliseTags(tags: string[] | undefined): string[] {
   return [...seen];
 }
 
-export async function publishAssembly(deps: TWriteDeps, input: { creatorId: string; draft: TAssemblyDraft }): Promise<TAssemblyView> {
+export async function publishAssembly(deps: TWriteDeps, input: { creatorId: string; draft: TAssemblyDraft }): Promise<TAssemblyView & { 'assembly.uuid': string }> {
   const { db } = deps;
   const now = deps.now();
   const { creatorId, draft } = input;
@@ -50,13 +51,26 @@ export async function publishAssembly(deps: TWriteDeps, input: { creatorId: stri
     furnitures: JSON.stringify(loadout.furnitures),
     description: draft.description ?? '',
     tags: JSON.stringify(normaliseTags(draft.tags)),
+    client: JSON.stringify(draft.client ?? {}),
     isPublic,
     passwordHash,
     createdAt: now,
     updatedAt: now,
   });
   await invalidateAssembly(deps, { uuid });
-  return toView(await findActive(db, uuid));
+  return { ...toView(await findActive(db, uuid), creatorId), 'assembly.uuid': uuid };
+}
+
+/**
+ * The web client's extras after an edit: each part the patch gives replaces the stored one; the
+ * client's loadout form is dropped when the loadout changes without it (the contract's form), so it
+ * never disagrees with the loadout columns.
+ */
+function mergedClient(row: TRow, patch: TAssemblyPatch): TClientExtras {
+  const merged: TClientExtras = { ...clientOf(row), ...patch.client };
+  const loadoutChanged = patch.shipId !== undefined || patch.weapons !== undefined || patch.armor !== undefined || patch.furnitures !== undefined;
+  if (loadoutChanged && patch.client?.data === undefined) delete merged.data;
+  return merged;
 }
 
 function mergedLoadout(row: TRow, patch: TAssemblyPatch): TLoadout {
@@ -115,11 +129,13 @@ export async function editAssembly(
     if (patch.description !== undefined) changes.description = patch.description;
     if (patch.tags !== undefined) changes.tags = JSON.stringify(normaliseTags(patch.tags));
     if (patch.isPublic !== undefined) changes.isPublic = patch.isPublic;
+    const client = JSON.stringify(mergedClient(row, patch));
+    if (client !== row.client) changes.client = client;
     // Making an assembly public drops its password; null removes it.
     if (patch.isPublic === true || patch.password === null) changes.passwordHash = null;
     else if (passwordHash !== undefined) changes.passwordHash = passwordHash;
     await tx.update(assemblies).set(changes).where(eq(assemblies.id, row.id));
-    return toView((await findRowIn(tx, uuid))!);
+    return toView((await findRowIn(tx, uuid))!, userId);
   });
   await invalidateAssembly(deps, { uuid });
   return view;
@@ -152,20 +168,20 @@ export async function restoreAssembly(deps: TWriteDeps, input: { userId: string;
     .returning({ id: assemblies.id });
   if (restored.length === 0) throw new AppError('NOT_FOUND', `Assembly ${uuid} is not in the trash`);
   await invalidateAssembly(deps, { uuid });
-  return toView(await findActive(db, uuid));
+  return toView(await findActive(db, uuid), userId);
 }
 
 export async function listTrash(
   deps: TDepsOf<'db'>,
   input: { userId: string; page: number; pageSize: number },
-): Promise<{ items: TTrashedAssembly[]; pagination: TPagination }> {
+): Promise<{ data: TTrashedAssembly[]; pagination: TPagination }> {
   const { db } = deps;
   const window = pageWindow(input.page, input.pageSize);
   const where = and(eq(assemblies.creatorId, input.userId), isNotNull(assemblies.deletedAt));
   const total = (await db.select({ n: count() }).from(assemblies).where(where).get())?.n ?? 0;
   const rows = await selectRows(db).where(where).orderBy(desc(assemblies.deletedAt), desc(assemblies.id)).limit(window.limit).offset(window.offset).all();
   return {
-    items: rows.map((row) => ({
+    data: rows.map((row) => ({
       ...toSummary(row),
       deletedAt: row.deletedAt!.toISOString(),
       purgeAt: new Date(row.deletedAt!.getTime() + TRASH_RETENTION_MS).toISOString(),

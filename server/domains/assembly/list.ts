@@ -29,12 +29,12 @@ export async function listAssemblies(deps: TDepsOf<'db'> & TAssemblyCaches<'list
   let result: TAssemblyList;
   if (match === false || hulls?.length === 0) {
     // No hull of the catalog is of that class (or nothing searchable): nothing to walk.
-    result = { items: [], pagination: window.describe(0), truncated: false };
+    result = { data: [], pagination: window.describe(0), truncated: false };
   } else if (match === null) {
     const params = { hulls: JSON.stringify(hulls ?? []), limit: window.limit, offset: window.offset, ...Object.fromEntries((hulls ?? []).map((id, i) => [`hull${i}`, id])) };
     const total = (await listableCount(db, hulls !== null).get(params))?.n ?? 0;
     const ids = window.offset < total ? (await pageIds(db, query.sort, hulls?.length ?? 0).all(params)).map((row) => row.id!) : [];
-    result = { items: (await rowsInOrder(db, ids)).map(toSummary), pagination: window.describe(total), truncated: false };
+    result = { data: (await rowsInOrder(db, ids)).map(toSummary), pagination: window.describe(total), truncated: false };
   } else {
     // One more than the cap tells "exactly the cap" from "more than the cap".
     const found = JSON.parse((await searchCandidates(db).get({ match: searchMatch(match, hulls), cap: MAX_SEARCH_RESULTS + 1 }))?.ids ?? '[]') as number[];
@@ -46,9 +46,9 @@ export async function listAssemblies(deps: TDepsOf<'db'> & TAssemblyCaches<'list
         : ids.length > window.offset
           ? (await rankAmong(db, query.sort).all({ ids: JSON.stringify(ids), limit: window.limit, offset: window.offset })).map((row) => row.id)
           : [];
-    result = { items: (await rowsInOrder(db, pageOf)).map(toSummary), pagination: window.describe(ids.length), truncated: found.length > MAX_SEARCH_RESULTS };
+    result = { data: (await rowsInOrder(db, pageOf)).map(toSummary), pagination: window.describe(ids.length), truncated: found.length > MAX_SEARCH_RESULTS };
   }
   // Pages count against the read cache's byte budget like stored REST answers: a burst of distinct searches would otherwise fill 2,000 entries with ~15 KB each.
-  caches.list.set(key, result, { bytes: LIST_PAGE_HEAP_BYTES + result.items.length * SUMMARY_HEAP_BYTES });
+  caches.list.set(key, result, { bytes: LIST_PAGE_HEAP_BYTES + result.data.length * SUMMARY_HEAP_BYTES });
   return result;
 }

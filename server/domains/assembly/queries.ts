@@ -7,7 +7,8 @@ import { AppError } from '../../errors';
 import { weakEtag } from '../../etag';
 import type { TLoadout, TWeaponEntry } from './loadout';
 import { ratingOf } from './rating';
-import type { TAssemblySummary, TAssemblyView } from './schemas';
+import { clientDataOf, type TClientExtras } from './client-format';
+import type { TAssemblyItem, TAssemblySummary, TAssemblyView } from './schemas';
 
 const viewColumns = {
   id: assemblies.id,
@@ -19,6 +20,7 @@ const viewColumns = {
   furnitures: assemblies.furnitures,
   description: assemblies.description,
   tags: assemblies.tags,
+  client: assemblies.client,
   isPublic: assemblies.isPublic,
   passwordHash: assemblies.passwordHash,
   creatorId: assemblies.creatorId,
@@ -47,31 +49,57 @@ export function selectRows(db: TDb) {
 
 export type TRow = NonNullable<Awaited<ReturnType<ReturnType<typeof selectRows>['get']>>>;
 
-export function toSummary(row: TRow): TAssemblySummary {
+/** The stored extras of the web client (client-format.ts), parsed. */
+export function clientOf(row: Pick<TRow, 'client'>): TClientExtras {
+  return JSON.parse(row.client) as TClientExtras;
+}
+
+function sharedOf(row: TRow, client: TClientExtras) {
+  const anonymous = client.attr?.isAnonymous === true;
   return {
     uuid: row.uuid,
     name: row.name,
-    shipId: row.shipId,
-    ship: row.hullId ? { id: row.hullId, size: row.hullSize, archetype: row.hullArchetype } : null,
     description: row.description,
     tags: JSON.parse(row.tags) as string[],
-    isPublic: row.isPublic,
-    hasPassword: row.passwordHash !== null,
-    creator: { id: row.creatorId, username: row.creatorName },
+    userId: anonymous ? null : row.creatorId,
+    username: anonymous ? '' : row.creatorName,
+    userAvatar: null,
     likes: row.likes,
     views: row.views,
     rating: ratingOf(row.ratingSum, row.ratingCount),
-    createdAt: row.createdAt.toISOString(),
-    updatedAt: row.updatedAt.toISOString(),
+    shipId: row.shipId,
+    ship: row.hullId ? { id: row.hullId, size: row.hullSize, archetype: row.hullArchetype } : null,
+    createdTime: row.createdAt.toISOString(),
+    updatedTime: row.updatedAt.toISOString(),
   };
 }
 
-export function toView(row: TRow): TAssemblyView {
+/** The loadout in the web client's form: as it sent it, or built from ours. */
+function clientDataFor(row: TRow, client: TClientExtras): Record<string, unknown> {
+  return client.data ?? clientDataOf(loadoutOf(row));
+}
+
+export function toSummary(row: TRow): TAssemblySummary {
+  const client = clientOf(row);
+  return { ...sharedOf(row, client), isLiked: false, attr: client.attr ?? {}, assembly: clientDataFor(row, client) };
+}
+
+/** The view of a readable assembly; `isOwner` is the caller's (getAssembly sets it per read). */
+export function toView(row: TRow, viewerId?: string): TAssemblyView {
+  const client = clientOf(row);
+  const shared = sharedOf(row, client);
   return {
-    ...toSummary(row),
+    ...shared,
+    assembly: { visibility: row.isPublic ? 'publicly' : 'private', tags: shared.tags, attr: client.attr ?? {}, data: clientDataFor(row, client) },
+    wheel: { attr: client.wheel?.attr ?? {}, data: client.wheel?.data ?? null },
+    warehouse: { attr: client.warehouse?.attr ?? {}, data: client.warehouse?.data ?? null },
     weapons: JSON.parse(row.weapons) as TWeaponEntry[],
     armor: row.armor,
     furnitures: JSON.parse(row.furnitures) as string[],
+    isVisibility: true,
+    isPassword: false,
+    isOwner: viewerId !== undefined && viewerId === row.creatorId,
+    cloningUuid: null,
   };
 }
 
@@ -89,8 +117,9 @@ export function loadoutOf(row: Pick<TRow, 'shipId' | 'weapons' | 'armor' | 'furn
  * not change it while any other field of the answer (an edit, a like, a rating) does. GET /assembly/item
  * sends it; an edit's If-Match is compared with it, computed afresh from the row.
  */
-export function itemEtag(view: TAssemblyView): string {
-  const { views: _views, ...stable } = view;
+export function itemEtag(view: TAssemblyItem): string {
+  if (!view.isVisibility) return weakEtag(JSON.stringify(view));
+  const { views: _views, isOwner: _isOwner, ...stable } = view;
   return weakEtag(JSON.stringify(stable));
 }
 

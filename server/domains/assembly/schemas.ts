@@ -1,7 +1,12 @@
-// The assembly domain's zod schemas (inputs and outputs of its procedures) and the types inferred from them.
+// The assembly domain's zod schemas (inputs and outputs of its procedures) and the types inferred from
+// them. An input accepts the contract's form and the web client's (client-schemas.ts normalises the
+// latter); the answers are in the web client's shapes (issue 18).
 import { z } from 'zod';
-import { zBool, zInt, zPage, zPageInput, ZTimestamp } from '../../schemas';
+import { zBool, zInt, zPageInput, ZPagination, ZTimestamp } from '../../schemas';
 import { WEAPON_SLOT_KINDS } from '../catalog/kinds';
+import { VISIBILITIES } from './client-format';
+import { checkClientListQuery, clientFields, clientListFields, fromClientForm, LIST_SORTS, sortOfField, type TListSort } from './client-schemas';
+import { ZAssemblyPassword, ZAssemblyUuid, ZCatalogId, ZDescription, ZName, ZTags, type TAssemblyDraft, type TAssemblyPatch } from './fields';
 
 /**
  * A list reaches its first this many results (page × pageSize at most this; Elasticsearch's
@@ -19,52 +24,92 @@ export const MAX_LIST_WINDOW = 10_000;
  */
 export const MAX_SEARCH_RESULTS = 1000;
 
-export const ZAssemblyUuid = z
-  .string({ error: 'is required' })
-  .length(36, 'must be 36 characters')
-  .regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/, 'must be a UUID')
-  .transform((value) => value.toLowerCase())
-  .meta({ description: 'Assembly identifier (v4 UUID, 36 characters)' });
+export { ZAssemblyUuid, type TAssemblyDraft, type TAssemblyPatch } from './fields';
+export type { TListSort } from './client-schemas';
 
-const ZCatalogId = z.string().min(1, 'must not be empty').max(100, 'must be at most 100 characters');
-
-export const ZWeaponEntry = z.object({
+export const ZWeaponEntry = z.strictObject({
   slot: z.enum(WEAPON_SLOT_KINDS, { error: `must be one of ${WEAPON_SLOT_KINDS.join(', ')}` }).meta({ description: 'Weapon slot kind; the hull must have it' }),
   itemId: ZCatalogId,
 });
 
-const ZName = z.string().trim().min(1, 'must not be empty').max(80, 'must be at most 80 characters');
-const ZTags = z.array(z.string().trim().min(1, 'must not be empty').max(24, 'must be at most 24 characters')).max(10, 'at most 10 tags');
-const ZAssemblyPassword = z.string().min(4, 'must be at least 4 characters').max(256, 'must be at most 256 characters');
-
-export const ZAssemblyDraft = z.object({
+/** Fields of the contract's form of publish and of an edit's data. */
+const contractFields = {
   name: ZName,
   shipId: ZCatalogId,
   weapons: z.array(ZWeaponEntry).max(20, 'at most 20 weapons'),
   armor: ZCatalogId.nullable().optional(),
   furnitures: z.array(ZCatalogId).max(20, 'at most 20 furnitures').optional(),
-  description: z.string().max(2000, 'must be at most 2000 characters').optional(),
+  description: ZDescription.optional(),
   tags: ZTags.optional(),
   isPublic: zBool().optional().meta({ description: 'Listed publicly; default true' }),
-  password: ZAssemblyPassword.optional().meta({ description: 'Makes a private assembly readable by anyone who gives it (isPublic: false only)' }),
-});
-export type TAssemblyDraft = z.infer<typeof ZAssemblyDraft>;
+};
 
-export const ZAssemblyPatch = z
-  .object({
+export const ZAssemblyDraft = z
+  .strictObject({
+    ...contractFields,
+    shipId: contractFields.shipId.optional().meta({ description: 'Base hull; required unless assembly.data is given' }),
+    weapons: contractFields.weapons.optional().meta({ description: 'Required unless assembly.data is given' }),
+    password: ZAssemblyPassword.optional().meta({ description: 'Makes a private assembly readable by anyone who gives it (isPublic: false only)' }),
+    ...clientFields,
+    uuid: z.string().max(64).optional().meta({ description: 'Sent by the web client with a draft; ignored: publishing always assigns a new uuid' }),
+  })
+  .transform((input, ctx): TAssemblyDraft => {
+    const { assembly, wheel, warehouse, uuid: _uuid, ...contract } = input;
+    const fromClient = fromClientForm({ assembly, wheel, warehouse, tags: contract.tags }, ctx, false);
+    const draft = { ...contract, ...fromClient } as TAssemblyDraft;
+    if (contract.password !== undefined && fromClient.password !== undefined) ctx.addIssue({ code: 'custom', path: ['password'], message: 'give the password once (password or assembly.attr.password)' });
+    if (assembly?.data !== undefined && (contract.shipId !== undefined || contract.weapons !== undefined)) {
+      ctx.addIssue({ code: 'custom', path: ['assembly', 'data'], message: 'give the loadout once: shipId and weapons, or assembly.data' });
+    }
+    if (draft.shipId === undefined) ctx.addIssue({ code: 'custom', path: ['shipId'], message: 'is required (or assembly.data.shipSlot)' });
+    if (draft.weapons === undefined) {
+      if (assembly?.data === undefined) ctx.addIssue({ code: 'custom', path: ['weapons'], message: 'is required (or assembly.data)' });
+      draft.weapons = [];
+    }
+    return draft;
+  });
+
+const ZContractPatch = z
+  .strictObject({
     name: ZName.optional(),
     shipId: ZCatalogId.optional(),
-    weapons: z.array(ZWeaponEntry).max(20, 'at most 20 weapons').optional(),
+    weapons: contractFields.weapons.optional(),
     armor: ZCatalogId.nullable().optional().meta({ description: 'null removes the armor' }),
-    furnitures: z.array(ZCatalogId).max(20, 'at most 20 furnitures').optional(),
-    description: z.string().max(2000, 'must be at most 2000 characters').optional(),
+    furnitures: contractFields.furnitures,
+    description: ZDescription.optional(),
     tags: ZTags.optional(),
     isPublic: zBool().optional(),
     password: ZAssemblyPassword.nullable().optional().meta({ description: 'null removes the password' }),
   })
-  .strict()
   .refine((patch) => Object.values(patch).some((value) => value !== undefined), { error: 'must change at least one field' });
-export type TAssemblyPatch = z.infer<typeof ZAssemblyPatch>;
+
+export const IF_MATCH_DESCRIPTION =
+  'Optimistic concurrency: the ETag of GET /assembly/item (or of an earlier edit), or a comma-separated list of them, or *. ' +
+  'The edit is made only if the assembly still has it; otherwise a 412 and nothing is written. The ETag does not change with the view count.';
+
+/**
+ * POST /assembly/edit: the contract's form `{uuid, data}` (data: the fields to change), or the
+ * client's `{uuid, name, description, assembly, wheel, warehouse}` (the same fields as publish).
+ */
+export const ZEditInput = z
+  .strictObject({
+    uuid: ZAssemblyUuid,
+    data: ZContractPatch.optional().meta({ description: "The contract's form: the fields to change (required unless the web client's fields are given)" }),
+    ifMatch: z.string().min(1, 'must not be empty').max(1024, 'must be at most 1024 characters').optional().meta({ description: IF_MATCH_DESCRIPTION }),
+    name: ZName.optional().meta({ description: "The web client's form (with description, tags, assembly, wheel, warehouse)" }),
+    description: ZDescription.optional(),
+    tags: ZTags.optional(),
+    ...clientFields,
+  })
+  .transform((input, ctx): { uuid: string; data: TAssemblyPatch; ifMatch?: string } => {
+    const { uuid, data, ifMatch, assembly, wheel, warehouse, name, description, tags } = input;
+    const clientGiven = [name, description, tags, assembly, wheel, warehouse].some((value) => value !== undefined);
+    if (data !== undefined && clientGiven) ctx.addIssue({ code: 'custom', path: ['data'], message: "give either data (the contract's form) or the web client's fields, not both" });
+    if (data === undefined && !clientGiven) ctx.addIssue({ code: 'custom', path: ['data'], message: 'is required' });
+    const patch: TAssemblyPatch = data ?? { ...fromClientForm({ assembly, wheel, warehouse, tags }, ctx, true), name, description };
+    for (const key of Object.keys(patch) as (keyof TAssemblyPatch)[]) if (patch[key] === undefined) delete patch[key];
+    return { uuid, data: patch, ...(ifMatch !== undefined ? { ifMatch } : {}) };
+  });
 
 const ZRating = z.object({
   average: z.number().nullable().meta({ description: 'Plain mean of the 1-5 ratings; null when unrated' }),
@@ -72,60 +117,111 @@ const ZRating = z.object({
   smoothed: z.number().meta({ description: 'Bayesian mean used by sort=rating: (sum + 3 x 5) / (count + 5)' }),
 });
 
-export const ZAssemblySummary = z.object({
+const ZJsonObject = z.record(z.string(), z.unknown());
+const ZClientPartOut = z.object({ attr: ZJsonObject, data: z.unknown().meta({ description: 'As the web client stored it; null when none' }) });
+
+/** What a list item and an item share (issue 18: the web client's names). */
+const summaryFields = {
   uuid: z.string(),
   name: z.string(),
-  shipId: z.string(),
-  ship: z.object({ id: z.string(), size: z.string().nullable(), archetype: z.string().nullable() }).nullable(),
   description: z.string(),
   tags: z.array(z.string()),
-  isPublic: z.boolean(),
-  hasPassword: z.boolean(),
-  creator: z.object({ id: z.string(), username: z.string() }),
+  userId: z.string().nullable().meta({ description: "The creator's id; null when the creator chose to be anonymous (attr.isAnonymous)" }),
+  username: z.string().meta({ description: "The creator's name; '' when anonymous" }),
+  userAvatar: z.null().meta({ description: 'Avatars are not served yet (issue 19): always null' }),
   likes: z.number().int(),
   views: z.number().int(),
   rating: ZRating,
-  createdAt: ZTimestamp,
-  updatedAt: ZTimestamp,
+  shipId: z.string(),
+  ship: z.object({ id: z.string(), size: z.string().nullable(), archetype: z.string().nullable() }).nullable(),
+  createdTime: ZTimestamp,
+  updatedTime: ZTimestamp,
+};
+
+/** One assembly of a list (GET /assembly/list): its loadout in the web client's form under `assembly`, its display settings under `attr`. */
+export const ZAssemblySummary = z.object({
+  ...summaryFields,
+  isLiked: z.literal(false).meta({ description: 'Lists are the same for everyone (and cached so): always false' }),
+  attr: ZJsonObject.meta({ description: "The web client's display settings (assemblyUseVersion, isShowItemName, ...); {} when none" }),
+  assembly: ZJsonObject.meta({ description: "The loadout in the web client's form (shipSlot, weaponSlots, weaponDirections, secondaryWeaponSlots, armorSlot, displaySlots, ...)" }),
 });
 export type TAssemblySummary = z.infer<typeof ZAssemblySummary>;
 
-export const ZAssembly = ZAssemblySummary.extend({
+/** One readable assembly (GET /assembly/item, and the answer of every write that returns it). */
+export const ZAssembly = z.object({
+  ...summaryFields,
+  assembly: z.object({
+    visibility: z.enum(VISIBILITIES),
+    tags: z.array(z.string()),
+    attr: ZJsonObject.meta({ description: "Display settings as the web client stored them (never the password); {} when none" }),
+    data: ZJsonObject.meta({ description: "The loadout in the web client's form: as it sent it, or built from shipId, weapons, armor and furnitures" }),
+  }),
+  wheel: ZClientPartOut,
+  warehouse: ZClientPartOut,
   weapons: z.array(z.object({ slot: z.string(), itemId: z.string() })),
   armor: z.string().nullable(),
   furnitures: z.array(z.string()),
+  isVisibility: z.literal(true).meta({ description: 'The content is readable (false only on the locked answer)' }),
+  isPassword: z.literal(false).meta({ description: 'A password is needed to read the content (true only on the locked answer)' }),
+  isOwner: z.boolean().meta({ description: 'The caller is the creator' }),
+  cloningUuid: z.null().meta({ description: 'Forks are not served yet (issue 19): always null' }),
 });
 /** The view of one assembly (GET /assembly/item, and the answer of every write that returns it). */
 export type TAssemblyView = z.infer<typeof ZAssembly>;
+
+/** A private assembly with a password, read without it: no content, so the client shows its password prompt. */
+export const ZLockedAssembly = z.object({
+  uuid: z.string(),
+  isVisibility: z.literal(false),
+  isPassword: z.literal(true),
+  isOwner: z.literal(false),
+});
+export type TLockedAssembly = z.infer<typeof ZLockedAssembly>;
+export const ZAssemblyItem = z.union([ZAssembly, ZLockedAssembly]);
+export type TAssemblyItem = z.infer<typeof ZAssemblyItem>;
+
+/** The answer of publish: the assembly, with its uuid also under the key the web client reads (`assembly.uuid`). */
+export const ZPublished = ZAssembly.extend({ 'assembly.uuid': z.string().meta({ description: 'The uuid again, under the key the web client reads after publishing' }) });
 
 export const ZTrashedAssembly = ZAssemblySummary.extend({ deletedAt: ZTimestamp, purgeAt: ZTimestamp });
 export type TTrashedAssembly = z.infer<typeof ZTrashedAssembly>;
 
 export const ZListInput = z
-  .object({
+  .strictObject({
     ...zPageInput(20),
     page: zPageInput(20).page.meta({ description: `1-based; page × pageSize must be at most ${MAX_LIST_WINDOW} (a deeper page is a 400)` }),
     keyword: z.string().max(100, 'must be at most 100 characters').optional().meta({ description: `Every word must be the start of a word of the name or tags of a public assembly (search as you type); only the newest ${MAX_SEARCH_RESULTS} matches are paged through (see truncated)` }),
     shipType: z.string().max(32, 'must be at most 32 characters').optional().meta({ description: 'Hull class: a size (extraSmall, small, medium, large) or archetype' }),
-    sort: z.enum(['latest', 'hottest', 'rating'], { error: 'must be latest, hottest or rating' }).default('latest'),
+    sort: z.enum(LIST_SORTS, { error: 'must be latest, hottest or rating' }).optional().meta({ description: 'latest (the default), hottest or rating' }),
+    ...clientListFields,
   })
-  // A page's cost grows with its offset: lists reach their first MAX_LIST_WINDOW results (issue 16).
-  .refine((input) => input.page * input.pageSize <= MAX_LIST_WINDOW, {
-    path: ['page'],
-    error: `page × pageSize must be at most ${MAX_LIST_WINDOW}: a list reaches its first ${MAX_LIST_WINDOW} results; narrow it with keyword or shipType`,
-  });
+  .superRefine((input, ctx) => {
+    // A page's cost grows with its offset: lists reach their first MAX_LIST_WINDOW results (issue 16).
+    if (input.page * input.pageSize > MAX_LIST_WINDOW) {
+      ctx.addIssue({ code: 'custom', path: ['page'], message: `page × pageSize must be at most ${MAX_LIST_WINDOW}: a list reaches its first ${MAX_LIST_WINDOW} results; narrow it with keyword or shipType` });
+    }
+    checkClientListQuery(input, ctx);
+  })
+  .transform(({ page, pageSize, keyword, shipType, sort, sortField }): { page: number; pageSize: number; keyword?: string; shipType?: string; sort: TListSort } => ({
+    page,
+    pageSize,
+    keyword,
+    shipType,
+    sort: sort ?? (sortField !== undefined ? sortOfField(sortField) : undefined) ?? 'latest',
+  }));
 export type TListQuery = z.infer<typeof ZListInput>;
-export type TListSort = TListQuery['sort'];
 
-export const ZTrashInput = z.object({ ...zPageInput(20) });
+export const ZTrashInput = z.strictObject({ ...zPageInput(20) });
 
-export const ZAssemblyList = zPage(ZAssemblySummary).extend({
+export const ZAssemblyList = z.object({
+  data: z.array(ZAssemblySummary),
+  pagination: ZPagination,
   truncated: z.boolean().meta({
     description: `True when the keyword matched more than ${MAX_SEARCH_RESULTS} assemblies: a keyword search pages through only the newest ${MAX_SEARCH_RESULTS} matches (pagination.total is then ${MAX_SEARCH_RESULTS}; later pages are empty). Always false without a keyword.`,
   }),
 });
 export type TAssemblyList = z.infer<typeof ZAssemblyList>;
-export const ZTrashList = zPage(ZTrashedAssembly);
+export const ZTrashList = z.object({ data: z.array(ZTrashedAssembly), pagination: ZPagination });
 
 /** A way a loadout breaks the catalog's rules (loadout.ts: loadoutProblems). */
 const ZProblem = z.object({
@@ -173,9 +269,17 @@ export const ZAttributes = z.object({
   gearScore: z.number(),
   perks: z.array(z.object({ perk: z.string(), source: z.enum(['hull', 'weapon', 'armor', 'furniture']), itemId: z.string() })),
   problems: z.array(ZProblem),
+  data: z
+    .object({
+      assembly: z.object({ visibility: z.enum(VISIBILITIES), attr: ZJsonObject }),
+      wheel: z.object({ attr: ZJsonObject }),
+      warehouse: z.object({ attr: ZJsonObject }),
+      password: z.boolean().meta({ description: 'The assembly has a password (never the password itself; assembly.attr.password is always empty)' }),
+    })
+    .meta({ description: "The web client's settings of the assembly, as its settings panel reads them" }),
 });
-/** The computed figures of a loadout (loadout.ts: computeAttributes), without the assembly's uuid and hull id. */
-export type TAttributes = Omit<z.infer<typeof ZAttributes>, 'uuid' | 'shipId'>;
+/** The computed figures of a loadout (loadout.ts: computeAttributes), without the assembly's uuid, hull id and settings. */
+export type TAttributes = Omit<z.infer<typeof ZAttributes>, 'uuid' | 'shipId' | 'data'>;
 export type TWeaponFigures = TAttributes['weapons'][number];
 
 export const ZLikeInput = z.object({
@@ -190,13 +294,13 @@ export const ZRateInput = z.object({
   password: z.string().max(256).optional(),
 });
 
-export const ZItemInput = z.object({
+export const ZItemInput = z.strictObject({
   uuid: ZAssemblyUuid,
   password: z.string().max(256).optional(),
   force: zBool().optional().meta({ description: 'Bypass the read cache' }),
 });
 
-export const ZAttributesInput = z.object({ uuid: ZAssemblyUuid, password: z.string().max(256).optional() });
+export const ZAttributesInput = z.strictObject({ uuid: ZAssemblyUuid, password: z.string().max(256).optional() });
 
 export const ZLikeResult = z.object({ uuid: z.string(), liked: z.boolean(), likes: z.number().int() });
 
@@ -206,16 +310,6 @@ export const ZRateResult = z.object({
   rating: z.object({ average: z.number().nullable(), count: z.number().int(), smoothed: z.number() }),
 });
 
-export const IF_MATCH_DESCRIPTION =
-  'Optimistic concurrency: the ETag of GET /assembly/item (or of an earlier edit), or a comma-separated list of them, or *. ' +
-  'The edit is made only if the assembly still has it; otherwise a 412 and nothing is written. The ETag does not change with the view count.';
-
-export const ZEditInput = z.object({
-  uuid: ZAssemblyUuid,
-  data: ZAssemblyPatch,
-  ifMatch: z.string().min(1, 'must not be empty').max(1024, 'must be at most 1024 characters').optional().meta({ description: IF_MATCH_DESCRIPTION }),
-});
-
-export const ZUuidInput = z.object({ uuid: ZAssemblyUuid });
+export const ZUuidInput = z.strictObject({ uuid: ZAssemblyUuid });
 
 export const ZTrashResult = z.object({ uuid: z.string(), deletedAt: ZTimestamp, purgeAt: ZTimestamp });

@@ -6,7 +6,7 @@ import { ZSeasonOut, ZSeasonRef, ZSeasonStatus } from '../war/schemas';
 const ZInstant = z.iso.datetime({ offset: true, error: 'must be an ISO-8601 date-time such as 2026-05-01T17:00:00Z' });
 
 export const ZCalendarEventInput = z
-  .object({
+  .strictObject({
     id: z
       .string()
       .trim()
@@ -37,11 +37,27 @@ export const ZCalendarEvents = z
 
 export type TCalendarEventInput = z.infer<typeof ZCalendarEventInput>;
 
+/**
+ * One event as the web client's calendar reads it (src/views/calendar/History.vue): `name`,
+ * `description`, `duration` in days and `occurrences` (UTC start day); `droppeds` is what the event
+ * drops, not modelled yet, so always `{}`. Tidewatch's own `category`, `url`, `startsAt`, `endsAt`
+ * and `status` stay beside them.
+ */
 export const ZCalendarEvent = z.object({
   id: z.string(),
-  title: z.string(),
+  name: z.string().meta({ description: 'The title given when the calendar was imported' }),
+  description: z.string().meta({ description: 'Empty when none was given' }),
+  duration: z
+    .number()
+    .int()
+    .meta({ description: 'UTC days the event runs on, counting its first and last day (an event ending at midnight ends the day before)' }),
+  occurrences: z
+    .array(z.object({ year: z.number().int(), month: z.number().int().meta({ description: '1-12' }), day: z.number().int() }))
+    .meta({ description: 'The UTC day each run starts on; one entry per event today' }),
+  droppeds: z
+    .record(z.string(), z.object({ category: z.string(), isUnknown: z.boolean() }))
+    .meta({ description: 'Rewards by item id: not modelled yet, always {}' }),
   category: z.string(),
-  description: z.string().nullable(),
   url: z.string().nullable(),
   startsAt: z.string(),
   endsAt: z.string(),
@@ -51,25 +67,15 @@ export type TCalendarEvent = z.infer<typeof ZCalendarEvent>;
 
 export const ZCalendar = z.object({
   season: ZSeasonOut,
-  events: z.array(ZCalendarEvent),
-  timeline: z
-    .array(
-      z.object({
-        date: z.string().meta({ description: 'UTC day, YYYY-MM-DD' }),
-        events: z.array(z.string()).meta({ description: 'Ids of events running at any time that day' }),
-        starting: z.array(z.string()),
-        ending: z.array(z.string()).meta({ description: 'Ids of events whose last moment falls on that day' }),
-      }),
-    )
-    .meta({ description: 'One entry per day of the season, first to last day' }),
+  events: z.record(z.string(), ZCalendarEvent).meta({ description: 'Keyed by event id, in order of start' }),
 });
 export type TCalendar = z.infer<typeof ZCalendar>;
 
-export const ZCalendarInput = z.object({
+export const ZCalendarInput = z.strictObject({
   season: ZSeasonRef.meta({ description: 'Season id (y2s4), key (gutsAndGlory) or number' }),
 });
 
-export const ZCalendarReplaceInput = z.object({ season: ZSeasonRef, events: ZCalendarEvents });
+export const ZCalendarReplaceInput = z.strictObject({ season: ZSeasonRef, events: ZCalendarEvents });
 export const ZCalendarReplaceResult = z.object({ seasonId: z.string(), events: z.number().int() });
 export type TCalendarReplaceResult = z.infer<typeof ZCalendarReplaceResult>;
 

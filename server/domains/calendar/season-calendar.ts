@@ -1,13 +1,13 @@
-/** A season's calendar: reading it with its day-by-day timeline, replacing it (admin API, demo seed) and CLI import files. */
+/** A season's calendar: reading it in the web client's shape, replacing it (admin API, demo seed) and CLI import files. */
 import { asc, eq } from 'drizzle-orm';
 import type { TDb } from '../../../db/client';
 import { calendarEvents } from '../../../db/schema';
 import { transaction } from '../../../db/transaction';
 import type { TDepsOf } from '../../deps';
 import { AppError, invalidFile, issuesFromZod, type TIssue } from '../../errors';
-import { dayStartMs, resolveSeason, toSeason } from '../war/seasons';
+import { resolveSeason, toSeason } from '../war/seasons';
 import type { TSeasonStatus } from '../war/schemas';
-import { ZCalendarFileEntry, ZCalendarFileList, type TCalendar, type TCalendarEventInput, type TCalendarReplaceResult } from './schemas';
+import { ZCalendarFileEntry, ZCalendarFileList, type TCalendar, type TCalendarEvent, type TCalendarEventInput, type TCalendarReplaceResult } from './schemas';
 
 const DAY_MS = 86_400_000;
 
@@ -53,7 +53,17 @@ async function replaceCalendarIn(tx: TDb, seasonRef: string | number, events: TC
   return { seasonId: season.id, events: events.length };
 }
 
-/** A season's events (status at the clock's time) and one timeline entry per day of the season; 404 for an unknown season. */
+/** Days of the UTC calendar that [startMs, endMs) touches: an event ending at midnight does not touch the next day. */
+function daysTouched(startMs: number, endMs: number): number {
+  const first = Math.floor(startMs / DAY_MS);
+  const last = Math.floor((endMs - 1) / DAY_MS);
+  return last - first + 1;
+}
+
+/**
+ * A season's events, keyed by id in order of start, in the web client's shape (status at the
+ * clock's time); 404 for an unknown season.
+ */
 export async function getCalendar(deps: TDepsOf<'db' | 'now'>, input: { season: string }): Promise<TCalendar> {
   const { db } = deps;
   const now = deps.now();
@@ -65,30 +75,25 @@ export async function getCalendar(deps: TDepsOf<'db' | 'now'>, input: { season: 
     .orderBy(asc(calendarEvents.startsAt), asc(calendarEvents.eventKey))
     .all();
   const nowMs = now.getTime();
-  const events = rows.map((row) => ({
-    id: row.eventKey,
-    title: row.title,
-    category: row.category,
-    description: row.description,
-    url: row.url,
-    startsAt: row.startsAt.toISOString(),
-    endsAt: row.endsAt.toISOString(),
-    status: (nowMs < row.startsAt.getTime() ? 'upcoming' : nowMs < row.endsAt.getTime() ? 'active' : 'ended') as TSeasonStatus,
-  }));
-  const timeline: TCalendar['timeline'] = [];
-  for (let day = dayStartMs(season.startDate); day < season.endsAt.getTime(); day += DAY_MS) {
-    const dayEnd = day + DAY_MS;
-    const entry = { date: new Date(day).toISOString().slice(0, 10), events: [] as string[], starting: [] as string[], ending: [] as string[] };
-    for (const row of rows) {
-      const starts = row.startsAt.getTime();
-      const ends = row.endsAt.getTime();
-      if (starts < dayEnd && ends > day) entry.events.push(row.eventKey);
-      if (starts >= day && starts < dayEnd) entry.starting.push(row.eventKey);
-      if (ends > day && ends <= dayEnd) entry.ending.push(row.eventKey);
-    }
-    timeline.push(entry);
+  const events: Record<string, TCalendarEvent> = {};
+  for (const row of rows) {
+    const starts = row.startsAt.getTime();
+    const ends = row.endsAt.getTime();
+    events[row.eventKey] = {
+      id: row.eventKey,
+      name: row.title,
+      description: row.description ?? '',
+      duration: daysTouched(starts, ends),
+      occurrences: [{ year: row.startsAt.getUTCFullYear(), month: row.startsAt.getUTCMonth() + 1, day: row.startsAt.getUTCDate() }],
+      droppeds: {},
+      category: row.category,
+      url: row.url,
+      startsAt: row.startsAt.toISOString(),
+      endsAt: row.endsAt.toISOString(),
+      status: (nowMs < starts ? 'upcoming' : nowMs < ends ? 'active' : 'ended') as TSeasonStatus,
+    };
   }
-  return { season: toSeason(season, now), events, timeline };
+  return { season: toSeason(season, now), events };
 }
 
 /** CLI import: one `{ season, events }` or a list of them, each replacing that season's calendar. */

@@ -1,5 +1,4 @@
-import { ZNoInput } from '../../schemas';
-import { ZChallenge } from './schemas';
+import { ZChallenge, ZChallengeInput } from './schemas';
 import { publicProcedure, router } from '../../trpc';
 
 export const captchaRouter = router({
@@ -10,12 +9,15 @@ export const captchaRouter = router({
         path: '/captcha',
         tags: ['captcha'],
         protect: false,
-        summary: 'ALTCHA proof-of-work challenge',
-        description: 'Solve it (e.g. with the ALTCHA widget) and send the base64 payload as captchaCode on sign-up. Each solution is accepted once.',
+        summary: 'Captcha challenge: ALTCHA proof of work and an SVG picture',
+        description:
+          'One answer carries both kinds; answer either. ALTCHA: solve it (e.g. with the ALTCHA widget) and send the base64 payload as captchaCode. ' +
+          'SVG (the web client\'s widget): show `content`, send `captcha: {captchaType: "svg", encryptCaptcha: hash, response: <text>}`. ' +
+          'Both expire at expiresAt; each challenge is accepted once, and an SVG challenge is spent by its first answer, right or wrong.',
       },
       http: { cacheControl: 'no-store' },
     })
-    .input(ZNoInput)
+    .input(ZChallengeInput)
     .output(ZChallenge)
     .query(async ({ ctx }) => {
       await ctx.deps.limits.captcha.hit(ctx.request.clientIp);

@@ -84,7 +84,7 @@ export async function listHulls(deps: TDepsOf<'db'>, query: THullQuery) {
   const where = query.size ? eq(catalogHulls.size, query.size) : undefined;
   const total = (await db.select({ n: count() }).from(catalogHulls).where(where).get())?.n ?? 0;
   const rows = await db.select().from(catalogHulls).where(where).orderBy(asc(catalogHulls.id)).limit(window.limit).offset(window.offset).all();
-  return { items: rows.map(toHull), pagination: window.describe(total) };
+  return { data: rows.map(toHull), pagination: window.describe(total) };
 }
 
 /** Items for loadout builders, by id; filters by category (weapon, armor, furniture, other) and type. */
@@ -98,5 +98,5 @@ export async function listItems(deps: TDepsOf<'db'>, query: TItemQuery) {
   const where = conditions.length ? and(...conditions) : undefined;
   const total = (await db.select({ n: count() }).from(catalogItems).where(where).get())?.n ?? 0;
   const rows = await db.select().from(catalogItems).where(where).orderBy(asc(catalogItems.id)).limit(window.limit).offset(window.offset).all();
-  return { items: rows.map(toItem), pagination: window.describe(total) };
+  return { data: rows.map(toItem), pagination: window.describe(total) };
 }

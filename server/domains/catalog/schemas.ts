@@ -125,12 +125,12 @@ export const ZItemRecord = z.object({
 export type TItemRecord = z.infer<typeof ZItemRecord>;
 
 export const ZHullQuery = z
-  .object({ ...zPageInput(50), size: z.enum(HULL_SIZES, { error: 'must be extraSmall, small, medium or large' }).optional() })
+  .strictObject({ ...zPageInput(50), size: z.enum(HULL_SIZES, { error: 'must be extraSmall, small, medium or large' }).optional() })
   .prefault({});
 export type THullQuery = z.infer<typeof ZHullQuery>;
 
 export const ZItemQuery = z
-  .object({
+  .strictObject({
     ...zPageInput(50),
     category: z.enum(ITEM_CATEGORIES, { error: 'must be weapon, armor, furniture or other' }).optional(),
     type: z.string().min(1).max(64).optional().meta({ description: 'Item type, e.g. culverin, majorFurniture, consumable' }),
@@ -142,7 +142,7 @@ export const ZHullPage = zPage(ZHullRecord);
 export const ZItemPage = zPage(ZItemRecord);
 
 /** The admin import's body: the contents of ships.json and items.json. */
-export const ZCatalogImportInput = z.object({
+export const ZCatalogImportInput = z.strictObject({
   ships: z.record(z.string(), z.unknown(), { error: 'must be a JSON object keyed by hull id' }),
   items: z.record(z.string(), z.unknown(), { error: 'must be a JSON object keyed by item id' }),
 });

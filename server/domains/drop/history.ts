@@ -16,7 +16,7 @@ function likePattern(keyword: string): string {
 export async function listCampaignHistory(
   deps: TDepsOf<'db' | 'now'>,
   filters: { page: number; pageSize: number; status?: TDropStatus; keyword?: string },
-): Promise<{ items: TDropCampaign[]; pagination: TPagination }> {
+): Promise<{ data: TDropCampaign[]; pagination: TPagination }> {
   const { db } = deps;
   const now = deps.now();
   const conditions: SQL[] = [];
@@ -39,7 +39,7 @@ export async function listCampaignHistory(
     .limit(window.limit)
     .offset(window.offset)
     .all();
-  return { items: await assemble(db, rows, now), pagination: window.describe(total) };
+  return { data: await assemble(db, rows, now), pagination: window.describe(total) };
 }
 
 /**

@@ -6,13 +6,13 @@ import { zBool, zPageInput, zRef } from '../../schemas';
 const ZUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).max(2000);
 const ZInstant = z.iso.datetime({ offset: true, error: 'must be an ISO-8601 date-time such as 2026-05-01T17:00:00Z' });
 
-export const ZDropRewardInput = z.object({
+export const ZDropRewardInput = z.strictObject({
   name: z.string().trim().min(1).max(200),
   imageUrl: ZUrl.optional(),
   requiredMinutes: z.number().int().min(0).max(100_000),
 });
 
-export const ZDropChannelInput = z.object({
+export const ZDropChannelInput = z.strictObject({
   name: z
     .string()
     .trim()
@@ -23,7 +23,7 @@ export const ZDropChannelInput = z.object({
 });
 
 export const ZDropCampaignInput = z
-  .object({
+  .strictObject({
     campaignId: z
       .string()
       .trim()
@@ -59,7 +59,7 @@ export const ZDropCampaignInput = z
   });
 
 export const ZDropUpsertInput = z
-  .object({ campaigns: z.array(ZDropCampaignInput).min(1, 'must list at least one campaign').max(500) })
+  .strictObject({ campaigns: z.array(ZDropCampaignInput).min(1, 'must list at least one campaign').max(500) })
   .superRefine((input, check) => {
     const seen = new Map<string, number>();
     input.campaigns.forEach((campaign, index) => {
@@ -110,11 +110,11 @@ export type TDropCurrent = z.infer<typeof ZDropCurrent>;
 export type TDropCurrentSnapshot = Pick<TDropCurrent, 'items' | 'generatedAt'>;
 
 export const ZDropCurrentInput = z
-  .object({ refresh: zBool().optional().meta({ description: '1 forces a cache rebuild (rate-limited per client)' }) })
+  .strictObject({ refresh: zBool().optional().meta({ description: '1 forces a cache rebuild (rate-limited per client)' }) })
   .prefault({});
 
 export const ZDropHistoryInput = z
-  .object({
+  .strictObject({
     ...zPageInput(10),
     status: ZDropStatus.optional().meta({ description: 'Derived from the clock: active, upcoming or ended' }),
     keyword: z.string().max(100, 'must be at most 100 characters').optional().meta({ description: 'Part of the campaign name or of a reward name (case-insensitive)' }),
@@ -122,4 +122,4 @@ export const ZDropHistoryInput = z
   .prefault({});
 export type TDropHistoryInput = z.infer<typeof ZDropHistoryInput>;
 
-export const ZDropItemInput = z.object({ id: zRef(128).meta({ description: 'Our numeric id, or the platform campaign id' }) });
+export const ZDropItemInput = z.strictObject({ id: zRef(128).meta({ description: 'Our numeric id, or the platform campaign id' }) });

@@ -6,10 +6,11 @@ import { mapCollections, mapPoints, users } from '../../../db/schema';
 import { transaction } from '../../../db/transaction';
 import type { TDepsOf } from '../../deps';
 import { AppError } from '../../errors';
-import { pageWindow, type TPagination } from '../../schemas';
+import { pageWindow } from '../../schemas';
 import {
   MAX_POINTS_PER_COLLECTION,
   type TCollection,
+  type TCollectionList,
   type TCollectionPatch,
   type TCollectionSummary,
   type TNewCollection,
@@ -23,6 +24,7 @@ const POINT_INSERT_CHUNK = 100;
 const summaryColumns = {
   uuid: mapCollections.id,
   authorId: mapCollections.authorId,
+  authorName: users.username,
   title: mapCollections.title,
   description: mapCollections.description,
   isPublic: mapCollections.isPublic,
@@ -34,6 +36,8 @@ const summaryColumns = {
 interface TSummaryRow {
   uuid: string;
   authorId: string;
+  /** null only if the author's row is gone (the foreign key makes that impossible in practice). */
+  authorName: string | null;
   title: string;
   description: string | null;
   isPublic: boolean;
@@ -42,12 +46,18 @@ interface TSummaryRow {
   updatedAt: Date;
 }
 
+/** The web client's `MapCollection` shape (docs/compatibility.md, "Map collections"). */
 function toSummary(row: TSummaryRow): TCollectionSummary {
   return {
+    id: row.uuid,
     uuid: row.uuid,
+    userId: row.authorId,
+    username: row.authorName ?? '',
     title: row.title,
     description: row.description,
-    isPublic: row.isPublic,
+    public: row.isPublic ? 1 : 0,
+    // Sharing with named users is issue 19: nobody is shared with yet.
+    sharedUsers: [],
     pointCount: row.pointCount,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
@@ -99,27 +109,28 @@ async function insertPoints(tx: TDb, collectionId: string, points: TPoint[]): Pr
   }
 }
 
-/** The user's collections, newest change first. */
+/** The user's collections, newest change first: one page of them (the web client reads the array itself). */
 export async function listOwnCollections(
   deps: TDepsOf<'db'>,
   { userId, page, pageSize }: { userId: string; page: number; pageSize: number },
-): Promise<{ items: TCollectionSummary[]; pagination: TPagination }> {
+): Promise<TCollectionList> {
   const { db } = deps;
   const window = pageWindow(page, pageSize);
+  const total = (await db.select({ n: count() }).from(mapCollections).where(eq(mapCollections.authorId, userId)).get())?.n ?? 0;
   const rows = await db
     .select(summaryColumns)
     .from(mapCollections)
+    .leftJoin(users, eq(users.id, mapCollections.authorId))
     .where(eq(mapCollections.authorId, userId))
     .orderBy(desc(mapCollections.updatedAt), asc(mapCollections.id))
     .limit(window.limit)
     .offset(window.offset)
     .all();
-  const total = await db.select({ n: count() }).from(mapCollections).where(eq(mapCollections.authorId, userId)).get();
-  return { items: rows.map(toSummary), pagination: window.describe(total?.n ?? 0) };
+  return { data: rows.map(toSummary), pagination: window.describe(total) };
 }
 
 async function findCollection(db: TDb, uuid: string): Promise<TSummaryRow | undefined> {
-  return db.select(summaryColumns).from(mapCollections).where(eq(mapCollections.id, uuid)).get();
+  return db.select(summaryColumns).from(mapCollections).leftJoin(users, eq(users.id, mapCollections.authorId)).where(eq(mapCollections.id, uuid)).get();
 }
 
 const NOT_FOUND = 'Map collection not found';
@@ -132,7 +143,6 @@ export async function getCollection(deps: TDepsOf<'db'>, { uuid, viewerId }: { u
 }
 
 async function loadFull(db: TDb, row: TSummaryRow): Promise<TCollection> {
-  const author = await db.select({ id: users.id, username: users.username }).from(users).where(eq(users.id, row.authorId)).get();
   const points = await db
     .select({
       uuid: mapPoints.id,
@@ -146,7 +156,7 @@ async function loadFull(db: TDb, row: TSummaryRow): Promise<TCollection> {
     .where(eq(mapPoints.collectionId, row.uuid))
     .orderBy(asc(mapPoints.position))
     .all();
-  return { ...toSummary(row), author: author ?? { id: row.authorId, username: '' }, points };
+  return { ...toSummary(row), points };
 }
 
 /** A new collection of the author's, with its points in the order given (public unless isPublic is false). */

@@ -22,7 +22,7 @@ export async function expirePendingOrders(deps: TDepsOf<'db' | 'now'>): Promise<
 export async function listMyOrders(
   deps: TDepsOf<'db' | 'now'>,
   { userId, page, pageSize }: { userId: string; page: number; pageSize: number },
-): Promise<{ items: TOrder[]; pagination: TPagination }> {
+): Promise<{ data: TOrder[]; pagination: TPagination }> {
   const now = deps.now();
   const { db } = deps;
   const window = pageWindow(page, pageSize);
@@ -37,7 +37,7 @@ export async function listMyOrders(
     .offset(window.offset)
     .all();
   const total = await db.select({ n: count() }).from(subscriptionOrders).where(eq(subscriptionOrders.userId, userId)).get();
-  return { items: rows.map((row) => toOrder(row, now)), pagination: window.describe(total?.n ?? 0) };
+  return { data: rows.map((row) => toOrder(row, now)), pagination: window.describe(total?.n ?? 0) };
 }
 
 /** Admin view of one order, any owner. */

@@ -73,15 +73,15 @@ export const ZExpired = z.object({ expired: z.number().int() });
 
 export const ZOrderId = z.string().min(1, 'is required').max(64, 'must be at most 64 characters');
 
-export const ZOrderRef = z.object({ orderId: ZOrderId });
+export const ZOrderRef = z.strictObject({ orderId: ZOrderId });
 
-export const ZCreateOrderInput = z.object({
+export const ZCreateOrderInput = z.strictObject({
   tierId: z.string().min(1, 'is required').max(64, 'must be at most 64 characters'),
   payType: z.string().min(1, 'is required').max(64, 'must be at most 64 characters'),
 });
 export type TCreateOrderInput = z.infer<typeof ZCreateOrderInput>;
 
-export const ZPageQuery = z.object(zPageInput(20)).prefault({});
+export const ZPageQuery = z.strictObject(zPageInput(20)).prefault({});
 
 export const ZMyOrders = zPage(ZOrder);
 
@@ -90,7 +90,7 @@ export const ZMyStatus = z.record(z.string(), z.object({ expiryTime: ZTimestamp 
 export type TMyStatus = z.infer<typeof ZMyStatus>;
 
 export const ZVisibility = z.object({ visible: z.boolean() });
-export const ZVisibilityInput = z.object({ visible: zBool() });
+export const ZVisibilityInput = z.strictObject({ visible: zBool() });
 
 export const ZProgress = z.object({
   /** The UTC calendar month measured, `YYYY-MM`. */
@@ -129,7 +129,7 @@ export const ZWebhookResult = z.object({
 });
 export type TWebhookResult = z.infer<typeof ZWebhookResult>;
 
-export const ZPlanWrite = z.object({
+export const ZPlanWrite = z.strictObject({
   name: z.string().trim().min(1, 'is required').max(80),
   description: z.string().max(2000).nullish(),
   position: z.number().int().min(0).max(10_000).optional(),
@@ -138,9 +138,9 @@ export const ZPlanWrite = z.object({
 export type TPlanWrite = z.infer<typeof ZPlanWrite>;
 
 export const ZPutPlan = ZPlanWrite.extend({ planId: ZSlug });
-export const ZPutPlanResult = ZPlanWrite.required().extend({ planId: z.string(), description: z.string().nullable() });
+export const ZPutPlanResult = z.object(ZPlanWrite.shape).required().extend({ planId: z.string(), description: z.string().nullable() });
 
-export const ZTierWrite = z.object({
+export const ZTierWrite = z.strictObject({
   planId: ZSlug,
   name: z.string().trim().min(1, 'is required').max(80),
   description: z.string().max(2000).nullish(),
@@ -165,7 +165,7 @@ export const ZPutTierResult = z.object({
   active: z.boolean(),
 });
 
-export const ZPayTypeWrite = z.object({
+export const ZPayTypeWrite = z.strictObject({
   name: z.string().trim().min(1, 'is required').max(80),
   enabled: z.boolean().optional(),
   position: z.number().int().min(0).max(10_000).optional(),
@@ -175,21 +175,21 @@ export type TPayTypeWrite = z.infer<typeof ZPayTypeWrite>;
 export const ZPutPayType = ZPayTypeWrite.extend({ payType: ZSlug });
 export const ZPutPayTypeResult = z.object({ payType: z.string(), name: z.string(), enabled: z.boolean(), position: z.number().int() });
 
-export const ZGoalWrite = z.object({ amount: ZMoney, currency: ZCurrency });
+export const ZGoalWrite = z.strictObject({ amount: ZMoney, currency: ZCurrency });
 export const ZGoalResult = z.object({ amount: z.number(), currency: z.string() });
 
 /** The import document: what admins keep in version control and load with the CLI or the admin API. */
-export const ZCatalogImport = z.object({
+export const ZCatalogImport = z.strictObject({
   plans: z
     .array(
-      z.object({
+      z.strictObject({
         planId: ZSlug,
         name: z.string().trim().min(1).max(80),
         description: z.string().max(2000).nullish(),
         active: z.boolean().optional(),
         tiers: z
           .array(
-            z.object({
+            z.strictObject({
               tierId: ZSlug,
               name: z.string().trim().min(1).max(80),
               description: z.string().max(2000).nullish(),
@@ -205,10 +205,10 @@ export const ZCatalogImport = z.object({
     .max(50)
     .default([]),
   payTypes: z
-    .array(z.object({ payType: ZSlug, name: z.string().trim().min(1).max(80), enabled: z.boolean().optional() }))
+    .array(z.strictObject({ payType: ZSlug, name: z.string().trim().min(1).max(80), enabled: z.boolean().optional() }))
     .max(20)
     .default([]),
-  goal: z.object({ amount: ZMoney, currency: ZCurrency }).optional(),
+  goal: z.strictObject({ amount: ZMoney, currency: ZCurrency }).optional(),
 });
 export type TCatalogImport = z.infer<typeof ZCatalogImport>;
 

@@ -83,7 +83,7 @@ export async function getHall(deps: TDepsOf<'db'>, { page, pageSize }: { page: n
     .where(where)
     .get();
   return {
-    items: rows.map((row, index) => ({
+    data: rows.map((row, index) => ({
       rank: window.offset + index + 1,
       user: { id: row.id, username: row.username },
       paidTotal: toMajor(row.total),

@@ -8,24 +8,49 @@ import type { TDepsOf } from '../../deps';
 import { AppError } from '../../errors';
 import { limitGuess } from '../../http/rate-limit';
 import { burnPasswordCheck, hashPassword, verifyPassword } from '../../infra/password';
-import type { TChangePasswordInput, TProfile, TPublicProfile, TRole, TSignedIn, TSignUpInput } from './schemas';
+import type { TChangePasswordInput, TProfile, TPublicProfile, TRole, TRoleName, TSignedIn, TSignInInput, TSignUpInput } from './schemas';
 import { createSession, invalidateUserSessions, type TSessionUser } from './session';
 
-const BAD_CREDENTIALS = 'Wrong username or password';
+const badCredentials = () => new AppError('UNAUTHORIZED', 'Wrong username or password', { key: 'signin.wrong' });
 
-export function toProfile(user: TSessionUser): TProfile {
+/** The role's names as the web client knows them. */
+export function roleNames(role: TRole): TRoleName[] {
+  return role === 'admin' ? ['admin'] : ['normal'];
+}
+
+/**
+ * A public profile in the web client's shape. Display name, avatar, introduction and language are
+ * not stored yet (profile edits come later): their neutral values.
+ */
+export function toPublicProfile(user: Omit<TSessionUser, 'email'>): TPublicProfile {
   return {
     id: user.id,
     username: user.username,
-    email: user.email,
-    role: user.role,
-    createdAt: user.createdAt.toISOString(),
+    alternativeName: null,
+    userAvatar: null,
+    role: roleNames(user.role),
+    attr: { introduction: '', language: '' },
+    joinTime: user.createdAt.toISOString(),
+    lastOnlineTime: null,
   };
 }
 
-export function toPublicProfile(user: TSessionUser): TPublicProfile {
-  const { email: _email, ...rest } = toProfile(user);
-  return rest;
+export function toProfile(user: TSessionUser): TProfile {
+  return { ...toPublicProfile(user), email: user.email };
+}
+
+/** The signed-in account as the web client stores it (its UserLocalResult). */
+export function toSignedIn(user: TSessionUser, session: { token: string; expiresAt: Date }): TSignedIn {
+  return {
+    token: session.token,
+    expiresAt: session.expiresAt.toISOString(),
+    userId: user.id,
+    username: user.username,
+    alternativeName: null,
+    userAvatar: null,
+    role: roleNames(user.role),
+    email: user.email,
+  };
 }
 
 export interface TNewAccount {
@@ -72,44 +97,48 @@ async function assertAvailable(db: TDb, usernameKey: string, email: string): Pro
     .where(or(eq(users.usernameKey, usernameKey), eq(users.email, email)))
     .all();
   if (taken.some((row) => row.usernameKey === usernameKey)) {
-    throw new AppError('CONFLICT', 'Username is already taken', { data: { field: 'username' } });
+    throw new AppError('CONFLICT', 'Username is already taken', { key: 'signup.userAlreadyHas', data: { field: 'username' } });
   }
   if (taken.length > 0) {
-    throw new AppError('CONFLICT', 'E-mail is already registered', { data: { field: 'email' } });
+    throw new AppError('CONFLICT', 'E-mail is already registered', { key: 'signup.emailAlreadyHas', data: { field: 'email' } });
   }
 }
 
 /**
- * Creates a user account and signs it in. A captchaCode, when given, must be a valid unused solution
- * (400 otherwise); without one it is a 400 when the server sets SIGNUP_CAPTCHA=required.
+ * Creates a user account and signs it in. A captcha answer (ALTCHA captchaCode or SVG captcha), when
+ * given, must be valid and unused (400 otherwise); without one it is a 400 when the server sets
+ * SIGNUP_CAPTCHA=required.
  */
 export async function signUp(deps: TDepsOf<'db' | 'now' | 'captcha' | 'config'>, input: TSignUpInput): Promise<TSignedIn> {
   const now = deps.now();
-  if (input.captchaCode !== undefined) {
-    await deps.captcha.verify(input.captchaCode, now);
+  if (input.captcha !== undefined) {
+    await deps.captcha.verify(input.captcha, now);
   } else if (deps.config.SIGNUP_CAPTCHA === 'required') {
-    throw new AppError('BAD_REQUEST', 'captchaCode is required: solve GET /api/captcha first', {
+    throw new AppError('BAD_REQUEST', 'captchaCode (ALTCHA) or captcha (SVG) is required: get one from GET /api/captcha first', {
+      key: 'captcha.bad',
       issues: [{ path: 'captchaCode', message: 'Required' }],
     });
   }
   const at = { db: deps.db, now: () => now };
   const user = await createAccount(at, { username: input.username, email: input.email, password: input.password, role: 'user' });
   const session = await createSession(at, { userId: user.id });
-  return { token: session.token, expiresAt: session.expiresAt.toISOString(), user: toProfile(user) };
+  return toSignedIn(user, session);
 }
 
 /**
- * `login` is a username (any case) or an e-mail. Unknown user and wrong password look the same and
+ * `login` is a username (any case) or an e-mail. A captcha answer, when given, must be valid and
+ * unused; it is checked first and does not count as an attempt. Unknown user and wrong password look the same and
  * take the same time. Every attempt counts against the login before its password is checked (known
  * or not, so lock-out does not reveal which accounts exist): however many arrive at once, at most
  * `failures.points` per window are checked, the rest are a 429, and so is every attempt, the right
  * password too, until the window passes. A right password gives back only its own attempt.
  */
 export async function signIn(
-  deps: TDepsOf<'db' | 'now' | 'limits'>,
-  { login, password }: { login: string; password: string },
+  deps: TDepsOf<'db' | 'now' | 'limits' | 'captcha'>,
+  { login, password, captcha }: TSignInInput,
 ): Promise<TSignedIn> {
   const now = deps.now();
+  if (captcha !== undefined) await deps.captcha.verify(captcha, now);
   const { db } = deps;
   const failures = deps.limits.signinAccount;
   const key = login.toLowerCase();
@@ -119,10 +148,10 @@ export async function signIn(
     row = await db.select().from(users).where(eq(column, key)).get();
     return row ? verifyPassword(row.passwordHash, password) : (await burnPasswordCheck(password), false);
   });
-  if (!row || !valid) throw new AppError('UNAUTHORIZED', BAD_CREDENTIALS);
+  if (!row || !valid) throw badCredentials();
   const session = await createSessionIfCurrent(db, row.id, row.passwordHash, now);
-  if (!session) throw new AppError('UNAUTHORIZED', BAD_CREDENTIALS);
-  return { token: session.token, expiresAt: session.expiresAt.toISOString(), user: toProfile(row) };
+  if (!session) throw badCredentials();
+  return toSignedIn(row, session);
 }
 
 /**
@@ -141,11 +170,11 @@ async function createSessionIfCurrent(db: TDb, userId: string, verifiedHash: str
 
 export async function getPublicProfile(deps: TDepsOf<'db'>, { id }: { id: string }): Promise<TPublicProfile> {
   const row = await deps.db
-    .select({ id: users.id, username: users.username, email: users.email, role: users.role, createdAt: users.createdAt })
+    .select({ id: users.id, username: users.username, role: users.role, createdAt: users.createdAt })
     .from(users)
     .where(eq(users.id, id))
     .get();
-  if (!row) throw new AppError('NOT_FOUND', 'User not found');
+  if (!row) throw new AppError('NOT_FOUND', 'User not found', { key: 'user.notFound' });
   return toPublicProfile(row);
 }
 
@@ -173,7 +202,7 @@ export async function changePassword(
   const { db } = deps;
   const failures = deps.limits.signinAccount;
   const row = await db.select().from(users).where(eq(users.id, userId)).get();
-  if (!row) throw new AppError('UNAUTHORIZED', 'Invalid or expired access token');
+  if (!row) throw new AppError('UNAUTHORIZED', 'Invalid or expired access token', { key: 'user.tokenExpired' });
   if (!(await limitGuess([{ limit: failures, key: row.usernameKey }], () => verifyPassword(row.passwordHash, currentPassword)))) {
     throw new AppError('FORBIDDEN', 'Current password is wrong', { data: { field: 'currentPassword' } });
   }
@@ -192,5 +221,5 @@ export async function changePassword(
     return createSession(at, { userId });
   });
   if (!session) throw new AppError('FORBIDDEN', 'Current password is wrong', { data: { field: 'currentPassword' } });
-  return { token: session.token, expiresAt: session.expiresAt.toISOString(), user: toProfile(row) };
+  return toSignedIn(row, session);
 }

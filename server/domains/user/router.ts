@@ -13,7 +13,9 @@ export const userRouter = router({
         tags: ['user'],
         protect: false,
         summary: 'Create an account and sign in',
-        description: 'captchaCode is the base64 ALTCHA payload solving a GET /captcha challenge; required when the server sets SIGNUP_CAPTCHA=required.',
+        description:
+          'A captcha answer is either captchaCode (the base64 ALTCHA payload solving a GET /captcha challenge) or captcha (the web client\'s SVG answer); ' +
+          'one of them is required when the server sets SIGNUP_CAPTCHA=required. `data` is the signed-in account, as for sign-in.',
       },
     })
     .input(ZSignUpInput)
@@ -24,12 +26,21 @@ export const userRouter = router({
     }),
 
   signin: publicProcedure
-    .meta({ openapi: { method: 'POST', path: '/user/signin', tags: ['user'], protect: false, summary: 'Sign in with username or e-mail' } })
+    .meta({
+      openapi: {
+        method: 'POST',
+        path: '/user/signin',
+        tags: ['user'],
+        protect: false,
+        summary: 'Sign in with username or e-mail',
+        description: '`data` is the account: token, userId, username, role[] and the rest the web client keeps. A captcha answer (SVG), when given, is verified first.',
+      },
+    })
     .input(ZSignInInput)
     .output(ZSignedIn)
     .mutation(async ({ input, ctx }) => {
       await ctx.deps.limits.signinClient.hit(ctx.request.clientIp);
-      return signIn(ctx.deps, { login: input.username, password: input.password });
+      return signIn(ctx.deps, input);
     }),
 
   me: authedProcedure

@@ -19,7 +19,7 @@ export const ZSeasonId = z
   .regex(/^[a-z][a-z0-9-]{0,31}$/, 'must be 1-32 of a-z 0-9 - starting with a letter (e.g. y2s4)');
 
 export const ZSeasonInput = z
-  .object({
+  .strictObject({
     id: ZSeasonId,
     key: z
       .string()
@@ -59,8 +59,8 @@ const ZSlug = z
 const ZScore = z.number().min(0, 'must not be negative').max(1e12, 'is too large');
 const ZInstant = z.iso.datetime({ offset: true, error: 'must be an ISO-8601 date-time such as 2026-05-01T17:00:00Z' });
 
-export const ZZoneInput = z.object({ id: ZSlug, name: z.string().trim().min(1).max(100) });
-export const ZCompanyInput = z.object({
+export const ZZoneInput = z.strictObject({ id: ZSlug, name: z.string().trim().min(1).max(100) });
+export const ZCompanyInput = z.strictObject({
   id: ZSlug,
   name: z.string().trim().min(1).max(100),
   color: z.string().regex(/^#[0-9a-fA-F]{6}$/, 'must be a colour #rrggbb').default('#808080'),
@@ -79,7 +79,7 @@ function uniqueBy<T>(key: (item: T) => string, what: string) {
 }
 
 export const ZWarReferenceInput = z
-  .object({
+  .strictObject({
     seasons: z.array(ZSeasonInput).max(500).default([]),
     zones: z.array(ZZoneInput).max(500).superRefine(uniqueBy((zone) => zone.id, 'id')).default([]),
     companies: z.array(ZCompanyInput).max(100).superRefine(uniqueBy((company) => company.id, 'id')).default([]),
@@ -92,17 +92,17 @@ export type TWarReferenceInput = z.infer<typeof ZWarReferenceInput>;
 export const ZWarReferenceResult = z.object({ seasons: z.number().int(), zones: z.number().int(), companies: z.number().int() });
 export type TWarReferenceResult = z.infer<typeof ZWarReferenceResult>;
 
-export const ZSnapshotInput = z.object({
+export const ZSnapshotInput = z.strictObject({
   season: ZSeasonRef.meta({ description: 'Season id (y2s4), key or number' }),
   capturedAt: ZInstant,
   companies: z
-    .array(z.object({ companyId: ZSlug, score: ZScore }))
+    .array(z.strictObject({ companyId: ZSlug, score: ZScore }))
     .min(1, 'must list at least one company')
     .max(100)
     .superRefine(uniqueBy((entry) => entry.companyId, 'companyId')),
   zones: z
     .array(
-      z.object({
+      z.strictObject({
         zoneId: ZSlug,
         controlledBy: ZSlug.nullable().meta({ description: 'Controlling company id; null while contested' }),
         scores: z.record(ZSlug, ZScore).default({}).meta({ description: 'Score of each company in the zone, by company id' }),
@@ -113,7 +113,7 @@ export const ZSnapshotInput = z.object({
     .default([]),
   hotspots: z
     .array(
-      z.object({
+      z.strictObject({
         zoneId: ZSlug,
         name: z.string().trim().min(1).max(100),
         kind: ZSlug,
@@ -138,7 +138,7 @@ export const ZWarImportFile = z
   .strict();
 
 export const ZThinInput = z
-  .object({ olderThanDays: zInt({ min: 1, max: 3650 }).optional().meta({ description: 'Default WAR_THIN_AFTER_DAYS' }) })
+  .strictObject({ olderThanDays: zInt({ min: 1, max: 3650 }).optional().meta({ description: 'Default WAR_THIN_AFTER_DAYS' }) })
   .prefault({});
 export const ZThinResult = z.object({ cutoff: z.string(), deleted: z.number().int() });
 export type TThinResult = z.infer<typeof ZThinResult>;
@@ -168,7 +168,7 @@ export const ZWarState = z.object({
 });
 export type TWarState = z.infer<typeof ZWarState>;
 
-export const ZSeasonStateInput = z.object({ season: ZSeasonRef });
+export const ZSeasonStateInput = z.strictObject({ season: ZSeasonRef });
 
 export const ZSeasonSummary = ZSeasonOut.extend({
   snapshotCount: z.number().int(),
@@ -185,7 +185,7 @@ export const ZHistoryRange = z.enum(['1h', '1d', '7d'], { error: 'must be one of
 export type THistoryRange = z.infer<typeof ZHistoryRange>;
 
 export const ZWarHistoryInput = z
-  .object({
+  .strictObject({
     range: ZHistoryRange.default('1d'),
     season: ZSeasonRef.optional().meta({ description: 'Season id, key or number; default the current season' }),
   })

@@ -5,7 +5,7 @@ import { getAssembly, getAttributes as attributesOf } from '../item';
 import { listTrash as trashOf } from '../lifecycle';
 import { listAssemblies } from '../list';
 import { itemEtag } from '../queries';
-import { MAX_LIST_WINDOW, MAX_SEARCH_RESULTS, ZAssembly, ZAssemblyList, ZAttributes, ZAttributesInput, ZItemInput, ZListInput, ZTrashInput, ZTrashList, type TAssemblyView } from '../schemas';
+import { MAX_LIST_WINDOW, MAX_SEARCH_RESULTS, ZAssemblyItem, ZAssemblyList, ZAttributes, ZAttributesInput, ZItemInput, ZListInput, ZTrashInput, ZTrashList, type TAssemblyItem } from '../schemas';
 
 export const list = publicProcedure
   .meta({
@@ -15,7 +15,7 @@ export const list = publicProcedure
       tags: ['assembly'],
       protect: false,
       summary: 'Public assemblies: search, filter by hull class, sort',
-      description: `Newest first by default (sort=latest); sort=hottest by log10(2 × likes + views / 10 + 1) rounded to 0.01 + publication time / 12 h, sort=rating by (sum + 15) / (count + 5). A list reaches its first ${MAX_LIST_WINDOW} results: page × pageSize above that is a 400. With a keyword, at most the newest ${MAX_SEARCH_RESULTS} matches are paged through and ranked; data.truncated says whether more matched.`,
+      description: `Newest first by default (sort=latest; the web client's sortField=createdTime, likes or rating maps onto sort=latest, hottest or rating, sortOrder must be desc); sort=hottest by log10(2 × likes + views / 10 + 1) rounded to 0.01 + publication time / 12 h, sort=rating by (sum + 15) / (count + 5). A list reaches its first ${MAX_LIST_WINDOW} results: page × pageSize above that is a 400. With a keyword, at most the newest ${MAX_SEARCH_RESULTS} matches are paged through and ranked; data.truncated says whether more matched. Items are in data.data[].`,
     },
     http: { stored: { scope: 'list' } },
   })
@@ -31,17 +31,19 @@ export const getItem = publicProcedure
       tags: ['assembly'],
       protect: false,
       summary: 'One assembly (private ones need their password unless you are the creator)',
-      description: 'force=true bypasses the read cache. Each read by someone other than the creator counts a view (stored within about a second).',
+      description:
+        'force=true bypasses the read cache. Each read by someone other than the creator counts a view (stored within about a second). ' +
+        'A private assembly with a password, read without it (and not by its creator), answers 200 with only uuid, isVisibility: false and isPassword: true (no content), so that a client can ask for the password; a wrong password is a 403.',
     },
     // The ETag leaves out the view counter, so a view does not defeat revalidation; a private one is never shared.
-    http: httpCaching<TAssemblyView>({ etag: itemEtag, cacheControl: (view) => (view.isPublic ? undefined : 'private, no-cache') }),
+    http: httpCaching<TAssemblyItem>({ etag: itemEtag, cacheControl: (view) => (view.isVisibility && view.assembly.visibility === 'publicly' ? undefined : 'private, no-cache') }),
   })
   .input(ZItemInput)
-  .output(ZAssembly)
+  .output(ZAssemblyItem)
   .query(({ input, ctx }) => getAssembly(ctx.deps, { ...input, viewerId: ctx.auth?.user.id, guesses: passwordGuesses(ctx) }));
 
 export const getAttributes = publicProcedure
-  .meta({ openapi: { method: 'GET', path: '/assembly/attr', tags: ['assembly'], protect: false, summary: 'Computed attributes of an assembly from the catalog' } })
+  .meta({ openapi: { method: 'GET', path: '/assembly/attr', tags: ['assembly'], protect: false, summary: 'Computed attributes of an assembly from the catalog, and its settings (data)' } })
   .input(ZAttributesInput)
   .output(ZAttributes)
   .query(({ input, ctx }) => attributesOf(ctx.deps, { ...input, viewerId: ctx.auth?.user.id, guesses: passwordGuesses(ctx) }));

@@ -3,13 +3,24 @@ import { authedProcedure } from '../../../trpc';
 import { passwordGuesses } from '../access';
 import { editAssembly, publishAssembly, restoreAssembly, trashAssembly } from '../lifecycle';
 import { itemEtag } from '../queries';
-import { IF_MATCH_DESCRIPTION, ZAssembly, ZAssemblyDraft, ZEditInput, ZLikeInput, ZLikeResult, ZRateInput, ZRateResult, ZTrashResult, ZUuidInput } from '../schemas';
+import { IF_MATCH_DESCRIPTION, ZAssembly, ZAssemblyDraft, ZPublished, ZEditInput, ZLikeInput, ZLikeResult, ZRateInput, ZRateResult, ZTrashResult, ZUuidInput } from '../schemas';
 import { likeAssembly, rateAssembly } from '../votes';
 
 export const publish = authedProcedure
-  .meta({ openapi: { method: 'POST', path: '/assembly/publish', tags: ['assembly'], protect: true, summary: 'Publish a loadout (validated against the catalog)' } })
+  .meta({
+    openapi: {
+      method: 'POST',
+      path: '/assembly/publish',
+      tags: ['assembly'],
+      protect: true,
+      summary: 'Publish a loadout (validated against the catalog)',
+      description:
+        "The contract's form (name, shipId, weapons, armor, furnitures, isPublic, password) or the web client's (name, description, assembly: {visibility, tags, attr, data}, wheel, warehouse): " +
+        'assembly.data.shipSlot, weaponSlots with weaponDirections, secondaryWeaponSlots, armorSlot and displaySlots are the loadout; assembly.attr.password the password. Unknown fields are a 400.',
+    },
+  })
   .input(ZAssemblyDraft)
-  .output(ZAssembly)
+  .output(ZPublished)
   .mutation(({ input, ctx }) => publishAssembly(ctx.deps, { creatorId: ctx.user.id, draft: input }));
 
 export const edit = authedProcedure
@@ -21,7 +32,8 @@ export const edit = authedProcedure
       protect: true,
       summary: 'Change your assembly (partial data, re-validated)',
       description:
-        'Writes only the fields given in data. Send If-Match with the ETag from GET /assembly/item to refuse the edit (412) if the assembly changed since you read it; ' +
+        "The contract's form {uuid, data} writes only the fields given in data; the web client's form {uuid, name, description, assembly, wheel, warehouse} writes the fields it sends (as on publish). " +
+        'Send If-Match with the ETag from GET /assembly/item to refuse the edit (412) if the assembly changed since you read it; ' +
         'the body field ifMatch is the same precondition (native tRPC clients set it). The answer carries the new ETag. ' +
         '412: the assembly changed since that ETag (nothing was written); 404: not found or in the trash; 403: not the creator.',
       requestHeaders: z.object({ 'if-match': z.string().optional().meta({ description: IF_MATCH_DESCRIPTION }) }),

@@ -1,0 +1,1 @@
+ALTER TABLE `assemblies` ADD `client` text DEFAULT '{}' NOT NULL;

@@ -1,0 +1,148 @@
+// The community web client's input forms of an assembly (GlowProw/website, issue 18) and their one
+// normalisation into the canonical inputs the services take (fields.ts): publish and edit
+// (`assembly: {visibility, tags, attr, data}`, `wheel`, `warehouse`) and the list's sort
+// (`sortField`, `sortOrder`). schemas.ts composes them with the contract's form.
+import { z } from 'zod';
+import { zBool } from '../../schemas';
+import { WEAPON_SLOT_KINDS } from '../catalog/kinds';
+import { loadoutFromClient, VISIBILITIES, type TClientExtras, type TClientLoadout } from './client-format';
+import { ZAssemblyPassword, ZCatalogId, ZTags, type TAssemblyPatch } from './fields';
+
+/** Opaque JSON the client stores and reads back (weapon modifications, wheel and warehouse data): at most this many characters. */
+const MAX_CLIENT_JSON = 32_768;
+const ZClientJson = z
+  .unknown()
+  .refine((value) => value === undefined || JSON.stringify(value).length <= MAX_CLIENT_JSON, { error: `must be at most ${MAX_CLIENT_JSON} characters of JSON` })
+  .meta({ description: 'Kept verbatim and answered back; not interpreted by Tidewatch' });
+const ZSlotRef = z.strictObject({ id: ZCatalogId.nullable() }).nullable();
+const ZSlotRefs = z.array(ZSlotRef).max(20, 'at most 20 slots');
+const ZVersion = z.string().max(32, 'must be at most 32 characters');
+
+/** The client's loadout (`assembly.data`): mapped onto shipId, weapons, armor and furnitures (client-format.ts), and kept verbatim. */
+const ZClientLoadout = z.strictObject({
+  shipSlot: z.strictObject({ id: ZCatalogId }).meta({ description: 'The hull (shipId)' }),
+  weaponSlots: ZSlotRefs.optional().meta({ description: 'Weapons; weaponSlots[i] goes in the slot kind weaponDirections[i]' }),
+  weaponDirections: z.array(z.enum(WEAPON_SLOT_KINDS).nullable()).max(20, 'at most 20 slots').optional(),
+  secondaryWeaponSlots: ZSlotRefs.optional().meta({ description: 'Weapons of the auxiliaryWeapon slot kind' }),
+  armorSlot: ZSlotRef.optional().meta({ description: 'The armor' }),
+  displaySlots: ZSlotRefs.optional().meta({ description: 'The furniture (furnitures)' }),
+  ultimateSlot: ZClientJson.optional(),
+  shipUpgradeSlot: ZClientJson.optional(),
+  shipFrigateUpgradeSlot: ZClientJson.optional(),
+  weaponModifications: ZClientJson.optional(),
+  secondaryWeaponModifications: ZClientJson.optional(),
+  armorModification: ZClientJson.optional(),
+  __version: ZVersion.optional(),
+});
+
+/** The client's display settings of an assembly (`assembly.attr`); `password` is the access password, never stored here. */
+const ZClientAttr = z.strictObject({
+  password: z
+    .union([z.string(), z.number().transform(String)])
+    .nullable()
+    .optional()
+    .meta({ description: "The access password (private assemblies only). '' or absent: none on publish, unchanged on edit; null: removed" }),
+  assemblyUseVersion: ZVersion.optional(),
+  language: z.union([z.string().max(16), z.array(z.string().max(16)).max(20)]).optional(),
+  isComment: z.boolean().optional().meta({ description: 'Stored and answered; comments are not served yet' }),
+  isLike: z.boolean().optional(),
+  isShowItemName: z.boolean().optional(),
+  isFullName: z.boolean().optional(),
+  isAnonymous: z.boolean().optional().meta({ description: "Answers hide the creator (userId null, username '')" }),
+  backgroundPresentation: z.string().max(2048, 'must be at most 2048 characters').nullable().optional(),
+});
+
+const ZClientAssembly = z.strictObject({
+  visibility: z.enum(VISIBILITIES, { error: 'must be publicly or private' }).optional().meta({ description: 'publicly (isPublic true, the default) or private' }),
+  tags: ZTags.optional(),
+  attr: ZClientAttr.optional(),
+  data: ZClientLoadout.optional(),
+});
+
+const ZClientPart = (version: string) =>
+  z.strictObject({ attr: z.strictObject({ [version]: ZVersion.optional() }).optional(), data: ZClientJson.optional() }).meta({ description: 'Kept verbatim and answered back' });
+
+/** The client's fields of publish and edit (beside name, description and tags, which the contract has too). */
+export const clientFields = {
+  assembly: ZClientAssembly.optional().meta({ description: "The web client's form: visibility, tags, attr (display settings and password), data (its loadout)" }),
+  wheel: ZClientPart('wheelUseVersion').optional(),
+  warehouse: ZClientPart('warehouseUseVersion').optional(),
+};
+
+export type TClientForm = { assembly?: z.infer<typeof ZClientAssembly>; wheel?: z.infer<ReturnType<typeof ZClientPart>>; warehouse?: z.infer<ReturnType<typeof ZClientPart>>; tags?: string[] };
+
+/**
+ * The one normalisation of the client's form (issue 18): its loadout to ours (a weapon without a
+ * direction is a 400 at its path), visibility to isPublic, `attr.password` to password (checked as
+ * the contract's), the rest to `client`. Returns the patch's fields the client form sets.
+ */
+export function fromClientForm(form: TClientForm, ctx: z.RefinementCtx, onEdit: boolean): TAssemblyPatch {
+  const out: TAssemblyPatch = {};
+  const client: TClientExtras = {};
+  const { assembly, wheel, warehouse } = form;
+  if (assembly?.visibility !== undefined) out.isPublic = assembly.visibility === 'publicly';
+  const tags = assembly?.tags ?? form.tags;
+  if (tags !== undefined) out.tags = tags;
+  if (assembly?.attr !== undefined) {
+    const { password, ...attr } = assembly.attr;
+    client.attr = attr;
+    if (password === null) {
+      if (onEdit) out.password = null;
+    } else if (password !== undefined && password !== '') {
+      const checked = ZAssemblyPassword.safeParse(password);
+      if (checked.success) out.password = checked.data;
+      else ctx.addIssue({ code: 'custom', path: ['assembly', 'attr', 'password'], message: checked.error.issues[0]!.message });
+    }
+  }
+  if (assembly?.data !== undefined) {
+    const { loadout, problems } = loadoutFromClient(assembly.data as TClientLoadout);
+    for (const problem of problems) ctx.addIssue({ code: 'custom', path: ['assembly', 'data', ...problem.path], message: problem.message });
+    Object.assign(out, loadout);
+    client.data = assembly.data as Record<string, unknown>;
+  }
+  if (wheel !== undefined) client.wheel = wheel as TClientExtras['wheel'];
+  if (warehouse !== undefined) client.warehouse = warehouse as TClientExtras['warehouse'];
+  if (Object.keys(client).length > 0) out.client = client;
+  return out;
+}
+
+export const LIST_SORTS = ['latest', 'hottest', 'rating'] as const;
+export type TListSort = (typeof LIST_SORTS)[number];
+
+/** The web client's sortField values and our sorts (a null-prototype map: sortField is the user's). */
+const SORT_FIELDS: Readonly<Record<string, TListSort>> = Object.freeze(Object.assign(Object.create(null) as Record<string, TListSort>, { createdTime: 'latest', likes: 'hottest', rating: 'rating' }));
+
+/** The sort a client's sortField names, or undefined when it names none (`__proto__` included). */
+export function sortOfField(sortField: string): TListSort | undefined {
+  return Object.hasOwn(SORT_FIELDS, sortField) ? SORT_FIELDS[sortField] : undefined;
+}
+
+/** The client's query parameters of GET /assembly/list (beside page, pageSize and keyword, which the contract has too). */
+export const clientListFields = {
+  sortField: z
+    .string()
+    .max(32)
+    .optional()
+    .meta({ description: "The web client's sort: createdTime (sort=latest), likes (sort=hottest) or rating; updatedTime is not offered (a 400)" }),
+  sortOrder: z.enum(['desc', 'asc'], { error: 'must be desc' }).optional().meta({ description: 'desc only (every sort is descending); asc is a 400' }),
+  isHasPassword: zBool().optional().meta({ description: 'Sent by the web client; lists hold public assemblies only, none of which has a password, so it changes nothing' }),
+  createdStart: z.string().max(64).optional().meta({ description: 'Date ranges are not offered: a non-empty value is a 400' }),
+  createdEnd: z.string().max(64).optional(),
+  updatedStart: z.string().max(64).optional(),
+  updatedEnd: z.string().max(64).optional(),
+};
+
+type TClientListQuery = { sort?: TListSort } & { [K in keyof typeof clientListFields]?: z.infer<(typeof clientListFields)[K]> };
+
+/** The checks of the client's list parameters: a sortField we offer that agrees with sort, desc only, no date range. */
+export function checkClientListQuery(input: TClientListQuery, ctx: z.RefinementCtx): void {
+  if (input.sortField !== undefined) {
+    const sort = sortOfField(input.sortField);
+    if (sort === undefined) ctx.addIssue({ code: 'custom', path: ['sortField'], message: `must be ${Object.keys(SORT_FIELDS).join(', ')}` });
+    else if (input.sort !== undefined && sort !== input.sort) ctx.addIssue({ code: 'custom', path: ['sortField'], message: `disagrees with sort=${input.sort}` });
+  }
+  if (input.sortOrder === 'asc') ctx.addIssue({ code: 'custom', path: ['sortOrder'], message: 'must be desc: every sort is descending' });
+  for (const key of ['createdStart', 'createdEnd', 'updatedStart', 'updatedEnd'] as const) {
+    if (input[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'date ranges are not offered' });
+  }
+}

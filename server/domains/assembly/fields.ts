@@ -1,0 +1,46 @@
+// The field schemas an assembly's inputs share (the contract's form and the web client's form of
+// schemas.ts and client-schemas.ts), and the one canonical input shape the services take.
+import { z } from 'zod';
+import type { TClientExtras } from './client-format';
+import type { TLoadout } from './loadout';
+
+export const ZAssemblyUuid = z
+  .string({ error: 'is required' })
+  .length(36, 'must be 36 characters')
+  .regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/, 'must be a UUID')
+  .transform((value) => value.toLowerCase())
+  .meta({ description: 'Assembly identifier (v4 UUID, 36 characters)' });
+
+export const ZCatalogId = z.string().min(1, 'must not be empty').max(100, 'must be at most 100 characters');
+export const ZName = z.string().trim().min(1, 'must not be empty').max(80, 'must be at most 80 characters');
+export const ZDescription = z.string().max(2000, 'must be at most 2000 characters');
+export const ZTags = z.array(z.string().trim().min(1, 'must not be empty').max(24, 'must be at most 24 characters')).max(10, 'at most 10 tags');
+export const ZAssemblyPassword = z.string().min(4, 'must be at least 4 characters').max(256, 'must be at most 256 characters');
+
+/** The canonical input of publishAssembly: the contract's fields, plus what the client stores beside them. */
+export interface TAssemblyDraft {
+  name: string;
+  shipId: string;
+  weapons: TLoadout['weapons'];
+  armor?: string | null;
+  furnitures?: string[];
+  description?: string;
+  tags?: string[];
+  isPublic?: boolean;
+  password?: string;
+  client?: TClientExtras;
+}
+
+/** The canonical patch of editAssembly: only the fields given change; `client` parts given replace the stored ones. */
+export interface TAssemblyPatch {
+  name?: string;
+  shipId?: string;
+  weapons?: TLoadout['weapons'];
+  armor?: string | null;
+  furnitures?: string[];
+  description?: string;
+  tags?: string[];
+  isPublic?: boolean;
+  password?: string | null;
+  client?: TClientExtras;
+}
