@@ -195,21 +195,28 @@ Item('ETag on the item and 304 for a matching If-None-Match, even though views m
   assert.is(listAgain.status, 304);
 });
 
-Item('private: 403 without or with a wrong password, 200 with it, the creator always passes', async ({ app, owner, other }) => {
+Item('private: the locked 200 without the password, 403 with a wrong one, 200 with it, the creator always passes', async ({ app, owner, other }) => {
   const locked = await publish(app, owner.token, { ...HULK, isPublic: false, password: 'open-sesame' });
   const closed = await publish(app, owner.token, { ...HULK, isPublic: false });
   const url = `/api/assembly/item?uuid=${locked.uuid}`;
+  // Without the password: a 200 without content (the web client shows its password prompt), never shared by caches.
+  const lockedAnswer = { uuid: locked.uuid, isVisibility: false, isPassword: true, isOwner: false };
   const without = await app.rest('GET', url);
-  assert.is(without.status, 403);
-  assert.match(without.body.message, /password is required/);
+  assert.is(without.status, 200);
+  assert.equal(without.body.data, lockedAnswer);
+  assert.is(without.headers.get('cache-control'), 'private, no-cache');
+  assert.equal((await app.rest('GET', url, { token: other.token })).body.data, lockedAnswer, 'signed in but not the creator');
+  assert.equal(await app.trpc(other.token).assembly.getItem.query({ uuid: locked.uuid }), lockedAnswer, 'tRPC');
   const wrong = await app.rest('GET', `${url}&password=guess`, { token: other.token });
   assert.is(wrong.status, 403);
   assert.match(wrong.body.message, /Wrong password/);
   const right = await app.rest('GET', `${url}&password=open-sesame`);
   assert.is(right.status, 200);
-  assert.is(right.body.data.hasPassword, true);
+  assert.equal([right.body.data.isVisibility, right.body.data.isPassword, right.body.data.isOwner, right.body.data.assembly.visibility], [true, false, false, 'private']);
+  assert.is((await app.rest('GET', `/api/assembly/attr?uuid=${locked.uuid}&password=open-sesame`)).body.data.data.password, true, 'it has a password');
   assert.is(right.headers.get('cache-control'), 'private, no-cache');
-  assert.is((await app.rest('GET', url, { token: owner.token })).status, 200);
+  const own = await app.rest('GET', url, { token: owner.token });
+  assert.equal([own.status, own.body.data.isVisibility, own.body.data.isOwner], [200, true, true], 'the creator reads it without the password');
   // A private assembly without a password is the creator's alone.
   assert.is((await app.rest('GET', `/api/assembly/item?uuid=${closed.uuid}&password=anything`)).status, 403);
   assert.is((await app.rest('GET', `/api/assembly/item?uuid=${closed.uuid}`, { token: owner.token })).status, 200);
@@ -217,7 +224,8 @@ Item('private: 403 without or with a wrong password, 200 with it, the creator al
   assert.is((await app.trpc(other.token).assembly.getItem.query({ uuid: locked.uuid, password: 'open-sesame' })).uuid, locked.uuid);
   assert.is((await app.trpc(owner.token).assembly.getItem.query({ uuid: closed.uuid })).uuid, closed.uuid);
   // Cached or not, the check is made on every read.
-  assert.is((await app.rest('GET', url)).status, 403);
+  assert.equal((await app.rest('GET', url)).body.data, lockedAnswer);
+  assert.is((await app.rest('GET', `${url}&password=guess`)).status, 403);
 });
 
 Item('400 for a uuid that is not 36 characters, 404 for unknown and trashed ones', async ({ app, owner }) => {

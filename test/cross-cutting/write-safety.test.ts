@@ -398,7 +398,7 @@ Prototype('/api/docs/<prototype key> is a 404 in the envelope, logs nothing and 
   for (const key of PROTOTYPE_KEYS) {
     const response = await app.rest('GET', `/api/docs/${key}`);
     assert.is(response.status, 404, `${key}: ${response.status} ${response.text.slice(0, 120)}`);
-    assert.equal(response.body, { code: 404, message: `No route for GET /api/docs/${key}`, data: {} });
+    assert.equal(response.body, { code: 404, message: `No route for GET /api/docs/${key}`, data: { key: 'request.notFound' } });
     remaining.push(Number(response.headers.get('ratelimit-remaining')));
   }
   assert.equal(remaining, PROTOTYPE_KEYS.map((_, index) => LIMIT - 1 - index), 'each one counted');
@@ -429,24 +429,35 @@ Query.after(async ({ app }) => app.stop());
 Query('?__proto__=1 and other prototype keys are ordinary unknown parameters (REST), and inputs on tRPC', async ({ app }) => {
   const plain = await app.rest('GET', '/api/assembly/list');
   assert.is(plain.status, 200);
-  for (const query of ['__proto__=1', '__proto__=1&__proto__=2', '__proto__[sort]=rating', 'constructor=x', 'toString=1', 'hasOwnProperty=1&page=1']) {
+  // Unknown parameters are refused (issue 18): a 400 naming the key, as for any other unknown name.
+  for (const [query, key] of [['__proto__=1', '__proto__'], ['__proto__=1&__proto__=2', '__proto__'], ['__proto__[sort]=rating', '__proto__'], ['constructor=x', 'constructor'], ['toString=1', 'toString'], ['hasOwnProperty=1&page=1', 'hasOwnProperty']] as const) {
     const response = await app.rest('GET', `/api/assembly/list?${query}`);
-    assert.is(response.status, 200, `?${query}: ${response.text.slice(0, 160)}`);
-    assert.equal(response.body.data, plain.body.data, `?${query} lists as no parameter does`);
+    assert.is(response.status, 400, `?${query}: ${response.text.slice(0, 160)}`);
+    assert.ok(response.body.message.includes(`Unrecognized key: "${key}`), `?${query} names the key: ${response.body.message}`);
+  }
+  // A prototype key as the value of a known parameter is a value like any other.
+  for (const query of ['sortField=__proto__', 'sortField=constructor', 'sortField=hasOwnProperty']) {
+    const response = await app.rest('GET', `/api/assembly/list?${query}`);
+    assert.is(response.status, 400, `?${query}: ${response.text.slice(0, 160)}`);
+    assert.match(response.body.message, /sortField: must be createdTime, likes, rating/);
   }
   // The parameters the route knows still arrive (they were read through an array prototype before).
   const sorted = await app.rest('GET', '/api/assembly/list?__proto__=1&sort=bogus');
   assert.is(sorted.status, 400);
-  assert.match(sorted.body.message, /^Invalid input: sort:/);
+  assert.match(sorted.body.message, /sort: must be latest, hottest or rating/);
 
-  // tRPC: the same keys as fields of a query's input (sent as tRPC's wire format: superjson refuses them).
-  for (const input of ['{"__proto__":"1"}', '{"__proto__":{"sort":"rating"}}', '{"constructor":"x","toString":"1"}']) {
+  // tRPC: the same keys as fields of a query's input (sent as tRPC's wire format: superjson drops `__proto__`; the others are unknown keys, a 400).
+  for (const input of ['{"__proto__":"1"}', '{"__proto__":{"sort":"rating"}}']) {
     const wire = encodeURIComponent(`{"json":${input}}`);
     const response = await fetch(`${app.url}/trpc/assembly.list?input=${wire}`);
     const body: any = await response.json();
     assert.is(response.status, 200, JSON.stringify(body).slice(0, 200));
     assert.equal(body.result.data.json, plain.body.data);
   }
+  const unknown = await fetch(`${app.url}/trpc/assembly.list?input=${encodeURIComponent('{"json":{"constructor":"x","toString":"1"}}')}`);
+  const refused: any = await unknown.json();
+  assert.is(unknown.status, 400, JSON.stringify(refused).slice(0, 200));
+  assert.match(refused.error.json.message, /Unrecognized keys: "constructor", "toString"/);
 });
 
 Query('a catalog import keyed by prototype names: `__proto__` and `constructor` are data, never a prototype', async ({ app }) => {
@@ -489,7 +500,7 @@ Restore('a non-creator\'s restore is the 404 of an unknown assembly, on both sur
 
   const restRestore = async (uuid: string) => (await app.rest('POST', '/api/assembly/restore', { token: other.token, body: { uuid } })).body;
   const trpcRestore = (uuid: string) => trpcError(app.trpc(other.token).assembly.restore.mutate({ uuid }));
-  const expected = (uuid: string) => ({ code: 404, message: `Assembly ${uuid} is not in the trash`, data: {} });
+  const expected = (uuid: string) => ({ code: 404, message: `Assembly ${uuid} is not in the trash`, data: { key: 'request.notFound' } });
   for (const uuid of [trashed, active, unknown]) {
     assert.equal(await restRestore(uuid), expected(uuid), 'REST');
     const answer = await trpcRestore(uuid);

@@ -103,7 +103,7 @@ Chain('same data, ctx, validation and errors as the procedure called through tRP
     data: { doubled: 8, requestId: 'req-1' },
   });
   assert.equal(await outcome(() => procedureCall(procedures.refused!)(callOptions('refused', undefined, null))), {
-    error: { status: 409, message: 'taken', data: { field: 'name' }, code: 'CONFLICT' },
+    error: { status: 409, message: 'taken', data: { field: 'name', key: 'request.conflict' }, code: 'CONFLICT' },
   });
 });
 

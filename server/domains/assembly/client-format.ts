@@ -4,7 +4,7 @@
 // visibility words, and the extras it stores beside the loadout. Pure functions: schemas.ts's input
 // transforms and queries.ts's mappers call them.
 import type { TWeaponSlotKind } from '../catalog/kinds';
-import type { TLoadout } from './loadout';
+import type { TClientExtras, TLoadout } from './fields';
 
 /** The client's `assembly.visibility`: `publicly` is isPublic true, `private` false. */
 export const VISIBILITIES = ['publicly', 'private'] as const;
@@ -22,18 +22,6 @@ export interface TClientLoadout {
   armorSlot?: TSlotRef;
   displaySlots?: TSlotRef[];
   [key: string]: unknown;
-}
-
-/**
- * What the client stores beside the loadout, kept verbatim in `assemblies.client` and answered back:
- * its own loadout form (`data`), its display settings (`attr`, never the password) and its wheel and
- * warehouse (`{ attr, data }`, not interpreted by Tidewatch).
- */
-export interface TClientExtras {
-  data?: Record<string, unknown>;
-  attr?: Record<string, unknown>;
-  wheel?: { attr?: Record<string, unknown>; data?: unknown };
-  warehouse?: { attr?: Record<string, unknown>; data?: unknown };
 }
 
 export type TLoadoutProblem = { path: (string | number)[]; message: string };

@@ -5,7 +5,8 @@
 import { z } from 'zod';
 import { zBool } from '../../schemas';
 import { WEAPON_SLOT_KINDS } from '../catalog/kinds';
-import { loadoutFromClient, VISIBILITIES, type TClientExtras, type TClientLoadout } from './client-format';
+import { loadoutFromClient, VISIBILITIES, type TClientLoadout } from './client-format';
+import type { TClientExtras } from './fields';
 import { ZAssemblyPassword, ZCatalogId, ZTags, type TAssemblyPatch } from './fields';
 
 /** Opaque JSON the client stores and reads back (weapon modifications, wheel and warehouse data): at most this many characters. */

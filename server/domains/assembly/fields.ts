@@ -1,8 +1,6 @@
 // The field schemas an assembly's inputs share (the contract's form and the web client's form of
 // schemas.ts and client-schemas.ts), and the one canonical input shape the services take.
 import { z } from 'zod';
-import type { TClientExtras } from './client-format';
-import type { TLoadout } from './loadout';
 
 export const ZAssemblyUuid = z
   .string({ error: 'is required' })
@@ -16,6 +14,31 @@ export const ZName = z.string().trim().min(1, 'must not be empty').max(80, 'must
 export const ZDescription = z.string().max(2000, 'must be at most 2000 characters');
 export const ZTags = z.array(z.string().trim().min(1, 'must not be empty').max(24, 'must be at most 24 characters')).max(10, 'at most 10 tags');
 export const ZAssemblyPassword = z.string().min(4, 'must be at least 4 characters').max(256, 'must be at most 256 characters');
+
+/** A loadout as the services take it: the contract's hull, weapons by slot, armor and furniture. */
+export interface TWeaponEntry {
+  slot: string;
+  itemId: string;
+}
+
+export interface TLoadout {
+  shipId: string;
+  weapons: TWeaponEntry[];
+  armor: string | null;
+  furnitures: string[];
+}
+
+/**
+ * What the client stores beside the loadout, kept verbatim in `assemblies.client` and answered back:
+ * its own loadout form (`data`), its display settings (`attr`, never the password) and its wheel and
+ * warehouse (`{ attr, data }`, not interpreted by Tidewatch).
+ */
+export interface TClientExtras {
+  data?: Record<string, unknown>;
+  attr?: Record<string, unknown>;
+  wheel?: { attr?: Record<string, unknown>; data?: unknown };
+  warehouse?: { attr?: Record<string, unknown>; data?: unknown };
+}
 
 /** The canonical input of publishAssembly: the contract's fields, plus what the client stores beside them. */
 export interface TAssemblyDraft {

@@ -12,8 +12,9 @@ import { hashPassword } from '../../infra/password';
 import { pageWindow, type TPagination } from '../../schemas';
 import { assertCreator, assertPasswordFits } from './access';
 import { invalidateAssembly, type TAssemblyCaches } from './item';
-import { assertValidLoadout, type TLoadout } from './loadout';
-import type { TClientExtras } from './client-format';
+import { assertValidLoadout } from './loadout';
+import type { TLoadout } from './fields';
+import type { TClientExtras } from './fields';
 import { clientOf, findActive, findRowIn, itemEtag, loadoutOf, selectRows, toSummary, toView, type TRow } from './queries';
 import type { TAssemblyDraft, TAssemblyPatch, TAssemblyView, TTrashedAssembly } from './schemas';
 

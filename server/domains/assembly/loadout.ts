@@ -4,19 +4,8 @@ import { AppError, type TIssue } from '../../errors';
 import { sizeRank, WEAPON_SLOT_KINDS } from '../catalog/kinds';
 import { loadHull, loadItems } from '../catalog/reads';
 import type { THullRecord, TItemRecord } from '../catalog/schemas';
+import type { TLoadout } from './fields';
 import type { TAttributes, TProblem, TWeaponFigures } from './schemas';
-
-export interface TWeaponEntry {
-  slot: string;
-  itemId: string;
-}
-
-export interface TLoadout {
-  shipId: string;
-  weapons: TWeaponEntry[];
-  armor: string | null;
-  furnitures: string[];
-}
 
 export interface TResolvedLoadout {
   hull: THullRecord | undefined;

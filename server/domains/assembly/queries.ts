@@ -5,9 +5,10 @@ import { prepared } from '../../../db/prepared';
 import { assemblies, catalogHulls, users } from '../../../db/schema';
 import { AppError } from '../../errors';
 import { weakEtag } from '../../etag';
-import type { TLoadout, TWeaponEntry } from './loadout';
+import type { TLoadout, TWeaponEntry } from './fields';
 import { ratingOf } from './rating';
-import { clientDataOf, type TClientExtras } from './client-format';
+import { clientDataOf } from './client-format';
+import type { TClientExtras } from './fields';
 import type { TAssemblyItem, TAssemblySummary, TAssemblyView } from './schemas';
 
 const viewColumns = {

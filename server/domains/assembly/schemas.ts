@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { zBool, zInt, zPageInput, ZPagination, ZTimestamp } from '../../schemas';
 import { WEAPON_SLOT_KINDS } from '../catalog/kinds';
+import { ZJsonObject } from './attributes-schema';
 import { VISIBILITIES } from './client-format';
 import { checkClientListQuery, clientFields, clientListFields, fromClientForm, LIST_SORTS, sortOfField, type TListSort } from './client-schemas';
 import { ZAssemblyPassword, ZAssemblyUuid, ZCatalogId, ZDescription, ZName, ZTags, type TAssemblyDraft, type TAssemblyPatch } from './fields';
@@ -117,7 +118,6 @@ const ZRating = z.object({
   smoothed: z.number().meta({ description: 'Bayesian mean used by sort=rating: (sum + 3 x 5) / (count + 5)' }),
 });
 
-const ZJsonObject = z.record(z.string(), z.unknown());
 const ZClientPartOut = z.object({ attr: ZJsonObject, data: z.unknown().meta({ description: 'As the web client stored it; null when none' }) });
 
 /** What a list item and an item share (issue 18: the web client's names). */
@@ -223,72 +223,15 @@ export const ZAssemblyList = z.object({
 export type TAssemblyList = z.infer<typeof ZAssemblyList>;
 export const ZTrashList = z.object({ data: z.array(ZTrashedAssembly), pagination: ZPagination });
 
-/** A way a loadout breaks the catalog's rules (loadout.ts: loadoutProblems). */
-const ZProblem = z.object({
-  code: z.enum(['unknownHull', 'unknownItem', 'wrongItemType', 'unknownSlot', 'slotOverfilled', 'hullTooSmall']),
-  path: z.string(),
-  message: z.string(),
-});
-export type TProblem = z.infer<typeof ZProblem>;
-export type TProblemCode = TProblem['code'];
+export { ZAttributes, type TAttributes, type TProblem, type TProblemCode, type TWeaponFigures } from './attributes-schema';
 
-export const ZAttributes = z.object({
-  uuid: z.string(),
-  shipId: z.string(),
-  hull: z
-    .object({
-      id: z.string(),
-      size: z.string().nullable(),
-      archetype: z.string().nullable(),
-      hitpoints: z.number().nullable(),
-      braceStrength: z.number().nullable(),
-      sailSpeed: z.object({ halfSail: z.number().nullable(), fullSail: z.number().nullable(), travelSail: z.number().nullable() }),
-      cargo: z.object({ cargoSlots: z.number().nullable(), cargoMaxWeight: z.number().nullable() }),
-    })
-    .nullable(),
-  armor: z.object({ itemId: z.string(), armor: z.number().nullable(), damageMitigation: z.record(z.string(), z.number()) }).nullable(),
-  weapons: z.array(
-    z.object({
-      slot: z.string(),
-      itemId: z.string(),
-      type: z.string().nullable(),
-      gunPorts: z.number(),
-      damagePerShot: z.number().nullable(),
-      projectilesPerShot: z.number().nullable(),
-      reloadSeconds: z.number().nullable(),
-      // damagePerShot x projectilesPerShot / reloadSeconds, for one mount.
-      damagePerSecond: z.number(),
-      // damagePerSecond x gunPorts.
-      slotDamagePerSecond: z.number(),
-      optimalRange: z.number().nullable(),
-    }),
-  ),
-  damagePerSecond: z.object({ front: z.number(), left: z.number(), right: z.number(), aft: z.number(), auxiliary: z.number(), total: z.number() }),
-  optimalRange: z.object({ min: z.number(), max: z.number() }).nullable(),
-  weight: z.number(),
-  gearScore: z.number(),
-  perks: z.array(z.object({ perk: z.string(), source: z.enum(['hull', 'weapon', 'armor', 'furniture']), itemId: z.string() })),
-  problems: z.array(ZProblem),
-  data: z
-    .object({
-      assembly: z.object({ visibility: z.enum(VISIBILITIES), attr: ZJsonObject }),
-      wheel: z.object({ attr: ZJsonObject }),
-      warehouse: z.object({ attr: ZJsonObject }),
-      password: z.boolean().meta({ description: 'The assembly has a password (never the password itself; assembly.attr.password is always empty)' }),
-    })
-    .meta({ description: "The web client's settings of the assembly, as its settings panel reads them" }),
-});
-/** The computed figures of a loadout (loadout.ts: computeAttributes), without the assembly's uuid, hull id and settings. */
-export type TAttributes = Omit<z.infer<typeof ZAttributes>, 'uuid' | 'shipId' | 'data'>;
-export type TWeaponFigures = TAttributes['weapons'][number];
-
-export const ZLikeInput = z.object({
+export const ZLikeInput = z.strictObject({
   uuid: ZAssemblyUuid,
   like: zBool().default(true).meta({ description: 'true likes (idempotent), false takes the like back' }),
   password: z.string().max(256).optional(),
 });
 
-export const ZRateInput = z.object({
+export const ZRateInput = z.strictObject({
   uuid: ZAssemblyUuid,
   score: zInt({ min: 1, max: 5 }).meta({ description: '1 to 5; rating again replaces your previous score' }),
   password: z.string().max(256).optional(),
