@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { assemblies, catalogHulls, catalogItems } from '../../db/schema';
+import { catalogHulls, catalogItems } from '../../db/schema';
 import { readDemoCatalog } from '../../server/seed/assemblies';
 import { importCatalogCommand, purgeTrashCommand } from '../../server/cli/assembly-commands';
 import { runCommand, UsageError } from '../../server/cli/command';

@@ -8,7 +8,8 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { DEMO_ASSEMBLY_PASSWORD } from '../../server/seed/assemblies';
-import { rest, startTestServer, type TTestServer } from '../support/helpers';
+import { startTestServer, type TTestServer } from '../support/helpers';
+import { send, signIn } from './client-request';
 
 interface TCtx {
   app: TTestServer;
@@ -17,22 +18,6 @@ interface TCtx {
 }
 
 const Client = suite<TCtx>('web client: assemblies (browse, detail, share, workshop, publish, edit, settings, delete)');
-
-/** The client's request: its token in `x-access-token`, a JSON body when it has `data`, null and undefined params left out (axios). */
-function send(app: TTestServer, method: string, path: string, options: { token?: string; params?: Record<string, string | number | boolean | null | undefined>; data?: unknown } = {}) {
-  const entries = Object.entries(options.params ?? {}).filter((entry): entry is [string, string | number | boolean] => entry[1] !== null && entry[1] !== undefined);
-  const query = entries.length > 0 ? `?${new URLSearchParams(entries.map(([k, v]): [string, string] => [k, String(v)]))}` : '';
-  return rest(app.url, method, `/api/${path}${query}`, {
-    headers: options.token ? { 'x-access-token': options.token } : {},
-    ...(options.data !== undefined && { body: options.data }),
-  });
-}
-
-async function signIn(app: TTestServer, username: string): Promise<string> {
-  const response = await rest(app.url, 'POST', '/api/user/signin', { body: { username, password: 'tidewatch-demo' } });
-  assert.is(response.status, 200, response.text);
-  return response.body.data.token;
-}
 
 Client.before(async (context) => {
   context.app = await startTestServer({ SEED_DEMO: true });

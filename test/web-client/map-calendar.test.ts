@@ -8,7 +8,8 @@
 // docs/compatibility.md ("Map collections", "Calendar") lists the same fields.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { rest, startTestServer, type TTestServer } from '../support/helpers';
+import { startTestServer, type TTestServer } from '../support/helpers';
+import { send, signIn } from './client-request';
 
 interface TCtx {
   app: TTestServer;
@@ -18,21 +19,6 @@ interface TCtx {
 }
 
 const Client = suite<TCtx>('web client: map collections and calendar');
-
-/** The client's request: its token in `x-access-token`, a JSON body when it has `data`. */
-function send(app: TTestServer, method: string, path: string, options: { token?: string; params?: Record<string, string | number>; data?: unknown } = {}) {
-  const query = options.params ? `?${new URLSearchParams(Object.entries(options.params).map(([k, v]): [string, string] => [k, String(v)]))}` : '';
-  return rest(app.url, method, `/api/${path}${query}`, {
-    headers: options.token ? { 'x-access-token': options.token } : {},
-    ...(options.data !== undefined && { body: options.data }),
-  });
-}
-
-async function signIn(app: TTestServer, username: string): Promise<string> {
-  const response = await rest(app.url, 'POST', '/api/user/signin', { body: { username, password: 'tidewatch-demo' } });
-  assert.is(response.status, 200, response.text);
-  return response.body.data.token;
-}
 
 Client.before(async (context) => {
   context.app = await startTestServer({ SEED_DEMO: true });

@@ -8,21 +8,12 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { openSvgAnswer } from '../../server/domains/captcha/service';
-import { rest, startTestServer, type TTestServer } from '../support/helpers';
+import { startTestServer, type TTestServer } from '../support/helpers';
+import { DEMO_PASSWORD, send } from './client-request';
 
 const HMAC_KEY = 'web-client-captcha-key-0123';
-const DEMO_PASSWORD = 'tidewatch-demo';
 
 const Client = suite<{ app: TTestServer }>('web client: sign-up, sign-in, profiles, captcha, errors');
-
-/** The client's request: its token in `x-access-token`, a JSON body when it has `data`. */
-function send(app: TTestServer, method: string, path: string, options: { token?: string; params?: Record<string, string | number>; data?: unknown } = {}) {
-  const query = options.params ? `?${new URLSearchParams(Object.entries(options.params).map(([k, v]): [string, string] => [k, String(v)]))}` : '';
-  return rest(app.url, method, `/api/${path}${query}`, {
-    headers: options.token ? { 'x-access-token': options.token } : {},
-    ...(options.data !== undefined && { body: options.data }),
-  });
-}
 
 /**
  * The captcha widget's round trip: src/assets/sripts/api/captcha_service.ts:17 (`http.get('captcha',

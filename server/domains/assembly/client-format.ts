@@ -4,7 +4,7 @@
 // visibility words, and the extras it stores beside the loadout. Pure functions: schemas.ts's input
 // transforms and queries.ts's mappers call them.
 import type { TWeaponSlotKind } from '../catalog/kinds';
-import type { TClientExtras, TLoadout } from './fields';
+import type { TLoadout } from './fields';
 
 /** The client's `assembly.visibility`: `publicly` is isPublic true, `private` false. */
 export const VISIBILITIES = ['publicly', 'private'] as const;

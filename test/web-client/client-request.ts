@@ -1,0 +1,28 @@
+// How the community web client (GlowProw/website) calls the API, for the replay suites of this folder:
+// its axios wrapper (src/assets/sripts/http.ts, http_util.ts) sends `http.post(url, {data})`'s `data`
+// as the JSON body, GET `params` as the query string (axios leaves out null and undefined values), and
+// the token in `x-access-token`. `handleResponse` (src/assets/sripts/api/api-util.ts:20-37) hands the
+// whole body on as `result.data`, so a view's `result.data.data.x` is the envelope's `data.x`.
+import * as assert from 'uvu/assert';
+import { rest, type TTestServer } from '../support/helpers';
+
+export const DEMO_PASSWORD = 'tidewatch-demo';
+
+export type TClientParams = Record<string, string | number | boolean | null | undefined>;
+
+/** One request as the client sends it. */
+export function send(app: TTestServer, method: string, path: string, options: { token?: string; params?: TClientParams; data?: unknown } = {}) {
+  const entries = Object.entries(options.params ?? {}).filter((entry): entry is [string, string | number | boolean] => entry[1] !== null && entry[1] !== undefined);
+  const query = entries.length > 0 ? `?${new URLSearchParams(entries.map(([key, value]): [string, string] => [key, String(value)]))}` : '';
+  return rest(app.url, method, `/api/${path}${query}`, {
+    headers: options.token ? { 'x-access-token': options.token } : {},
+    ...(options.data !== undefined && { body: options.data }),
+  });
+}
+
+/** Signs a demo account in and returns its token. */
+export async function signIn(app: TTestServer, username: string): Promise<string> {
+  const response = await rest(app.url, 'POST', '/api/user/signin', { body: { username, password: DEMO_PASSWORD } });
+  assert.is(response.status, 200, response.text);
+  return response.body.data.token;
+}
