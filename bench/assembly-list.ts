@@ -79,7 +79,7 @@ try {
   const views = new ViewCounter();
   const cachedIn = (lru: MemoryReadCache) => ({ db, views, caches: { item: new CacheScope(lru, scopePrefix('item')), list: new CacheScope(lru, scopePrefix('list')) } });
   const noCache = () => cachedIn(new MemoryReadCache({ maxEntries: 1, ttlMs: 0 }));
-  const query = (extra: Partial<TListQuery>): TListQuery => ({ page: 1, pageSize: 20, sort: 'latest', ...extra });
+  const query = (extra: Partial<TListQuery>): TListQuery => ({ page: 1, pageSize: 20, sort: 'latest', order: 'desc', ...extra });
   await time('list latest, page 1', 50, () => listAssemblies(noCache(), query({})));
   await time('list latest, page 500', 50, () => listAssemblies(noCache(), query({ page: 500 })));
   await time('list hottest', 50, () => listAssemblies(noCache(), query({ sort: 'hottest' })));

@@ -41,7 +41,7 @@ async function time(label: string, work: (i: number) => Promise<unknown>): Promi
 }
 
 const search = (keyword: string, extra: { shipType?: string; sort?: 'latest' | 'hottest' | 'rating' } = {}) =>
-  listAssemblies(noCache, { page: 1, pageSize: 20, sort: extra.sort ?? 'latest', keyword, shipType: extra.shipType });
+  listAssemblies(noCache, { page: 1, pageSize: 20, sort: extra.sort ?? 'latest', order: 'desc', keyword, shipType: extra.shipType });
 const twoWords = (i: number) => `${WORDS[i % WORDS.length]} ${WORDS[(i * 7 + 3) % WORDS.length]}`;
 try {
   await time('search, two common words (~0.8% of rows)', (i) => search(twoWords(i)));
@@ -52,7 +52,7 @@ try {
   await time('search, one common word + shipType=tank', (i) => search(WORDS[i % WORDS.length]!, { shipType: 'tank' }));
   await time('search, two common words, sort=hottest', (i) => search(twoWords(i), { sort: 'hottest' }));
   await time('search, one common word, sort=hottest', (i) => search(WORDS[i % WORDS.length]!, { sort: 'hottest' }));
-  await time('list page 1, uncached', () => listAssemblies(noCache, { page: 1, pageSize: 20, sort: 'latest' }));
+  await time('list page 1, uncached', () => listAssemblies(noCache, { page: 1, pageSize: 20, sort: 'latest', order: 'desc' }));
   const cold = performance.now();
   await warHistory({ db, now: () => now }, { range: '7d' });
   console.log(`${'war history 7d, first call (computed)'.padEnd(48)} ${(performance.now() - cold).toFixed(2)} ms`);

@@ -8,7 +8,7 @@
  * bench/run.ts does (the production build of scripts/build.ts with the heap flags, NODE_ENV=production,
  * LOG_LEVEL=silent, the per-client limit raised) and asks, one at a time, what costs the most: the
  * deepest reachable page of each sort, with and without a shipType (common, single-hull, no hull at
- * all), and the costliest searches (one letter or two common words sorted hottest or by rating at
+ * all), both orders, date ranges at the end of their cap, and the costliest searches (one letter or two common words sorted hottest or by rating at
  * the last page of the search cap, a common word with a hull class). Every request of a case is a
  * different page window, so none is a read-cache hit (the runner counts answers carrying `Age`, which
  * only stored answers have). Then `--clients` clients send such requests back to back for
@@ -97,6 +97,17 @@ export const LIST_CASES: TCase[] = [
   { name: 'list rating shipType=scout (1 hull)', url: list('sort=rating&shipType=scout') },
   { name: 'list latest shipType=tank (2 hulls)', url: list('sort=latest&shipType=tank') },
   { name: 'list latest shipType=large (no hull)', url: list('sort=latest&shipType=large') },
+  { name: 'list updated, deepest page', url: list('sort=updated') },
+  { name: 'list hottest asc, deepest page', url: list('sort=hottest&sortOrder=asc') },
+  { name: 'list updated asc shipType=scout (1 hull)', url: list('sort=updated&sortOrder=asc&shipType=scout') },
+];
+/** Date ranges (issue 18) at the last page of their cap: a range as wide as the table, on the sorted field and on another. */
+const WIDE = 'createdStart=2000-01-01&createdEnd=2100-01-01';
+const RANGE_CASES: TCase[] = [
+  { name: 'range created, latest, last page', url: list(WIDE, MAX_SEARCH_RESULTS) },
+  { name: 'range created, hottest, last page', url: list(`${WIDE}&sort=hottest`, MAX_SEARCH_RESULTS) },
+  { name: 'range updated + created, rating asc, shipType=scout', url: list(`${WIDE}&updatedStart=2000-01-01&sort=rating&sortOrder=asc&shipType=scout`, MAX_SEARCH_RESULTS) },
+  { name: 'range updated + search one letter, updated', url: search('sort=updated&updatedStart=2000-01-01', letter) },
 ];
 const SEARCH_CASES: TCase[] = [
   { name: 'search one letter, hottest, last page', url: search('sort=hottest', letter) },
@@ -186,7 +197,7 @@ async function main(): Promise<void> {
 
     const rows: Record<string, unknown>[] = [];
     console.log('\n| case | p50 ms | p99 ms | max ms | statuses | stored answers |\n|---|---:|---:|---:|---|---:|');
-    for (const testCase of [...LIST_CASES, ...SEARCH_CASES, BEYOND]) {
+    for (const testCase of [...LIST_CASES, ...RANGE_CASES, ...SEARCH_CASES, BEYOND]) {
       // Warm-up, not timed: windows from the far end of the rotation, so the timed ones stay misses.
       for (let i = 0; i < WARM_UP; i++) await ask(testCase.url(4000 + i));
       const timed: TTimed[] = [];

@@ -135,6 +135,12 @@ export const assemblies = sqliteTable(
     index('assemblies_ship_latest').on(table.shipId).where(sql.raw(LISTABLE_SQL)),
     index('assemblies_ship_hot').on(table.shipId, table.hotRank).where(sql.raw(LISTABLE_SQL)),
     index('assemblies_ship_rating').on(table.shipId, table.ratingRank, table.ratingCount).where(sql.raw(LISTABLE_SQL)),
+    // Issue 18: sort=updated (the web client's sortField=updatedTime) and the date ranges
+    // (createdStart/End, updatedStart/End) walk these, in either direction (migration 0015).
+    index('assemblies_updated').on(table.updatedAt).where(sql.raw(LISTABLE_SQL)),
+    index('assemblies_created').on(table.createdAt).where(sql.raw(LISTABLE_SQL)),
+    index('assemblies_ship_updated').on(table.shipId, table.updatedAt).where(sql.raw(LISTABLE_SQL)),
+    index('assemblies_ship_created').on(table.shipId, table.createdAt).where(sql.raw(LISTABLE_SQL)),
   ],
 );
 

@@ -1,6 +1,6 @@
 // The input forms of the assembly calls (issue 18): the contract's form of publish and edit still
 // accepted, the community web client's form accepted too (the same stored loadout), unknown fields
-// refused with a 400 naming them, the client's sortField/sortOrder mapped onto our sorts, and the
+// refused with a 400 naming them, the client's sortField/sortOrder mapped onto our sorts and order, and the
 // locked 200 answer of a private assembly read without its password (a wrong password is still a 403,
 // and the guess limits still apply).
 import { eq } from 'drizzle-orm';
@@ -184,7 +184,7 @@ Forms('an unknown field is a 400 naming it, on every input (bodies, nested objec
   assert.match(trpc.message, /Unrecognized key: "colour"/);
 });
 
-Forms('list: the client\'s sortField/sortOrder map onto sort; what we do not offer is a 400', async ({ app, owner, other }) => {
+Forms('list: the client\'s sortField/sortOrder map onto sort and order; what we do not offer is a 400', async ({ app, owner, other }) => {
   const names = ['Sortmap old', 'Sortmap liked', 'Sortmap rated'];
   const uuids: string[] = [];
   for (const name of names) uuids.push((await publish(app, owner.token, { ...HULK, name, tags: ['sortmap'] })).uuid);
@@ -195,9 +195,10 @@ Forms('list: the client\'s sortField/sortOrder map onto sort; what we do not off
     assert.is(response.status, 200, `${query}: ${response.text.slice(0, 200)}`);
     return response.body.data.data.map((item: { name: string }) => item.name);
   };
-  for (const [sortField, sort] of [['createdTime', 'latest'], ['likes', 'hottest'], ['rating', 'rating']]) {
+  for (const [sortField, sort] of [['createdTime', 'latest'], ['likes', 'hottest'], ['rating', 'rating'], ['updatedTime', 'updated']]) {
     assert.equal(await order(`sortField=${sortField}&sortOrder=desc`), await order(`sort=${sort}`), `sortField=${sortField} is sort=${sort}`);
     assert.equal(await order(`sortField=${sortField}&sort=${sort}`), await order(`sort=${sort}`), 'both, agreeing');
+    assert.equal(await order(`sortField=${sortField}&sortOrder=asc`), (await order(`sort=${sort}`)).reverse(), `sortField=${sortField}&sortOrder=asc reverses it`);
   }
   assert.is((await order('sortField=likes'))[0], 'Sortmap liked');
   assert.is((await order('sortField=rating'))[0], 'Sortmap rated');
@@ -205,17 +206,18 @@ Forms('list: the client\'s sortField/sortOrder map onto sort; what we do not off
   // What the Browse view sends besides (src/views/assembly/Browse.vue:104-116): accepted, changing nothing.
   assert.equal(await order('isHasPassword=false&sortField=createdTime&sortOrder=desc'), await order('sort=latest'));
   assert.equal(await order('createdStart=&updatedEnd='), await order('sort=latest'), 'empty date ranges');
+  assert.equal(await order('isHasPassword=true'), await order('sort=latest'), 'lists hold no assembly with a password either way');
+  assert.equal(await order('createdStart=2024-01-01'), await order('sort=latest'), 'a range that holds them all (list-order-ranges.test.ts has the rest)');
   const refused = async (query: string, pattern: RegExp) => {
     const response = await app.rest('GET', `/api/assembly/list?${query}`);
     assert.is(response.status, 400, query);
     assert.match(response.body.message, pattern);
   };
-  await refused('sortField=updatedTime', /sortField: must be createdTime, likes, rating/);
   await refused('sortField=__proto__', /sortField: must be createdTime, likes, rating/);
   await refused('sortField=toString', /sortField: must be createdTime, likes, rating/);
   await refused('sortField=likes&sort=latest', /sortField: disagrees with sort=latest/);
-  await refused('sortOrder=asc', /sortOrder: must be desc/);
-  await refused('createdStart=2024-01-01', /createdStart: date ranges are not offered/);
+  await refused('sortOrder=ascending', /sortOrder: must be desc or asc/);
+  await refused('createdStart=2024-01-32', /createdStart: must be a date/);
   // tRPC: the same input.
   const viaTrpc = await app.trpc().assembly.list.query({ keyword: 'sortmap', sortField: 'likes', sortOrder: 'desc' });
   assert.is(viaTrpc.data[0]!.name, 'Sortmap liked');

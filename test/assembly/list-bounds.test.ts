@@ -7,7 +7,8 @@ import * as assert from 'uvu/assert';
 import { openDatabase, type TDb } from '../../db/client';
 import { assemblies } from '../../db/schema';
 import { HOT_DECAY_MS } from '../../db/schema/assembly';
-import { MAX_LIST_WINDOW } from '../../server/domains/assembly/schemas';
+import { MAX_LIST_WINDOW, MAX_SEARCH_RESULTS } from '../../server/domains/assembly/schemas';
+import { inRangesQuery, rangeIdsQuery } from '../../server/domains/assembly/range-queries';
 import { pageIdsQuery } from '../../server/domains/assembly/list-queries';
 import type { TListSort } from '../../server/domains/assembly/schemas';
 import { rankAmongQuery } from '../../server/domains/assembly/search';
@@ -249,35 +250,61 @@ async function plan(db: TDb, query: { toSQL(): { sql: string; params: unknown[] 
   return (await db.all<{ detail: string }>(sql.raw(`explain query plan ${inlined}`))).map((row) => row.detail);
 }
 
-const INDEX_OF: Record<TListSort, [string, string]> = {
+const INDEX_OF: Record<TListSort | 'created', [string, string]> = {
   latest: ['assemblies_listable', 'assemblies_ship_latest'],
   hottest: ['assemblies_hot', 'assemblies_ship_hot'],
   rating: ['assemblies_rating', 'assemblies_ship_rating'],
+  updated: ['assemblies_updated', 'assemblies_ship_updated'],
+  created: ['assemblies_created', 'assemblies_ship_created'],
 };
+const hullValues = (hullCount: number) => Object.fromEntries(Array.from({ length: hullCount }, (_, i) => [`hull${i}`, `hull-${i}`]));
 
-Plans('every sort, without a shipType and with classes of 1 to 4 hulls, walks its index in order', async ({ db }) => {
-  for (const sort of ['latest', 'hottest', 'rating'] as const) {
-    for (const hullCount of [0, 1, 2, 4]) {
-      const values = { limit: 100, offset: MAX_LIST_WINDOW - 100, ...Object.fromEntries(Array.from({ length: hullCount }, (_, i) => [`hull${i}`, `hull-${i}`])) };
-      const steps = await plan(db, pageIdsQuery(db, sort, hullCount), values);
-      const where = `${sort} with ${hullCount} hulls: ${steps.join('; ')}`;
-      assert.not.ok(steps.some((step) => /TEMP B-TREE/.test(step)), where);
-      assert.not.ok(steps.some((step) => /^SCAN assemblies$/.test(step)), where);
-      const walks = steps.filter((step) => /assemblies USING (COVERING )?INDEX/.test(step));
-      assert.is(walks.length, Math.max(1, hullCount), where);
-      assert.ok(walks.every((step) => step.includes(`INDEX ${INDEX_OF[sort][hullCount === 0 ? 0 : 1]}`)), where);
-      if (hullCount > 1) assert.ok(steps.some((step) => /MERGE \(UNION ALL\)/.test(step)), where);
+Plans('every sort, both orders, without a shipType and with classes of 1 to 4 hulls, walks its index in order', async ({ db }) => {
+  for (const sort of ['latest', 'hottest', 'rating', 'updated'] as const) {
+    for (const order of ['desc', 'asc'] as const) {
+      for (const hullCount of [0, 1, 2, 4]) {
+        const steps = await plan(db, pageIdsQuery(db, sort, order, hullCount), { limit: 100, offset: MAX_LIST_WINDOW - 100, ...hullValues(hullCount) });
+        const where = `${sort} ${order} with ${hullCount} hulls: ${steps.join('; ')}`;
+        assert.not.ok(steps.some((step) => /TEMP B-TREE/.test(step)), where);
+        assert.not.ok(steps.some((step) => /^SCAN assemblies$/.test(step)), where);
+        const walks = steps.filter((step) => /assemblies USING (COVERING )?INDEX/.test(step));
+        assert.is(walks.length, Math.max(1, hullCount), where);
+        assert.ok(walks.every((step) => step.includes(`INDEX ${INDEX_OF[sort][hullCount === 0 ? 0 : 1]}`)), where);
+        if (hullCount > 1) assert.ok(steps.some((step) => /MERGE \(UNION ALL\)/.test(step)), where);
+      }
     }
   }
 });
 
-Plans('a keyword sort ranks its candidates by id lookups, never by walking a sort index', async ({ db }) => {
-  for (const sort of ['hottest', 'rating'] as const) {
-    const steps = await plan(db, rankAmongQuery(db, sort), { ids: '[1,2,3]', limit: 20, offset: 0 });
-    const where = `${sort}: ${steps.join('; ')}`;
+Plans('a date range walks its own index within the range, in either direction, merged per hull: no sort', async ({ db }) => {
+  for (const field of ['created', 'updated'] as const) {
+    for (const direction of ['desc', 'asc'] as const) {
+      for (const hullCount of [0, 1, 3]) {
+        const steps = await plan(db, rangeIdsQuery(db, field, direction, hullCount), { from: 1_700_000_000_000, until: 1_800_000_000_000, cap: MAX_SEARCH_RESULTS + 1, ...hullValues(hullCount) });
+        const where = `${field} ${direction} with ${hullCount} hulls: ${steps.join('; ')}`;
+        assert.not.ok(steps.some((step) => /TEMP B-TREE|^SCAN assemblies$/.test(step)), where);
+        const walks = steps.filter((step) => /assemblies USING (COVERING )?INDEX/.test(step));
+        assert.is(walks.length, Math.max(1, hullCount), where);
+        // A SEARCH of the range (and the hull), never a SCAN of the whole index.
+        const [index, column] = [INDEX_OF[field][hullCount === 0 ? 0 : 1], `${field}_at`];
+        assert.ok(walks.every((step) => step.startsWith('SEARCH') && step.includes(`INDEX ${index} (`) && step.includes(`${column}>?`) && step.includes(`${column}<?`)), where);
+        if (hullCount > 1) assert.ok(steps.some((step) => /MERGE \(UNION ALL\)/.test(step)), where);
+      }
+    }
+  }
+});
+
+Plans('a keyword or range ranks and filters its candidates by id lookups, never by walking a sort or range index', async ({ db }) => {
+  const statements = [
+    ...(['latest', 'hottest', 'rating', 'updated'] as const).flatMap((sort) => (['desc', 'asc'] as const).map((order) => [`rank ${sort} ${order}`, rankAmongQuery(db, sort, order)] as const)),
+    ['inRanges', inRangesQuery(db)] as const,
+  ];
+  for (const [name, query] of statements) {
+    const steps = await plan(db, query, { ids: '[1,2,3]', limit: 20, offset: 0, createdFrom: 0, createdUntil: 1e15, updatedFrom: 0, updatedUntil: 1e15 });
+    const where = `${name}: ${steps.join('; ')}`;
     // Looked up by id: through the primary key, or through assemblies_listable's trailing rowid.
     assert.ok(steps.some((step) => /SEARCH assemblies USING .*rowid=\?\)/.test(step)), where);
-    assert.not.ok(steps.some((step) => /SCAN assemblies|assemblies_hot|assemblies_rating/.test(step)), where);
+    assert.not.ok(steps.some((step) => /SCAN assemblies|assemblies_hot|assemblies_rating|assemblies_updated|assemblies_created/.test(step)), where);
   }
 });
 

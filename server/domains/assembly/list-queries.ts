@@ -6,7 +6,7 @@ import type { TDb } from '../../../db/client';
 import { prepared } from '../../../db/prepared';
 import { assemblies, assemblyListableCounts, catalogHulls } from '../../../db/schema';
 import { selectRows, type TRow } from './queries';
-import type { TListSort } from './schemas';
+import type { TListOrder, TListSort } from './schemas';
 
 /**
  * The assemblies a list shows at all: public and not in the trash (the FTS5 index holds only these).
@@ -47,15 +47,16 @@ export function listableCount(db: TDb, byHulls: boolean) {
 }
 
 /**
- * The key columns of each sort, in order, every one descending; the trailing id breaks ties (newest
- * first). `latest` is newest first by publication: ids are assigned at publish. Each matches an
- * index of db/schema/assembly.ts walked backwards (assemblies_listable, _hot, _rating and their
- * ship_id-led forms).
+ * The key columns of each sort, in order, all descending (order=desc) or all ascending (asc); the
+ * trailing id breaks ties (newest first, or oldest first). `latest` is by publication: ids are
+ * assigned at publish; `updated` by the last edit. Each matches an index of db/schema/assembly.ts
+ * walked backwards or forwards (assemblies_listable, _hot, _rating, _updated and their ship_id-led forms).
  */
 export const SORT_KEYS = {
   latest: [assemblies.id],
   hottest: [assemblies.hotRank, assemblies.id],
   rating: [assemblies.ratingRank, assemblies.ratingCount, assemblies.id],
+  updated: [assemblies.updatedAt, assemblies.id],
 } as const;
 
 /**
@@ -68,11 +69,12 @@ const SORT_INDEX = {
   latest: ['assemblies_listable', 'assemblies_ship_latest'],
   hottest: ['assemblies_hot', 'assemblies_ship_hot'],
   rating: ['assemblies_rating', 'assemblies_ship_rating'],
+  updated: ['assemblies_updated', 'assemblies_ship_updated'],
 } as const;
 
-/** ORDER BY of a sort over its key columns, unqualified: valid in a single select and in a UNION ALL of them. */
-function orderOf(sort: TListSort): SQL {
-  return sql.raw(SORT_KEYS[sort].map((column) => `${column.name} desc`).join(', '));
+/** ORDER BY over key columns, unqualified: valid in a single select and in a UNION ALL of them. */
+export function orderOf(columns: readonly { name: string }[], order: TListOrder): SQL {
+  return sql.raw(columns.map((column) => `${column.name} ${order}`).join(', '));
 }
 
 /**
@@ -83,12 +85,12 @@ function orderOf(sort: TListSort): SQL {
  * on the whole index would walk every row to find a rare hull's. Prepared per sort and hull count
  * (SQLite takes up to 500 arms; the game has 19 hulls, a class a handful).
  */
-export function pageIds(db: TDb, sort: TListSort, hullCount: number) {
-  return prepared(db, `assembly.list.ids:${sort}:${hullCount}`, (d) => pageIdsQuery(d, sort, hullCount).prepare());
+export function pageIds(db: TDb, sort: TListSort, order: TListOrder, hullCount: number) {
+  return prepared(db, `assembly.list.ids:${sort}:${order}:${hullCount}`, (d) => pageIdsQuery(d, sort, order, hullCount).prepare());
 }
 
 /** pageIds' statement, unprepared: test/assembly/list-bounds.test.ts checks its query plan for every sort and hull count. */
-export function pageIdsQuery(d: TDb, sort: TListSort, hullCount: number) {
+export function pageIdsQuery(d: TDb, sort: TListSort, order: TListOrder, hullCount: number) {
   // Unqualified: the FROM is `assemblies INDEXED BY ...`, which drizzle does not know as its table.
   const keys = Object.fromEntries(SORT_KEYS[sort].map((column) => [column.name, sql<number>`${sql.identifier(column.name)}`]));
   const arm = (hull: number | null) =>
@@ -98,7 +100,7 @@ export function pageIdsQuery(d: TDb, sort: TListSort, hullCount: number) {
       .where(hull === null ? listable() : and(eq(assemblies.shipId, sql.placeholder(`hull${hull}`)), listable()));
   const [first, second, ...rest] = hullCount === 0 ? [arm(null)] : Array.from({ length: hullCount }, (_, i) => arm(i));
   const query = second ? unionAll(first!, second, ...rest) : first!;
-  return query.orderBy(orderOf(sort)).limit(sql.placeholder('limit')).offset(sql.placeholder('offset'));
+  return query.orderBy(orderOf(SORT_KEYS[sort], order)).limit(sql.placeholder('limit')).offset(sql.placeholder('offset'));
 }
 
 function rowsAmong(db: TDb) {

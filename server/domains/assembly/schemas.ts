@@ -6,7 +6,7 @@ import { zBool, zInt, zPageInput, ZPagination, ZTimestamp } from '../../schemas'
 import { WEAPON_SLOT_KINDS } from '../catalog/kinds';
 import { ZJsonObject } from './attributes-schema';
 import { VISIBILITIES } from './client-format';
-import { checkClientListQuery, clientFields, clientListFields, fromClientForm, LIST_SORTS, sortOfField, type TListSort } from './client-schemas';
+import { checkClientListQuery, clientFields, clientListFields, fromClientForm, LIST_SORTS, rangeDescription, rangeOf, sortOfField, type TDateRange, type TListOrder, type TListSort } from './client-schemas';
 import { ZAssemblyPassword, ZAssemblyUuid, ZCatalogId, ZDescription, ZName, ZTags, type TAssemblyDraft, type TAssemblyPatch } from './fields';
 
 /**
@@ -26,7 +26,7 @@ export const MAX_LIST_WINDOW = 10_000;
 export const MAX_SEARCH_RESULTS = 1000;
 
 export { ZAssemblyUuid, type TAssemblyDraft, type TAssemblyPatch } from './fields';
-export type { TListSort } from './client-schemas';
+export type { TDateRange, TListOrder, TListSort } from './client-schemas';
 
 export const ZWeaponEntry = z.strictObject({
   slot: z.enum(WEAPON_SLOT_KINDS, { error: `must be one of ${WEAPON_SLOT_KINDS.join(', ')}` }).meta({ description: 'Weapon slot kind; the hull must have it' }),
@@ -186,14 +186,30 @@ export const ZPublished = ZAssembly.extend({ 'assembly.uuid': z.string().meta({ 
 export const ZTrashedAssembly = ZAssemblySummary.extend({ deletedAt: ZTimestamp, purgeAt: ZTimestamp });
 export type TTrashedAssembly = z.infer<typeof ZTrashedAssembly>;
 
+/** The one canonical list query the service takes: the contract's form and the client's normalised into it. */
+export type TListQuery = {
+  page: number;
+  pageSize: number;
+  keyword?: string;
+  shipType?: string;
+  sort: TListSort;
+  order: TListOrder;
+  created?: TDateRange;
+  updated?: TDateRange;
+};
+
 export const ZListInput = z
   .strictObject({
     ...zPageInput(20),
     page: zPageInput(20).page.meta({ description: `1-based; page × pageSize must be at most ${MAX_LIST_WINDOW} (a deeper page is a 400)` }),
     keyword: z.string().max(100, 'must be at most 100 characters').optional().meta({ description: `Every word must be the start of a word of the name or tags of a public assembly (search as you type); only the newest ${MAX_SEARCH_RESULTS} matches are paged through (see truncated)` }),
     shipType: z.string().max(32, 'must be at most 32 characters').optional().meta({ description: 'Hull class: a size (extraSmall, small, medium, large) or archetype' }),
-    sort: z.enum(LIST_SORTS, { error: 'must be latest, hottest or rating' }).optional().meta({ description: 'latest (the default), hottest or rating' }),
+    sort: z.enum(LIST_SORTS, { error: 'must be latest, hottest, rating or updated' }).meta({ description: 'latest (the default), hottest, rating or updated (last edited first); sortOrder=asc reverses any of them' }).optional(),
     ...clientListFields,
+    createdStart: clientListFields.createdStart.meta({ description: rangeDescription('createdTime', MAX_SEARCH_RESULTS) }),
+    updatedStart: clientListFields.updatedStart.meta({ description: rangeDescription('updatedTime', MAX_SEARCH_RESULTS) }),
+    createdEnd: clientListFields.createdEnd.meta({ description: 'The last day of the createdTime range: through the 24 hours from this instant (see createdStart)' }),
+    updatedEnd: clientListFields.updatedEnd.meta({ description: 'The last day of the updatedTime range: through the 24 hours from this instant (see updatedStart)' }),
   })
   .superRefine((input, ctx) => {
     // A page's cost grows with its offset: lists reach their first MAX_LIST_WINDOW results (issue 16).
@@ -202,14 +218,22 @@ export const ZListInput = z
     }
     checkClientListQuery(input, ctx);
   })
-  .transform(({ page, pageSize, keyword, shipType, sort, sortField }): { page: number; pageSize: number; keyword?: string; shipType?: string; sort: TListSort } => ({
-    page,
-    pageSize,
-    keyword,
-    shipType,
-    sort: sort ?? (sortField !== undefined ? sortOfField(sortField) : undefined) ?? 'latest',
-  }));
-export type TListQuery = z.infer<typeof ZListInput>;
+  .transform((input): TListQuery => {
+    const { page, pageSize, keyword, shipType, sort, sortField, sortOrder } = input;
+    const created = rangeOf(input.createdStart, input.createdEnd);
+    const updated = rangeOf(input.updatedStart, input.updatedEnd);
+    return {
+      page,
+      pageSize,
+      ...(keyword !== undefined ? { keyword } : {}),
+      ...(shipType !== undefined ? { shipType } : {}),
+      sort: sort ?? (sortField !== undefined ? sortOfField(sortField) : undefined) ?? 'latest',
+      order: sortOrder ?? 'desc',
+      ...(created ? { created } : {}),
+      ...(updated ? { updated } : {}),
+    };
+  });
+
 
 export const ZTrashInput = z.strictObject({ ...zPageInput(20) });
 
@@ -217,7 +241,10 @@ export const ZAssemblyList = z.object({
   data: z.array(ZAssemblySummary),
   pagination: ZPagination,
   truncated: z.boolean().meta({
-    description: `True when the keyword matched more than ${MAX_SEARCH_RESULTS} assemblies: a keyword search pages through only the newest ${MAX_SEARCH_RESULTS} matches (pagination.total is then ${MAX_SEARCH_RESULTS}; later pages are empty). Always false without a keyword.`,
+    description:
+      `True when the keyword matched more than ${MAX_SEARCH_RESULTS} assemblies, or a date range (without a keyword) held more: a keyword search pages through only its newest ${MAX_SEARCH_RESULTS} matches, ` +
+      `a range through its first ${MAX_SEARCH_RESULTS} in the order asked when it is on the sorted field (createdTime for latest, updatedTime for updated), its newest ${MAX_SEARCH_RESULTS} otherwise ` +
+      `(pagination.total is then at most ${MAX_SEARCH_RESULTS}; later pages are empty). Always false without a keyword or range.`,
   }),
 });
 export type TAssemblyList = z.infer<typeof ZAssemblyList>;

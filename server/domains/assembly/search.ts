@@ -5,7 +5,7 @@ import type { TDb } from '../../../db/client';
 import { prepared } from '../../../db/prepared';
 import { assemblies } from '../../../db/schema';
 import { listableAmong, SORT_KEYS } from './list-queries';
-import type { TListSort } from './schemas';
+import type { TListOrder, TListSort } from './schemas';
 
 /**
  * An FTS5 query that matches every word of the keyword as a prefix, in the name or a tag (search as
@@ -27,22 +27,22 @@ export function ftsQuery(keyword: string): string | null {
 }
 
 /**
- * The candidates of a keyword search: the ids of the newest `cap` matches as one JSON array, walked
- * in rowid order (newest first) straight off the FTS5 index, which holds only listable assemblies
+ * The candidates of a keyword search: the ids of the newest `cap` matches as one JSON array (the
+ * oldest with direction asc, for sort=latest&sortOrder=asc), walked in rowid order straight off the FTS5 index, which holds only listable assemblies
  * (migration 0006). A shipType is part of the MATCH (searchMatch), so it filters inside FTS5 before
  * the cap, never after, and no row of `assemblies` is read. One string rather than up to 1,001 rows:
  * a fifth less CPU than reading them as rows (bench/README.md).
  */
-export function searchCandidates(db: TDb) {
-  return prepared(db, 'assembly.search.candidates', (d) => {
+export function searchCandidates(db: TDb, direction: TListOrder) {
+  return prepared(db, `assembly.search.candidates:${direction}`, (d) => {
     const walk = d
       .select({ id: sql<number>`assemblies_fts.rowid`.as('id') })
       .from(sql`assemblies_fts`)
       .where(sql`assemblies_fts match ${sql.placeholder('match')}`)
-      .orderBy(sql`assemblies_fts.rowid desc`)
+      .orderBy(sql.raw(`assemblies_fts.rowid ${direction}`))
       .limit(sql.placeholder('cap'))
       .as('matches');
-    return d.select({ ids: sql<string>`json_group_array(${walk.id} order by ${walk.id} desc)` }).from(walk).prepare();
+    return d.select({ ids: sql<string>`json_group_array(${walk.id} order by ${walk.id} ${sql.raw(direction)})` }).from(walk).prepare();
   });
 }
 
@@ -59,23 +59,23 @@ export function searchMatch(words: string, hulls: string[] | null): string {
 }
 
 /**
- * The keyword page in two steps, both over a JSON array of ids (one placeholder, one prepared
+ * The page of a keyword search or a date range in two steps, both over a JSON array of ids (one placeholder, one prepared
  * statement): rank the candidates by a sort reading only the columns it needs, then read the full
  * rows of the page alone (reading every candidate's full row into the sorter cost more than the rank).
  * The `+` keeps SQLite from walking a whole sort index (assemblies_hot, _rating) to avoid sorting at
  * most 1,000 candidates: it must look the candidates up by id and sort those.
  */
-export function rankAmong(db: TDb, sort: Exclude<TListSort, 'latest'>) {
-  return prepared(db, `assembly.search.rank:${sort}`, (d) => rankAmongQuery(d, sort).prepare());
+export function rankAmong(db: TDb, sort: TListSort, order: TListOrder) {
+  return prepared(db, `assembly.search.rank:${sort}:${order}`, (d) => rankAmongQuery(d, sort, order).prepare());
 }
 
 /** rankAmong's statement, unprepared, for the query-plan test. */
-export function rankAmongQuery(d: TDb, sort: Exclude<TListSort, 'latest'>) {
+export function rankAmongQuery(d: TDb, sort: TListSort, order: TListOrder) {
   return d
     .select({ id: assemblies.id })
     .from(assemblies)
     .where(listableAmong())
-    .orderBy(...SORT_KEYS[sort].map((column) => sql`+${column} desc`))
+    .orderBy(...SORT_KEYS[sort].map((column) => sql`+${column} ${sql.raw(order)}`))
     .limit(sql.placeholder('limit'))
     .offset(sql.placeholder('offset'));
 }

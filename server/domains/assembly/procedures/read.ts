@@ -15,7 +15,7 @@ export const list = publicProcedure
       tags: ['assembly'],
       protect: false,
       summary: 'Public assemblies: search, filter by hull class, sort',
-      description: `Newest first by default (sort=latest; the web client's sortField=createdTime, likes or rating maps onto sort=latest, hottest or rating, sortOrder must be desc); sort=hottest by log10(2 × likes + views / 10 + 1) rounded to 0.01 + publication time / 12 h, sort=rating by (sum + 15) / (count + 5). A list reaches its first ${MAX_LIST_WINDOW} results: page × pageSize above that is a 400. With a keyword, at most the newest ${MAX_SEARCH_RESULTS} matches are paged through and ranked; data.truncated says whether more matched. Items are in data.data[].`,
+      description: `Newest first by default (sort=latest; the web client's sortField=createdTime, likes, rating or updatedTime maps onto sort=latest, hottest, rating or updated); sort=hottest by log10(2 × likes + views / 10 + 1) rounded to 0.01 + publication time / 12 h, sort=rating by (sum + 15) / (count + 5), sort=updated by the last edit. sortOrder=asc reverses any sort. A list reaches its first ${MAX_LIST_WINDOW} results: page × pageSize above that is a 400. With a keyword, at most the newest ${MAX_SEARCH_RESULTS} matches are paged through and ranked; a date range (createdStart/End, updatedStart/End) likewise pages through at most ${MAX_SEARCH_RESULTS}; data.truncated says whether more matched. Items are in data.data[].`,
     },
     http: { stored: { scope: 'list' } },
   })
