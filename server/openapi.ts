@@ -1,5 +1,5 @@
 import type { AnyRouter } from '@trpc/server';
-import { generateOpenApiDocument, type OpenAPIObject } from 'trpc-to-openapi';
+import { forEachOpenApiProcedure, generateOpenApiDocument, normalizePath, type OpenAPIObject } from 'trpc-to-openapi';
 
 type TJson = Record<string, any>;
 
@@ -97,6 +97,44 @@ export function exampleOf(schema: TJson | undefined, document: TJson, depth = 0)
   }
 }
 
+const ICALENDAR_EXAMPLE = [
+  'BEGIN:VCALENDAR',
+  'VERSION:2.0',
+  'PRODID:-//tidewatch//calendar//EN',
+  'NAME:Guts and Glory',
+  'X-WR-CALNAME:Guts and Glory',
+  'REFRESH-INTERVAL;VALUE=DURATION:PT1H',
+  'X-PUBLISHED-TTL:PT1H',
+  'BEGIN:VEVENT',
+  'UID:kraken@y2s4.tidewatch',
+  'SEQUENCE:0',
+  'DTSTAMP:20251101T120000Z',
+  'DTSTART:20251025T180000Z',
+  'DTEND:20251027T060000Z',
+  'SUMMARY:World event: Kraken Hunt',
+  'CATEGORIES:world-event',
+  'END:VEVENT',
+  'END:VCALENDAR',
+].join('\r\n');
+
+/**
+ * The 200 answer of procedures with `meta.rawResponse` (server/trpc.ts) is their string output with
+ * that Content-Type, not the envelope; their errors stay envelopes.
+ */
+function documentRawResponses(router: AnyRouter, document: TJson): void {
+  forEachOpenApiProcedure(router._def.procedures, ({ meta }) => {
+    const contentType = (meta as { rawResponse?: { contentType: string } }).rawResponse?.contentType;
+    if (contentType === undefined) return;
+    const operation = document.paths?.[normalizePath(meta.openapi.path)]?.[meta.openapi.method.toLowerCase()];
+    const success = operation?.responses?.['200'];
+    if (!success) return;
+    const mediaType = contentType.split(';', 1)[0]!.trim();
+    success.content = {
+      [mediaType]: { schema: { type: 'string' }, ...(mediaType === 'text/calendar' ? { example: ICALENDAR_EXAMPLE } : {}) },
+    };
+  });
+}
+
 /**
  * The OpenAPI document of the REST surface. trpc-to-openapi documents the raw procedure outputs;
  * the REST adapter wraps them in `{ code, message, data }`, so the document is rewritten to match.
@@ -105,7 +143,8 @@ export function buildOpenApiDocument(router: AnyRouter, version: string): OpenAP
   const document = generateOpenApiDocument(router, {
     title: 'Tidewatch API',
     description:
-      'Community backend for Skull and Bones. Every response is an envelope `{ code, message, data }` whose `code` equals the HTTP status. ' +
+      'Community backend for Skull and Bones. Every response is an envelope `{ code, message, data }` whose `code` equals the HTTP status, ' +
+      'except the successful answers of the iCalendar feeds (/calendar/events.ics, /calendar/event.ics: text/calendar). ' +
       'Send the session token from /user/signin or /user/signup as `Authorization: Bearer <token>`.',
     version,
     baseUrl: '/api',
@@ -117,6 +156,7 @@ export function buildOpenApiDocument(router: AnyRouter, version: string): OpenAP
   document.components.schemas.ErrorEnvelope = ERROR_ENVELOPE;
 
   document.components.headers = { ...document.components.headers, 'Retry-After': RETRY_AFTER };
+  documentRawResponses(router, document);
   for (const pathItem of Object.values<TJson>(document.paths ?? {})) {
     for (const operation of Object.values<TJson>(pathItem)) {
       if (!operation?.responses) continue;

@@ -5,8 +5,13 @@ import { AppError, toPublicError } from './errors';
 import { applyHttpCaching, type THttpCaching } from './http/caching';
 import { transformer } from './transformer';
 
-/** `http`: how the answer may be cached, by clients and by the service's stored answers (server/http/caching.ts). */
-export type TProcedureMeta = OpenApiMeta & { http?: THttpCaching };
+/**
+ * `http`: how the answer may be cached, by clients and by the service's stored answers (server/http/caching.ts).
+ * `rawResponse`: the REST surface sends the procedure's output, a string, as the body with this
+ * Content-Type instead of the `{ code, message, data }` envelope (feeds: calendar/events.ics); errors
+ * stay in the envelope, and native tRPC answers the string as any other output.
+ */
+export type TProcedureMeta = OpenApiMeta & { http?: THttpCaching; rawResponse?: { contentType: string } };
 
 const t = initTRPC
   .context<TContext>()

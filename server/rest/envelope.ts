@@ -7,7 +7,10 @@ export interface TEnvelope {
   data: unknown;
 }
 
-/** `body` as bytes when it is sent many times (stored answers): the socket takes a Buffer without encoding it again. */
+/**
+ * `body` as bytes when it is sent many times (stored answers): the socket takes a Buffer without encoding it again.
+ * A `content-type` in `headers` replaces the JSON one (the raw body of a `meta.rawResponse` route).
+ */
 export function sendJson(
   res: ServerResponse,
   status: number,

@@ -7,7 +7,7 @@ import { envelopeBody, sendJson } from './envelope';
 import type { TCaches } from '../infra/cache';
 import { StoredAnswers } from '../infra/cache/stored-answers';
 import { defaultCacheControl } from '../http/caching';
-import { routePathOf, type RouteTable } from './routes';
+import { routePathOf, type RouteTable, type TRestRoute } from './routes';
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -101,8 +101,9 @@ export function createRestHandler(options: TRestHandlerOptions): TRestHandler {
         batchIndex: 0,
       });
 
-      const responseBody = envelopeBody(200, 'success', data);
+      const responseBody = route.rawContentType === undefined ? envelopeBody(200, 'success', data) : rawBody(data, route);
       const headers: Record<string, string> = { ...ctx.responseHeaders };
+      if (route.rawContentType !== undefined) headers['content-type'] = route.rawContentType;
       if (route.method === 'GET') {
         headers['cache-control'] ??= defaultCacheControl('GET', req.headers.authorization !== undefined || req.headers['x-access-token'] !== undefined);
         // A procedure may set its own (weak) ETag when its body carries a counter that should not defeat revalidation.
@@ -118,7 +119,16 @@ export function createRestHandler(options: TRestHandlerOptions): TRestHandler {
   };
 }
 
-/** A 200 envelope, or a bodiless 304 (If-None-Match matches the ETag) or HEAD answer. */
+/** The body of a `meta.rawResponse` route: its procedure's output, which must be a string. */
+function rawBody(data: unknown, route: TRestRoute): string {
+  if (typeof data !== 'string') throw new Error(`${route.procedurePath} declares rawResponse but returned ${typeof data}`);
+  return data;
+}
+
+/**
+ * A 200 envelope, or a bodiless 304 (If-None-Match matches the ETag) or HEAD answer. A `content-type`
+ * in `headers` (a rawResponse route) replaces the envelope's.
+ */
 function sendSuccess(req: IncomingMessage, res: ServerResponse, method: string, body: string | Buffer, headers: Record<string, string>): void {
   if (headers.etag !== undefined && etagListMatches(req.headers['if-none-match'], headers.etag)) {
     res.statusCode = 304;
@@ -128,8 +138,8 @@ function sendSuccess(req: IncomingMessage, res: ServerResponse, method: string, 
   }
   if (method === 'HEAD') {
     res.statusCode = 200;
-    for (const name in headers) res.setHeader(name, headers[name]!);
     res.setHeader('content-type', 'application/json; charset=utf-8');
+    for (const name in headers) res.setHeader(name, headers[name]!);
     res.end();
     return;
   }

@@ -25,6 +25,8 @@ export interface TRestRoute {
   storedAnswers?: TStoredAnswersRule;
   /** The input declares `ifMatch`: the REST surface hands it the `If-Match` header (handler.ts). */
   takesIfMatch: boolean;
+  /** From `meta.rawResponse` (server/trpc.ts): the string output is the body, with this Content-Type, not an envelope. */
+  rawContentType?: string;
 }
 
 export type TRouteMatch =
@@ -126,6 +128,7 @@ export class RouteTable {
         definitionOrder: routes.length,
         storedAnswers: storedAnswersRuleOf(meta),
         takesIfMatch: takesIfMatch(procedure as AnyProcedure),
+        rawContentType: (meta as { rawResponse?: { contentType: string } }).rawResponse?.contentType,
       });
     });
     return new RouteTable(routes);

@@ -73,6 +73,10 @@ function ownedCases(f: TOwned): Record<string, TOwnedCase> {
     'POST /assembly/edit': { body: { uuid: f.privateAssembly, data: { name: 'renamed' } }, stranger: [403], owner: [200] },
     'POST /assembly/like': { body: { uuid: f.privateAssembly, like: true }, stranger: [403], owner: [400, 403] },
     'POST /assembly/rate': { body: { uuid: f.privateAssembly, score: 4 }, stranger: [403], owner: [400, 403] },
+    'POST /assembly/attr/edit': { body: { uuid: f.privateAssembly, assembly: { attr: { isLike: false } } }, stranger: [403], owner: [200] },
+    'GET /likes/check': { query: { targetType: 'assembly', targetId: f.privateAssembly }, stranger: [403], owner: [200] },
+    'GET /likes/count': { query: { targetType: 'assembly', targetId: f.privateAssembly }, stranger: [403], owner: [200], anonymous: [403] },
+    'POST /likes/toggle': { body: { targetType: 'assembly', targetId: f.privateAssembly }, stranger: [403], owner: [403] },
     'POST /assembly/restore': { body: { uuid: f.trashedAssembly }, stranger: [403, 404], owner: [200] },
     'POST /assembly/delete': { body: { uuid: f.privateAssembly }, stranger: [403], owner: [200] },
   };

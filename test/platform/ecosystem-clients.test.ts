@@ -138,11 +138,19 @@ Document('every operation: summary, tag, envelope schemas, examples, 429 with Re
     const name = `${method.toUpperCase()} ${path}`;
     assert.type(operation.summary, 'string', `${name} summary`);
     assert.ok(operation.tags?.length >= 1, `${name} tag`);
-    const success = operation.responses['200'].content['application/json'];
-    assert.equal(success.schema.required, ['code', 'message', 'data'], `${name} success envelope`);
-    assert.equal(success.example.code, 200);
-    assert.is(success.example.message, 'success');
-    assert.type(success.example.data, 'object', `${name} example data`);
+    const feed = operation.responses['200'].content['text/calendar'];
+    if (feed) {
+      // The documented exception: the iCalendar feeds answer their raw text (meta.rawResponse); errors stay envelopes.
+      assert.ok(/\.ics$/.test(path), `${name}: only the iCalendar feeds answer text/calendar`);
+      assert.is(feed.schema.type, 'string');
+      assert.match(feed.example, /^BEGIN:VCALENDAR\r\n/);
+    } else {
+      const success = operation.responses['200'].content['application/json'];
+      assert.equal(success.schema.required, ['code', 'message', 'data'], `${name} success envelope`);
+      assert.equal(success.example.code, 200);
+      assert.is(success.example.message, 'success');
+      assert.type(success.example.data, 'object', `${name} example data`);
+    }
     for (const [status, response] of Object.entries<TJson>(operation.responses)) {
       if (status === '200') continue;
       const media = response.content['application/json'];

@@ -165,4 +165,23 @@ Client('GET calendar/data?season=: History.vue reads data.events{} with occurren
   assert.is((await send(app, 'GET', 'calendar/data')).status, 400);
 });
 
+Client('window.open calendar/events.ics and calendar/event.ics: History.vue subscribes to the season or one event', async ({ app }) => {
+  // src/views/calendar/History.vue:230-251 `openICSFile`: `window.open(\`${http.location}calendar/${url}?${params}\`)`
+  // with `new URLSearchParams({language: 'zh_CN', season, eventId: eventId || ''})`; a browser
+  // navigation (no axios, no token), handed to the phone's calendar: the answer is text/calendar.
+  const open = (url: string, season: string, eventId?: string) =>
+    app.rest('GET', `/api/calendar/${url}?${new URLSearchParams({ language: 'zh_CN', season, eventId: eventId || '' })}`);
+  const events = Object.keys((await send(app, 'GET', 'calendar/data', { params: { season: 'burningStraits' } })).body.data.events);
+  const season = await open('events.ics', 'burningStraits');
+  assert.is(season.status, 200, season.text);
+  assert.is(season.headers.get('content-type'), 'text/calendar; charset=utf-8');
+  assert.ok(season.text.startsWith('BEGIN:VCALENDAR\r\n'));
+  const uids = [...season.text.matchAll(/^UID:(.*)\r$/gm)].map((match) => match[1]);
+  assert.equal(uids, events.map((id) => `${id}@y3s4.tidewatch`), 'one VEVENT per event, in order of start');
+  const one = await open('event.ics', 'burningStraits', events[0]);
+  assert.is(one.status, 200, one.text);
+  assert.equal([...one.text.matchAll(/^UID:(.*)\r$/gm)].map((match) => match[1]), [`${events[0]}@y3s4.tidewatch`]);
+  assert.is((await open('event.ics', 'burningStraits', 'no-such-event')).status, 404);
+});
+
 Client.run();

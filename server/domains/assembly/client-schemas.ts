@@ -7,7 +7,7 @@ import { zBool } from '../../schemas';
 import { WEAPON_SLOT_KINDS } from '../catalog/kinds';
 import { loadoutFromClient, VISIBILITIES, type TClientLoadout } from './client-format';
 import type { TClientExtras } from './fields';
-import { ZAssemblyPassword, ZCatalogId, ZTags, type TAssemblyPatch } from './fields';
+import { ZAssemblyPassword, ZAssemblyUuid, ZCatalogId, ZTags, type TAssemblyPatch } from './fields';
 
 /** Opaque JSON the client stores and reads back (weapon modifications, wheel and warehouse data): at most this many characters. */
 const MAX_CLIENT_JSON = 32_768;
@@ -106,6 +106,31 @@ export function fromClientForm(form: TClientForm, ctx: z.RefinementCtx, onEdit: 
   if (Object.keys(client).length > 0) out.client = client;
   return out;
 }
+
+/**
+ * POST /assembly/attr/edit: the display settings as GET /assembly/attr answers them under `data`
+ * (the client's settings panel sends that object back, `password` flag included), written by
+ * editAssembly: visibility, the password (`attr.password` as on edit) and the three `attr` parts.
+ */
+export const ZAttributesEditInput = z
+  .strictObject({
+    uuid: ZAssemblyUuid,
+    assembly: ZClientAssembly.pick({ visibility: true, attr: true }).optional().meta({ description: 'visibility and the display settings (attr; attr.password as on edit)' }),
+    wheel: ZClientPart('wheelUseVersion').pick({ attr: true }).optional(),
+    warehouse: ZClientPart('warehouseUseVersion').pick({ attr: true }).optional(),
+    password: z.boolean().optional().meta({ description: 'What GET /assembly/attr answers (whether there is a password), sent back by the web client: ignored' }),
+    ifMatch: z.string().min(1, 'must not be empty').max(1024, 'must be at most 1024 characters').optional().meta({ description: 'As on POST /assembly/edit (or the If-Match header)' }),
+  })
+  .transform((input, ctx): { uuid: string; data: TAssemblyPatch; ifMatch?: string } => {
+    const { uuid, assembly, wheel, warehouse, ifMatch } = input;
+    if (assembly === undefined && wheel === undefined && warehouse === undefined) ctx.addIssue({ code: 'custom', path: ['assembly'], message: 'give assembly, wheel or warehouse' });
+    const { client, ...patch } = fromClientForm({ assembly }, ctx, true);
+    const settings: NonNullable<TAssemblyPatch['settings']> = {};
+    if (client?.attr !== undefined) settings.attr = client.attr;
+    if (wheel?.attr !== undefined) settings.wheel = wheel.attr;
+    if (warehouse?.attr !== undefined) settings.warehouse = warehouse.attr;
+    return { uuid, data: { ...patch, settings }, ...(ifMatch !== undefined ? { ifMatch } : {}) };
+  });
 
 export const LIST_SORTS = ['latest', 'hottest', 'rating', 'updated'] as const;
 export type TListSort = (typeof LIST_SORTS)[number];

@@ -66,4 +66,6 @@ export interface TAssemblyPatch {
   isPublic?: boolean;
   password?: string | null;
   client?: TClientExtras;
+  /** Display settings only (POST /assembly/attr/edit): each given replaces its `attr`; the client's data parts are kept. */
+  settings?: { attr?: Record<string, unknown>; wheel?: Record<string, unknown>; warehouse?: Record<string, unknown> };
 }

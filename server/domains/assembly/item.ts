@@ -3,6 +3,7 @@
 import type { TDepsOf, TServiceDeps } from '../../deps';
 import { AppError } from '../../errors';
 import { assertReadable, type TPasswordGuesses } from './access';
+import { isLikedBy } from './likes';
 import { computeAttributes, resolveLoadout } from './loadout';
 import { clientOf, findActive, loadoutOf, toView } from './queries';
 import type { z } from 'zod';
@@ -61,7 +62,9 @@ export async function getAssembly(
     current = views.learn(uuid, stored);
   }
   if (input.viewerId !== entry.creatorId) current = views.record(uuid);
-  return { ...entry.view, views: current, isOwner: input.viewerId !== undefined && input.viewerId === entry.creatorId };
+  // The caller's own like, after the shared cache: never part of the cached view.
+  const isLiked = await isLikedBy(db, input.viewerId, uuid);
+  return { ...entry.view, views: current, isOwner: input.viewerId !== undefined && input.viewerId === entry.creatorId, isLiked };
 }
 
 type TAssemblySettings = z.infer<typeof ZAttributes>['data'];

@@ -69,6 +69,10 @@ export async function publishAssembly(deps: TWriteDeps, input: { creatorId: stri
  */
 function mergedClient(row: TRow, patch: TAssemblyPatch): TClientExtras {
   const merged: TClientExtras = { ...clientOf(row), ...patch.client };
+  const { settings } = patch;
+  if (settings?.attr !== undefined) merged.attr = settings.attr;
+  if (settings?.wheel !== undefined) merged.wheel = { ...merged.wheel, attr: settings.wheel };
+  if (settings?.warehouse !== undefined) merged.warehouse = { ...merged.warehouse, attr: settings.warehouse };
   const loadoutChanged = patch.shipId !== undefined || patch.weapons !== undefined || patch.armor !== undefined || patch.furnitures !== undefined;
   if (loadoutChanged && patch.client?.data === undefined) delete merged.data;
   return merged;

@@ -100,6 +100,8 @@ export function toView(row: TRow, viewerId?: string): TAssemblyView {
     isVisibility: true,
     isPassword: false,
     isOwner: viewerId !== undefined && viewerId === row.creatorId,
+    // The caller's own like: getAssembly sets it per read; writes answer their creator, who cannot like it.
+    isLiked: false,
     cloningUuid: null,
   };
 }

@@ -1,6 +1,7 @@
 import { router } from '../../trpc';
+import { likesRouter } from './procedures/likes';
 import { getAttributes, getItem, list, listTrash } from './procedures/read';
-import { edit, like, publish, rate, remove, restore } from './procedures/write';
+import { edit, editAttributes, like, publish, rate, remove, restore } from './procedures/write';
 
 export const assemblyRouter = router({
   list,
@@ -9,8 +10,10 @@ export const assemblyRouter = router({
   listTrash,
   publish,
   edit,
+  editAttributes,
   delete: remove,
   restore,
   like,
   rate,
+  likes: likesRouter,
 });

@@ -26,6 +26,7 @@ export const MAX_LIST_WINDOW = 10_000;
 export const MAX_SEARCH_RESULTS = 1000;
 
 export { ZAssemblyUuid, type TAssemblyDraft, type TAssemblyPatch } from './fields';
+export { ZAttributesEditInput } from './client-schemas';
 export type { TDateRange, TListOrder, TListSort } from './client-schemas';
 
 export const ZWeaponEntry = z.strictObject({
@@ -141,7 +142,7 @@ const summaryFields = {
 /** One assembly of a list (GET /assembly/list): its loadout in the web client's form under `assembly`, its display settings under `attr`. */
 export const ZAssemblySummary = z.object({
   ...summaryFields,
-  isLiked: z.literal(false).meta({ description: 'Lists are the same for everyone (and cached so): always false' }),
+  isLiked: z.boolean().meta({ description: 'You like it (false for anonymous callers)' }),
   attr: ZJsonObject.meta({ description: "The web client's display settings (assemblyUseVersion, isShowItemName, ...); {} when none" }),
   assembly: ZJsonObject.meta({ description: "The loadout in the web client's form (shipSlot, weaponSlots, weaponDirections, secondaryWeaponSlots, armorSlot, displaySlots, ...)" }),
 });
@@ -164,6 +165,7 @@ export const ZAssembly = z.object({
   isVisibility: z.literal(true).meta({ description: 'The content is readable (false only on the locked answer)' }),
   isPassword: z.literal(false).meta({ description: 'A password is needed to read the content (true only on the locked answer)' }),
   isOwner: z.boolean().meta({ description: 'The caller is the creator' }),
+  isLiked: z.boolean().meta({ description: 'The caller likes it (false for anonymous callers and for the creator)' }),
   cloningUuid: z.null().meta({ description: 'Forks are not served yet (issue 19): always null' }),
 });
 /** The view of one assembly (GET /assembly/item, and the answer of every write that returns it). */

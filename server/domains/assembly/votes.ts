@@ -20,26 +20,33 @@ async function findVotable(db: TDb, uuid: string, userId: string, password: stri
   return row;
 }
 
+/**
+ * The one writer of likes (POST /assembly/like and POST /likes/toggle): `like` true or false sets the
+ * caller's like, 'toggle' flips it. The flip reads and writes inside one transaction, so concurrent
+ * toggles by one user each see the previous one's result and the count stays the number of rows.
+ */
 export async function likeAssembly(
   deps: TVoteDeps,
-  input: { userId: string; uuid: string; like: boolean; password?: string; guesses?: TPasswordGuesses },
+  input: { userId: string; uuid: string; like: boolean | 'toggle'; password?: string; guesses?: TPasswordGuesses },
 ): Promise<{ uuid: string; liked: boolean; likes: number }> {
   const { db } = deps;
   const now = deps.now();
   const { userId, uuid } = input;
   const row = await findVotable(db, uuid, userId, input.password, input.guesses);
-  const likes = await transaction(db, async (tx) => {
-    if (input.like) {
+  const mine = and(eq(assemblyLikes.assemblyId, row.id), eq(assemblyLikes.userId, userId));
+  const { liked, likes } = await transaction(db, async (tx) => {
+    const liked = input.like === 'toggle' ? (await tx.select({ userId: assemblyLikes.userId }).from(assemblyLikes).where(mine).get()) === undefined : input.like;
+    if (liked) {
       await tx.insert(assemblyLikes).values({ assemblyId: row.id, userId, createdAt: now }).onConflictDoNothing();
     } else {
-      await tx.delete(assemblyLikes).where(and(eq(assemblyLikes.assemblyId, row.id), eq(assemblyLikes.userId, userId)));
+      await tx.delete(assemblyLikes).where(mine);
     }
     const n = (await tx.select({ n: count() }).from(assemblyLikes).where(eq(assemblyLikes.assemblyId, row.id)).get())?.n ?? 0;
     await tx.update(assemblies).set({ likes: n }).where(eq(assemblies.id, row.id));
-    return n;
+    return { liked, likes: n };
   });
   await invalidateAssembly(deps, { uuid });
-  return { uuid, liked: input.like, likes };
+  return { uuid, liked, likes };
 }
 
 export async function rateAssembly(

@@ -5,12 +5,14 @@ import { ZSeasonOut, ZSeasonRef, ZSeasonStatus } from '../war/schemas';
 
 const ZInstant = z.iso.datetime({ offset: true, error: 'must be an ISO-8601 date-time such as 2026-05-01T17:00:00Z' });
 
+const ZEventId = z
+  .string()
+  .trim()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'must be 1-64 of letters, digits and . _ -');
+
 export const ZCalendarEventInput = z
   .strictObject({
-    id: z
-      .string()
-      .trim()
-      .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'must be 1-64 of letters, digits and . _ -'),
+    id: ZEventId,
     title: z.string().trim().min(1).max(200),
     category: z
       .string()
@@ -81,3 +83,31 @@ export type TCalendarReplaceResult = z.infer<typeof ZCalendarReplaceResult>;
 
 export const ZCalendarFileEntry = z.object({ season: ZSeasonRef, events: ZCalendarEvents }).strict();
 export const ZCalendarFileList = z.array(ZCalendarFileEntry).min(1, 'must list at least one calendar').max(200);
+
+/**
+ * `language` of the web client's feed links (`zh_CN`): accepted as a locale tag and otherwise
+ * ignored. Titles and descriptions exist in one language, the one they were imported in, so the
+ * feed has them as they are whatever the tag (docs/live-data.md).
+ */
+const ZFeedLanguage = z
+  .string()
+  .regex(/^[A-Za-z]{2,3}([_-][A-Za-z0-9]{2,8}){0,2}$/, 'must be a locale tag such as zh_CN or en')
+  .optional()
+  .meta({ description: 'A locale tag such as zh_CN; accepted and ignored: the events exist in the language they were imported in' });
+
+export const ZCalendarFeedInput = z.strictObject({
+  season: ZSeasonRef.meta({ description: 'Season id (y2s4), key (gutsAndGlory) or number' }),
+  language: ZFeedLanguage,
+  eventId: z
+    .literal('', { error: 'must be empty here: one event is at /calendar/event.ics' })
+    .optional()
+    .meta({ description: 'Empty or absent (the web client sends it empty): the whole season' }),
+});
+
+export const ZCalendarEventFeedInput = z.strictObject({
+  season: ZSeasonRef.meta({ description: 'Season id (y2s4), key (gutsAndGlory) or number' }),
+  language: ZFeedLanguage,
+  eventId: ZEventId.meta({ description: 'The event of the season the feed holds' }),
+});
+
+export const ZCalendarFeed = z.string().meta({ description: 'The iCalendar text (RFC 5545); REST sends it as text/calendar' });

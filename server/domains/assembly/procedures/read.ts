@@ -3,6 +3,7 @@ import { authedProcedure, publicProcedure } from '../../../trpc';
 import { passwordGuesses } from '../access';
 import { getAssembly, getAttributes as attributesOf } from '../item';
 import { listTrash as trashOf } from '../lifecycle';
+import { withIsLiked } from '../likes';
 import { listAssemblies } from '../list';
 import { itemEtag } from '../queries';
 import { MAX_LIST_WINDOW, MAX_SEARCH_RESULTS, ZAssemblyItem, ZAssemblyList, ZAttributes, ZAttributesInput, ZItemInput, ZListInput, ZTrashInput, ZTrashList, type TAssemblyItem } from '../schemas';
@@ -21,7 +22,8 @@ export const list = publicProcedure
   })
   .input(ZListInput.prefault({}))
   .output(ZAssemblyList)
-  .query(({ input, ctx }) => listAssemblies(ctx.deps, input));
+  // The page may be the shared cached one; the caller's own isLiked is set on a copy of it.
+  .query(async ({ input, ctx }) => withIsLiked(ctx.deps.db, ctx.auth?.user.id, await listAssemblies(ctx.deps, input)));
 
 export const getItem = publicProcedure
   .meta({

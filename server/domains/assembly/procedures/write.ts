@@ -3,7 +3,7 @@ import { authedProcedure } from '../../../trpc';
 import { passwordGuesses } from '../access';
 import { editAssembly, publishAssembly, restoreAssembly, trashAssembly } from '../lifecycle';
 import { itemEtag } from '../queries';
-import { IF_MATCH_DESCRIPTION, ZAssembly, ZAssemblyDraft, ZPublished, ZEditInput, ZLikeInput, ZLikeResult, ZRateInput, ZRateResult, ZTrashResult, ZUuidInput } from '../schemas';
+import { IF_MATCH_DESCRIPTION, ZAssembly, ZAttributesEditInput, ZAssemblyDraft, ZPublished, ZEditInput, ZLikeInput, ZLikeResult, ZRateInput, ZRateResult, ZTrashResult, ZUuidInput } from '../schemas';
 import { likeAssembly, rateAssembly } from '../votes';
 
 export const publish = authedProcedure
@@ -42,6 +42,26 @@ export const edit = authedProcedure
     http: { etag: itemEtag },
   })
   .input(ZEditInput)
+  .output(ZAssembly)
+  .mutation(({ input, ctx }) => editAssembly(ctx.deps, { userId: ctx.user.id, uuid: input.uuid, patch: input.data, ifMatch: input.ifMatch }));
+
+export const editAttributes = authedProcedure
+  .meta({
+    openapi: {
+      method: 'POST',
+      path: '/assembly/attr/edit',
+      tags: ['assembly'],
+      protect: true,
+      summary: "Change your assembly's display settings (the web client's settings panel)",
+      description:
+        'The object GET /assembly/attr answers under data, with the uuid: assembly.visibility, assembly.attr (display settings; attr.password as on edit: absent or empty keeps it, null removes it, a string sets it), ' +
+        'wheel.attr and warehouse.attr. Each attr given replaces the stored one; the loadout and the wheel and warehouse data are kept. password (the flag GET /assembly/attr answers) is accepted and ignored. ' +
+        'Written as POST /assembly/edit writes (the same checks, If-Match and answer with its ETag). 412: changed since that ETag; 404: not found or in the trash; 403: not the creator.',
+      requestHeaders: z.object({ 'if-match': z.string().optional().meta({ description: IF_MATCH_DESCRIPTION }) }),
+    },
+    http: { etag: itemEtag },
+  })
+  .input(ZAttributesEditInput)
   .output(ZAssembly)
   .mutation(({ input, ctx }) => editAssembly(ctx.deps, { userId: ctx.user.id, uuid: input.uuid, patch: input.data, ifMatch: input.ifMatch }));
 
