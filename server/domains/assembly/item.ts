@@ -62,9 +62,11 @@ export async function getAssembly(
     current = views.learn(uuid, stored);
   }
   if (input.viewerId !== entry.creatorId) current = views.record(uuid);
-  // The caller's own like, after the shared cache: never part of the cached view.
-  const isLiked = await isLikedBy(db, input.viewerId, uuid);
-  return { ...entry.view, views: current, isOwner: input.viewerId !== undefined && input.viewerId === entry.creatorId, isLiked };
+  // The caller's own like, after the shared cache: never part of the cached view. A creator cannot
+  // like their own assembly, so only other signed-in readers are asked.
+  const isOwner = input.viewerId !== undefined && input.viewerId === entry.creatorId;
+  const isLiked = isOwner ? false : await isLikedBy(db, input.viewerId, uuid);
+  return { ...entry.view, views: current, isOwner, isLiked };
 }
 
 type TAssemblySettings = z.infer<typeof ZAttributes>['data'];

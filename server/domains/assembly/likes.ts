@@ -28,13 +28,13 @@ export async function isLikedBy(db: TDb, userId: string | undefined, uuid: strin
  * cache: it is copied, never changed, so no caller's likes reach another's answer. Anonymous callers
  * get the page as it is (isLiked false), which is also what stored answers hold.
  */
-export async function withIsLiked(db: TDb, userId: string | undefined, page: TAssemblyList): Promise<TAssemblyList> {
-  if (userId === undefined || page.data.length === 0) return page;
-  const rows = await db
+export async function withIsLiked(deps: TDepsOf<'db'>, { viewerId, page }: { viewerId?: string; page: TAssemblyList }): Promise<TAssemblyList> {
+  if (viewerId === undefined || page.data.length === 0) return page;
+  const rows = await deps.db
     .select({ uuid: assemblies.uuid })
     .from(assemblyLikes)
     .innerJoin(assemblies, eq(assemblies.id, assemblyLikes.assemblyId))
-    .where(and(eq(assemblyLikes.userId, userId), inArray(assemblies.uuid, page.data.map((item) => item.uuid))))
+    .where(and(eq(assemblyLikes.userId, viewerId), inArray(assemblies.uuid, page.data.map((item) => item.uuid))))
     .all();
   if (rows.length === 0) return page;
   const liked = new Set(rows.map((row) => row.uuid));

@@ -23,7 +23,7 @@ export const list = publicProcedure
   .input(ZListInput.prefault({}))
   .output(ZAssemblyList)
   // The page may be the shared cached one; the caller's own isLiked is set on a copy of it.
-  .query(async ({ input, ctx }) => withIsLiked(ctx.deps.db, ctx.auth?.user.id, await listAssemblies(ctx.deps, input)));
+  .query(async ({ input, ctx }) => withIsLiked(ctx.deps, { viewerId: ctx.auth?.user.id, page: await listAssemblies(ctx.deps, input) }));
 
 export const getItem = publicProcedure
   .meta({
