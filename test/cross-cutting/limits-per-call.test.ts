@@ -5,6 +5,7 @@
  * decided per call, before the work it guards, gives them.
  */
 import { createTRPCClient, httpBatchLink, TRPCClientError } from '@trpc/client';
+import { openSvgAnswer } from '../../server/domains/captcha/service';
 import { and, count, eq } from 'drizzle-orm';
 import superjson from 'superjson';
 import { suite } from 'uvu';
@@ -421,9 +422,12 @@ Assemblies.run();
 
 // --- Sign-up and captcha ---
 
+/** The captcha key of the sign-up suite's server: the test opens an SVG challenge's hash with it, as a person reads the picture. */
+const SIGNUP_HMAC_KEY = 'limits-per-call-captcha-key';
+
 const Signup = suite<{ app: TTestServer }>('sign-up and captcha limits, per call');
 Signup.before(async (context) => {
-  context.app = await startTestServer({ ...BIG_BATCHES, TRUST_PROXY: 1, RATE_LIMIT_SIGNUP: 3, RATE_LIMIT_CAPTCHA: 5 });
+  context.app = await startTestServer({ ...BIG_BATCHES, TRUST_PROXY: 1, RATE_LIMIT_SIGNUP: 3, RATE_LIMIT_CAPTCHA: 5, CAPTCHA_HMAC_KEY: SIGNUP_HMAC_KEY });
 });
 Signup.after(async (context) => {
   await context.app.stop();
@@ -481,6 +485,28 @@ Signup('one solved captcha in a batch of sign-ups is accepted exactly once', asy
   const { client: trpc } = batchClient(app, { 'x-forwarded-for': client });
   const statuses = await Promise.all(repeat(3, () => statusOf(trpc.user.signup.mutate(newAccount(code)))));
   assert.equal(tally(statuses), { 200: 1, 400: 2 });
+});
+
+Signup('one answered SVG captcha in a batch of sign-ups is accepted exactly once; concurrent REST the same', async ({ app }) => {
+  const svgAnswer = async (client: string) => {
+    const challenge = await app.rest('GET', '/api/captcha', { headers: { 'x-forwarded-for': client } });
+    assert.is(challenge.status, 200);
+    const { hash } = challenge.body.data;
+    return { captchaType: 'svg' as const, encryptCaptcha: hash as string, response: openSvgAnswer(SIGNUP_HMAC_KEY, hash)!.text };
+  };
+  const client = newClient();
+  const captcha = await svgAnswer(client);
+  const { client: trpc, sent } = batchClient(app, { 'x-forwarded-for': client });
+  const statuses = await Promise.all(repeat(3, () => statusOf(trpc.user.signup.mutate({ ...newAccount(), captcha }))));
+  assert.is(sent.requests, 1, 'one batch');
+  assert.equal(tally(statuses), { 200: 1, 400: 2 });
+
+  const restClient = newClient();
+  const restCaptcha = await svgAnswer(restClient);
+  const rest = await Promise.all(
+    repeat(3, () => app.rest('POST', '/api/user/signup', { body: { ...newAccount(), captcha: restCaptcha }, headers: { 'x-forwarded-for': restClient } }).then((response) => response.status)),
+  );
+  assert.equal(tally(rest), { 200: 1, 400: 2 });
 });
 
 Signup.run();
