@@ -61,6 +61,9 @@ export const ZConfig = z.object({
   RATE_LIMIT_SIGNUP: zPositive(10).describe('sign-ups per hour per client'),
   RATE_LIMIT_CAPTCHA: zPositive(30).describe('captcha challenges per minute per client'),
   RATE_LIMIT_ORDERS: zPositive(20).describe('sponsorship orders per hour per account'),
+  RATE_LIMIT_COMMENTS: zPositive(20).describe('comments written (created or edited) per 10 minutes per account'),
+  RATE_LIMIT_AVATAR_UPLOADS: zPositive(10).describe('avatar uploads per hour per account'),
+  RATE_LIMIT_FORKS: zPositive(30).describe('assembly forks per hour per account'),
   /** Most calls in one native tRPC batch (`/trpc/a,b,c?batch=1`); a larger batch is one 400. Each call counts against RATE_LIMIT_GLOBAL. */
   TRPC_MAX_BATCH_SIZE: z.coerce.number().int().min(1).max(1000).default(10),
   /** Bearer token that GET /metrics requires; unset, /metrics is open (it shows only aggregate figures). */

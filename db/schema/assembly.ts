@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, primaryKey, real, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { type AnySQLiteColumn, index, integer, primaryKey, real, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 import { users } from './user';
 
 /** Hulls of the game catalog, imported from the community `ships.json`. */
@@ -108,6 +108,13 @@ export const assemblies = sqliteTable(
     deletedAt: integer('deleted_at', { mode: 'timestamp_ms' }),
     /** sort=hottest's key (HOT_DECAY_MS), written by triggers on insert and on every change of likes or views. */
     hotRank: real('hot_rank').notNull().default(0),
+    /**
+     * Forks (issue 19): the assembly this one was cloned from (the web client's `cloningUuid`), kept
+     * as a credit while the original exists; purging the original clears it.
+     */
+    clonedFromId: integer('cloned_from_id').references((): AnySQLiteColumn => assemblies.id, { onDelete: 'set null' }),
+    /** How many assemblies were cloned from this one and are not purged; kept by the fork writer in its transaction. */
+    forkCount: integer('fork_count').notNull().default(0),
     /** sort=rating's key: the smoothed average (sum + 3 x 5) / (count + 5), computed by SQLite on read and in its indexes. */
     ratingRank: real('rating_rank').generatedAlwaysAs(
       sql.raw(`(rating_sum + ${RATING_PRIOR_MEAN * RATING_PRIOR_COUNT}) * 1.0 / (rating_count + ${RATING_PRIOR_COUNT})`),
@@ -126,6 +133,7 @@ export const assemblies = sqliteTable(
     index('assemblies_listable').on(table.deletedAt, table.isPublic),
     index('assemblies_creator').on(table.creatorId, table.deletedAt),
     index('assemblies_ship').on(table.shipId),
+    index('assemblies_cloned_from').on(table.clonedFromId),
     // Issue 16: every order a list offers walks an index of the listable rows only, so a page costs
     // its offset plus its size in index entries, never a sort of every row. The trailing rowid (id)
     // of each entry breaks ties, newest first, when the index is walked backwards. The shipType
@@ -165,7 +173,8 @@ export const assemblyLikes = sqliteTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     createdAt: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
   },
-  (table) => [primaryKey({ columns: [table.assemblyId, table.userId] })],
+  // The second index serves a user's likes, newest first (user/likes, user/space/likes).
+  (table) => [primaryKey({ columns: [table.assemblyId, table.userId] }), index('assembly_likes_user').on(table.userId, table.createdAt)],
 );
 
 export const assemblyRatings = sqliteTable(
@@ -182,3 +191,4 @@ export const assemblyRatings = sqliteTable(
   },
   (table) => [primaryKey({ columns: [table.assemblyId, table.userId] })],
 );
+

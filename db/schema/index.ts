@@ -5,3 +5,4 @@ export * from './assembly';
 export * from './drop';
 export * from './war';
 export * from './calendar';
+export * from './comment';

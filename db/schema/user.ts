@@ -1,4 +1,4 @@
-import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { blob, index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 
 export const users = sqliteTable('users', {
   id: text('id').primaryKey(),
@@ -9,6 +9,16 @@ export const users = sqliteTable('users', {
   email: text('email').notNull().unique(),
   passwordHash: text('password_hash').notNull(),
   role: text('role', { enum: ['user', 'admin'] }).notNull().default('user'),
+  /**
+   * Public profile (issue 19). `alternativeName` is the display name the web client edits through
+   * `user/changeAlternativeName`; `username` stays the unique sign-in name. `avatarUrl` is either an
+   * https URL the user gave or the service's own path to an uploaded image (`user_avatars`).
+   */
+  alternativeName: text('alternative_name'),
+  avatarUrl: text('avatar_url'),
+  introduction: text('introduction'),
+  /** A BCP 47 tag such as `en-US` or `zh-CN`. */
+  language: text('language'),
   createdAt: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
   updatedAt: integer('updated_at', { mode: 'timestamp_ms' }).notNull(),
 });
@@ -26,3 +36,18 @@ export const sessions = sqliteTable(
   },
   (table) => [index('sessions_user_id').on(table.userId)],
 );
+
+/**
+ * Uploaded avatars, one per user, kept in the database so that a backup holds them and every
+ * instance of a scale-out serves them. The bytes are checked (type sniffed, size bounded) before
+ * they are stored; `etag` is their SHA-256.
+ */
+export const userAvatars = sqliteTable('user_avatars', {
+  userId: text('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  contentType: text('content_type').notNull(),
+  bytes: blob('bytes', { mode: 'buffer' }).notNull(),
+  etag: text('etag').notNull(),
+  updatedAt: integer('updated_at', { mode: 'timestamp_ms' }).notNull(),
+});

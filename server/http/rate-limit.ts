@@ -116,6 +116,12 @@ export interface TRateLimits {
   captcha: TRateLimit;
   /** Sponsorship order creation, per account. */
   orderCreate: TRateLimit;
+  /** Comments written (created or edited), per account. */
+  commentWrite: TRateLimit;
+  /** Avatar uploads, per account. */
+  avatarUpload: TRateLimit;
+  /** Assembly forks, per account. */
+  fork: TRateLimit;
   /** Wrong guesses at a private assembly's password, per client and assembly. */
   assemblyPasswordClient: TRateLimit;
   /** Wrong guesses at a private assembly's password, per assembly from all clients together. */
@@ -138,6 +144,9 @@ export function createRateLimits(config: TConfig, store: TRateLimitStore = memor
     signup: createRateLimit('signup', { points: config.RATE_LIMIT_SIGNUP, durationSeconds: 60 * 60, message: 'Too many sign-ups from this client' }, store),
     captcha: createRateLimit('captcha', { points: config.RATE_LIMIT_CAPTCHA, durationSeconds: 60, message: 'Too many captcha requests' }, store),
     orderCreate: createRateLimit('order-create', { points: config.RATE_LIMIT_ORDERS, durationSeconds: 60 * 60, message: 'Too many orders' }, store),
+    commentWrite: createRateLimit('comment-write', { points: config.RATE_LIMIT_COMMENTS, durationSeconds: 10 * 60, message: 'Too many comments' }, store),
+    avatarUpload: createRateLimit('avatar-upload', { points: config.RATE_LIMIT_AVATAR_UPLOADS, durationSeconds: 60 * 60, message: 'Too many avatar uploads' }, store),
+    fork: createRateLimit('fork', { points: config.RATE_LIMIT_FORKS, durationSeconds: 60 * 60, message: 'Too many forks' }, store),
     assemblyPasswordClient: createRateLimit('assembly-password-client', {
       points: config.RATE_LIMIT_ASSEMBLY_PASSWORD_CLIENT,
       durationSeconds: 15 * 60,
