@@ -39,6 +39,8 @@ export interface TOpenOptions {
   driver?: TDatabaseDriver;
   /** libSQL server token (Turso). */
   authToken?: string;
+  /** A libSQL server: the deadline of one HTTP request to it (DATABASE_TIMEOUT_MS). */
+  timeoutMs?: number;
 }
 
 export const MIGRATIONS_FOLDER = resolve(dirname(fileURLToPath(import.meta.url)), 'migrations');
@@ -62,7 +64,7 @@ export function driverFor(url: string, driver?: TDatabaseDriver): TDatabaseDrive
 }
 
 export function openDatabase(url: string, options: TOpenOptions = {}): TDatabase {
-  return driverFor(url, options.driver) === 'libsql' ? openLibsql(url, options.authToken) : openBetterSqlite(url);
+  return driverFor(url, options.driver) === 'libsql' ? openLibsql(url, options) : openBetterSqlite(url);
 }
 
 function integrityText(rows: { integrity_check: string }[]): string {
@@ -104,7 +106,7 @@ function openBetterSqlite(url: string): TDatabase {
  * over the network. libSQL turns foreign keys on for every connection of its pool by itself;
  * `timeout` is each connection's busy timeout.
  */
-function openLibsql(url: string, authToken?: string): TDatabase {
+function openLibsql(url: string, { authToken, timeoutMs = 10_000 }: TOpenOptions): TDatabase {
   const local = url.startsWith('file:');
   const file = local ? fileFromUrl(url) : url.replace(/\?.*$/, '');
   let clientUrl = url;
@@ -115,7 +117,14 @@ function openLibsql(url: string, authToken?: string): TDatabase {
       clientUrl = pathToFileURL(resolve(file)).href;
     }
   }
-  const client = createClient({ url: clientUrl, authToken, timeout: BUSY_TIMEOUT_MS });
+  const client = createClient({
+    url: clientUrl,
+    authToken,
+    timeout: BUSY_TIMEOUT_MS,
+    // Over HTTP every request has a deadline: a hung server fails the call (503, db/unavailable.ts)
+    // instead of holding it, and the gate behind it, for ever.
+    ...(!local && { fetch: (input: Request | string, init?: RequestInit) => fetch(input, { ...init, signal: AbortSignal.timeout(timeoutMs) }) }),
+  });
   if (local) {
     // Per connection, and the pool cannot run it on the ones it opens later; in practice the pool
     // keeps reusing its first connection (our transactions never overlap other queries), and

@@ -24,6 +24,11 @@ export const ZConfig = z.object({
   DATABASE_DRIVER: z.enum(['better-sqlite3', 'libsql']).optional(),
   /** Token of a libSQL server (Turso); never needed for file: URLs. */
   DATABASE_AUTH_TOKEN: z.string().min(1).optional(),
+  /**
+   * A libSQL server: how long one request to it may take before it is abandoned and the API call
+   * answers 503 with Retry-After (a stopped or unreachable server fails at once; a hung one, here).
+   */
+  DATABASE_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
   /** Shared state of several instances (rate limits, cache invalidation, captcha replays, throttles); unset keeps it in process. */
   REDIS_URL: z
     .string()

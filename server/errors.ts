@@ -1,6 +1,7 @@
 import { TRPCError } from '@trpc/server';
 import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
 import { ZodError } from 'zod';
+import { isDatabaseUnavailable } from '../db/unavailable';
 
 /**
  * The one table of error kinds: each code names its tRPC code (identical) and its HTTP status.
@@ -42,7 +43,7 @@ export const ERROR_KEYS = {
   BAD_REQUEST: ['request.bad', 'captcha.bad', 'captcha.expired', 'captcha.wrong'],
   PARSE_ERROR: ['request.bad'],
   UNAUTHORIZED: ['user.invalid', 'user.tokenExpired', 'signin.wrong'],
-  FORBIDDEN: ['request.forbidden'],
+  FORBIDDEN: ['request.forbidden', 'comment.disabled', 'assembly.likesDisabled'],
   NOT_FOUND: ['request.notFound', 'user.notFound'],
   METHOD_NOT_SUPPORTED: ['request.methodNotAllowed'],
   TIMEOUT: ['request.timeout'],
@@ -142,9 +143,11 @@ function findZodError(error: unknown): ZodError | undefined {
 
 /**
  * The one error mapper. Input validation becomes a 400 naming the field; AppErrors keep their code;
- * anything unexpected (including output validation failures) becomes a 500 that reveals nothing.
+ * a database that cannot be reached (db/unavailable.ts) is a 503 with Retry-After; anything else
+ * unexpected (including output validation failures) becomes a 500 that reveals nothing.
  */
 export function toPublicError(error: unknown, requestId: string): TPublicError {
+  if (!(error instanceof AppError) && isDatabaseUnavailable(error)) return databaseUnavailable(requestId);
   if (error instanceof TRPCError) {
     const code = (error.code in ERROR_STATUS ? error.code : 'INTERNAL_SERVER_ERROR') as TAppErrorCode;
     const status = ERROR_STATUS[code];
@@ -163,6 +166,19 @@ export function toPublicError(error: unknown, requestId: string): TPublicError {
     return { status, code, message: error.message, data: { key: defaultErrorKey(code) } };
   }
   return internal(requestId);
+}
+
+/** Seconds a client is told to wait when the database cannot be reached. */
+export const DATABASE_RETRY_AFTER_SECONDS = 2;
+
+function databaseUnavailable(requestId: string): TPublicError {
+  return {
+    status: 503,
+    code: 'SERVICE_UNAVAILABLE',
+    message: `The database is unavailable; retry in ${DATABASE_RETRY_AFTER_SECONDS} s`,
+    data: { key: defaultErrorKey('SERVICE_UNAVAILABLE'), requestId, retryAfterSeconds: DATABASE_RETRY_AFTER_SECONDS },
+    retryAfterSeconds: DATABASE_RETRY_AFTER_SECONDS,
+  };
 }
 
 function internal(requestId: string): TPublicError {

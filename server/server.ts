@@ -63,7 +63,7 @@ function startupError(message: string, cause: unknown): AppError {
 async function openForServing(config: TConfig): Promise<{ database: TDatabase; lock: TDatabaseLock | undefined }> {
   let database: TDatabase;
   try {
-    database = openDatabase(config.DATABASE_URL, { driver: config.DATABASE_DRIVER, authToken: config.DATABASE_AUTH_TOKEN });
+    database = openDatabase(config.DATABASE_URL, { driver: config.DATABASE_DRIVER, authToken: config.DATABASE_AUTH_TOKEN, timeoutMs: config.DATABASE_TIMEOUT_MS });
   } catch (error) {
     throw startupError(`cannot open the database ${redactUrl(config.DATABASE_URL)}`, error);
   }

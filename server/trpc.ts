@@ -1,4 +1,5 @@
 import { initTRPC } from '@trpc/server';
+import { TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/rpc';
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import type { TContext } from './context';
 import { AppError, toPublicError } from './errors';
@@ -22,7 +23,7 @@ const t = initTRPC
     errorFormatter({ shape, error, ctx }) {
       const described = toPublicError(error, ctx?.requestId ?? 'unknown');
       return {
-        code: shape.code,
+        code: TRPC_ERROR_CODES_BY_KEY[described.code],
         message: described.message,
         data: {
           code: described.code,

@@ -64,7 +64,7 @@ export async function runCommand(command: TCommand, argv: string[], print: (line
       config,
       async database() {
         if (!opened) {
-          opened = openDatabase(config.DATABASE_URL, { driver: config.DATABASE_DRIVER, authToken: config.DATABASE_AUTH_TOKEN });
+          opened = openDatabase(config.DATABASE_URL, { driver: config.DATABASE_DRIVER, authToken: config.DATABASE_AUTH_TOKEN, timeoutMs: config.DATABASE_TIMEOUT_MS });
           // Held like a server's (db/lock.ts): `restore` refuses to replace the file under a running command.
           if (!opened.remote && opened.file !== ':memory:') {
             try {

@@ -17,6 +17,7 @@ import { RouteTable } from '../../server/rest/routes';
 import { createRestHandler } from '../../server/rest/handler';
 import type { AppRouter } from '../../server/router';
 import { startServer, type TRunningServer } from '../../server/server';
+import { startSqld, TEST_SQLD } from './sqld';
 
 export interface TRestResponse<T = any> {
   status: number;
@@ -173,15 +174,17 @@ export const GENEROUS_LIMITS = {
  * or the CLI also opens must use it too: two SQLite libraries in one process do not see each
  * other's POSIX locks, so one closing the file can pull the WAL from under the other.
  */
-export const TEST_DRIVER: TDatabaseDriver | undefined = process.env.DATABASE_DRIVER === 'libsql' ? 'libsql' : undefined;
+export const TEST_DRIVER: TDatabaseDriver | undefined = process.env.DATABASE_DRIVER === 'libsql' || TEST_SQLD ? 'libsql' : undefined;
 
 /** The real app on a free port, over a fresh SQLite file. */
 export async function startTestServer(overrides: Partial<TConfig> = {}): Promise<TTestServer> {
   const dir = mkdtempSync(join(tmpdir(), 'tidewatch-test-'));
+  // Under TEST_DATABASE=sqld the database is a libSQL server of this test server's own, over HTTP.
+  const sqld = TEST_SQLD ? await startSqld(join(dir, 'sqld')) : undefined;
   const config = configWith({
     PORT: 0,
     HOST: '127.0.0.1',
-    DATABASE_URL: `file:${join(dir, 'test.db')}`,
+    DATABASE_URL: sqld ? sqld.url : `file:${join(dir, 'test.db')}`,
     DATABASE_DRIVER: TEST_DRIVER,
     SEED_DEMO: false,
     CAPTCHA_MAX_NUMBER: 2000,
@@ -190,7 +193,10 @@ export async function startTestServer(overrides: Partial<TConfig> = {}): Promise
     ...overrides,
   });
   const clock = new TestClock();
-  const running = await startServer(config, { logger: silentLogger(), now: clock.now });
+  const running = await startServer(config, { logger: silentLogger(), now: clock.now }).catch(async (error: unknown) => {
+    await sqld?.stop();
+    throw error;
+  });
   const server: TTestServer = {
     ...running,
     clock,
@@ -208,6 +214,7 @@ export async function startTestServer(overrides: Partial<TConfig> = {}): Promise
     },
     async stop() {
       await running.close();
+      await sqld?.stop();
       rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -1,0 +1,37 @@
+/**
+ * Whether an error means the database could not be reached or did not answer in time (a libSQL
+ * server stopped, restarting or partitioned away; a file locked past the busy timeout), as opposed
+ * to a bug or bad SQL. The error mapper answers these with a 503 and Retry-After instead of a 500:
+ * the request may well succeed a moment later, and nothing of it was committed.
+ */
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+  'UND_ERR_CLOSED',
+]);
+
+/** libSQL client codes for a server that failed or dropped the stream, and SQLite's "still locked". */
+const DATABASE_CODES = new Set(['SERVER_ERROR', 'HRANA_CLOSED_ERROR', 'HRANA_WEBSOCKET_ERROR', 'STREAM_EXPIRED', 'SQLITE_BUSY', 'SQLITE_BUSY_SNAPSHOT']);
+
+export function isDatabaseUnavailable(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; depth < 6 && current; depth++) {
+    const { name, code, message } = current as { name?: unknown; code?: unknown; message?: unknown };
+    if (typeof code === 'string' && (NETWORK_CODES.has(code) || DATABASE_CODES.has(code))) return true;
+    // The remote statement deadline (db/client.ts, DATABASE_TIMEOUT_MS) aborts the request's fetch.
+    if (name === 'TimeoutError') return true;
+    if (current instanceof TypeError && message === 'fetch failed') return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}
