@@ -1,7 +1,7 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { createClient, type Client } from '@libsql/client';
+import { createClient, type Client, type ResultSet } from '@libsql/client';
 import Database from 'better-sqlite3';
 import { sql } from 'drizzle-orm';
 import { drizzle as drizzleBetterSqlite } from 'drizzle-orm/better-sqlite3';
@@ -10,6 +10,7 @@ import { drizzle as drizzleLibsql } from 'drizzle-orm/libsql';
 import { migrate as migrateLibsql } from 'drizzle-orm/libsql/migrator';
 import { runnerDatabase } from './better-sqlite3-async';
 import { DatabaseGate } from './gate';
+import { ReplicaSync } from './replica';
 import * as schema from './schema';
 import { libsqlTransactionRunner, registerTransactionRunner, sqliteTransactionRunner } from './transaction';
 
@@ -25,6 +26,8 @@ export interface TDatabase {
   file: string;
   /** True for a libSQL server reached over the network: no file here to back up. */
   remote: boolean;
+  /** Set when the file is an embedded replica of a libSQL primary (DATABASE_SYNC_URL). */
+  replica?: ReplicaSync;
   /** Applies pending drizzle-kit migrations from db/migrations (tests may name another folder, e.g. a prefix of it). */
   migrate(migrationsFolder?: string): Promise<void>;
   /** Writes a consistent copy of the live database to a file (online backup, or VACUUM INTO on libSQL). */
@@ -41,6 +44,11 @@ export interface TOpenOptions {
   authToken?: string;
   /** A libSQL server: the deadline of one HTTP request to it (DATABASE_TIMEOUT_MS). */
   timeoutMs?: number;
+  /**
+   * With a file: URL, the libSQL primary this file is an embedded replica of (DATABASE_SYNC_URL):
+   * reads run on the file, writes and transactions on the primary (db/replica.ts).
+   */
+  syncUrl?: string;
 }
 
 export const MIGRATIONS_FOLDER = resolve(dirname(fileURLToPath(import.meta.url)), 'migrations');
@@ -64,6 +72,11 @@ export function driverFor(url: string, driver?: TDatabaseDriver): TDatabaseDrive
 }
 
 export function openDatabase(url: string, options: TOpenOptions = {}): TDatabase {
+  if (options.syncUrl) {
+    // An embedded replica is libSQL's own feature.
+    if (options.driver === 'better-sqlite3') throw new Error('DATABASE_SYNC_URL (an embedded replica) needs the libsql driver');
+    return openLibsql(url, options);
+  }
   return driverFor(url, options.driver) === 'libsql' ? openLibsql(url, options) : openBetterSqlite(url);
 }
 
@@ -106,8 +119,11 @@ function openBetterSqlite(url: string): TDatabase {
  * over the network. libSQL turns foreign keys on for every connection of its pool by itself;
  * `timeout` is each connection's busy timeout.
  */
-function openLibsql(url: string, { authToken, timeoutMs = 10_000 }: TOpenOptions): TDatabase {
+function openLibsql(url: string, { authToken, timeoutMs = 10_000, syncUrl }: TOpenOptions): TDatabase {
   const local = url.startsWith('file:');
+  if (syncUrl && (!local || url === 'file::memory:')) throw new Error('DATABASE_SYNC_URL needs DATABASE_URL to be a file: URL (the local replica)');
+  // A replica's transactions run on the primary, over the network: they take more than one turn.
+  const sameTurn = local && !syncUrl;
   const file = local ? fileFromUrl(url) : url.replace(/\?.*$/, '');
   let clientUrl = url;
   if (local) {
@@ -121,11 +137,13 @@ function openLibsql(url: string, { authToken, timeoutMs = 10_000 }: TOpenOptions
     url: clientUrl,
     authToken,
     timeout: BUSY_TIMEOUT_MS,
+    ...(syncUrl && { syncUrl, readYourWrites: true }),
     // Over HTTP every request has a deadline: a hung server fails the call (503, db/unavailable.ts)
     // instead of holding it, and the gate behind it, for ever.
     ...(!local && { fetch: (input: Request | string, init?: RequestInit) => fetch(input, { ...init, signal: AbortSignal.timeout(timeoutMs) }) }),
   });
-  if (local) {
+  const replica = syncUrl ? new ReplicaSync(client) : undefined;
+  if (local && !replica) {
     // Per connection, and the pool cannot run it on the ones it opens later; in practice the pool
     // keeps reusing its first connection (our transactions never overlap other queries), and
     // missing it elsewhere costs only speed (an fsync per commit), never correctness.
@@ -134,17 +152,21 @@ function openLibsql(url: string, { authToken, timeoutMs = 10_000 }: TOpenOptions
   // `base` runs statements directly: migrations at start-up, and transactions (each on its own connection or stream).
   const base = drizzleLibsql({ client, schema });
   const gate = new DatabaseGate();
-  const db = drizzleLibsql({ client: gatedClient(client, gate), schema });
-  registerTransactionRunner(db, libsqlTransactionRunner(base, gate, { sameTurn: local }));
+  const db = drizzleLibsql({ client: gatedClient(client, gate, replica), schema });
+  registerTransactionRunner(db, libsqlTransactionRunner(base, gate, { sameTurn, afterCommit: replica && (() => replica.afterWrite()) }));
   return {
     db: db as unknown as TDb,
     driver: 'libsql',
     file,
     remote: !local,
+    replica,
     migrate: async (migrationsFolder = MIGRATIONS_FOLDER) => {
-      // WAL is a property of the file (every later connection sees it); a server manages its own journal.
-      if (local && file !== ':memory:') await client.execute('PRAGMA journal_mode = WAL');
+      // WAL is a property of the file (every later connection sees it); a server manages its own
+      // journal, and so does libSQL for a replica's file.
+      if (local && !replica && file !== ':memory:') await client.execute('PRAGMA journal_mode = WAL');
+      if (replica) await replica.sync();
       await migrateLibsql(base, { migrationsFolder });
+      if (replica) await replica.sync();
     },
     backup: async (destination) => {
       if (!local || file === ':memory:') {
@@ -167,13 +189,26 @@ function openLibsql(url: string, { authToken, timeoutMs = 10_000 }: TOpenOptions
   };
 }
 
-/** The libSQL client as drizzle sees it outside transactions: every statement through the gate. */
-function gatedClient(client: Client, gate: DatabaseGate): Client {
+/**
+ * The libSQL client as drizzle sees it outside transactions: every statement through the gate. On a
+ * replica, a statement first syncs the copy if another instance wrote past it, and a statement that
+ * changed rows tells the other instances (db/replica.ts).
+ */
+function gatedClient(client: Client, gate: DatabaseGate, replica?: ReplicaSync): Client {
+  const run = <T>(work: () => Promise<T>, wrote: (result: T) => boolean) =>
+    gate.statement(async () => {
+      if (!replica) return work();
+      await replica.beforeRead();
+      const result = await work();
+      if (wrote(result)) await replica.afterWrite();
+      return result;
+    });
+  const changedRows = (result: ResultSet) => result.rowsAffected > 0;
   return {
-    execute: ((...args: Parameters<Client['execute']>) => gate.statement(() => client.execute(...(args as [string])))) as Client['execute'],
-    batch: (statements, mode) => gate.statement(() => client.batch(statements, mode)),
-    migrate: (statements) => gate.statement(() => client.migrate(statements)),
-    executeMultiple: (text) => gate.statement(() => client.executeMultiple(text)),
+    execute: ((...args: Parameters<Client['execute']>) => run(() => client.execute(...(args as [string])), changedRows)) as Client['execute'],
+    batch: (statements, mode) => run(() => client.batch(statements, mode), (results) => results.some(changedRows)),
+    migrate: (statements) => run(() => client.migrate(statements), () => true),
+    executeMultiple: (text) => run(() => client.executeMultiple(text), () => true),
     transaction: () => Promise.reject(new Error('Use transaction() from db/transaction.ts')),
     sync: () => client.sync(),
     close: () => client.close(),

@@ -112,20 +112,30 @@ export function sqliteTransactionRunner(client: Database, base: ReturnType<typeo
 
 /**
  * libSQL: drizzle's async transaction over the ungated `base` (BEGIN IMMEDIATE on a connection or
- * stream of its own, rolled back when `work` throws), holding the gate. On a local file every
+ * stream of its own, rolled back when `work` throws), holding the gate. On an embedded replica the
+ * client runs it on the primary. On a local file every
  * statement resolves in the same turn, so rule 3 is enforced as on better-sqlite3; over the network
  * each statement is a round trip, the rule cannot be checked by timing, only kept by the code.
  */
-export function libsqlTransactionRunner(base: LibSQLDatabase<Record<string, unknown>>, gate: DatabaseGate, options: { sameTurn: boolean }): TRunner {
+export function libsqlTransactionRunner(
+  base: LibSQLDatabase<Record<string, unknown>>,
+  gate: DatabaseGate,
+  options: { sameTurn: boolean; afterCommit?: () => Promise<void> },
+): TRunner {
   return async (work) => {
     await gate.acquire();
+    let result;
     try {
-      return await base.transaction(async (tx) => {
+      result = await base.transaction(async (tx) => {
         registerTransactionRunner(tx, refuseNested);
         return options.sameTurn ? inOneTurn(() => work(tx as unknown as TDb)) : work(tx as unknown as TDb);
       });
     } finally {
       gate.release();
     }
+    // An embedded replica: the transaction ran on the primary; bring the copy up to it and tell the
+    // other instances (db/replica.ts) before the caller, and so its client, hears of the commit.
+    await options.afterCommit?.();
+    return result;
   };
 }

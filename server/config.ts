@@ -29,6 +29,16 @@ export const ZConfig = z.object({
    * answers 503 with Retry-After (a stopped or unreachable server fails at once; a hung one, here).
    */
   DATABASE_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  /**
+   * Makes DATABASE_URL (a file: URL) an embedded replica of this libSQL primary: reads run on the
+   * local file, writes and transactions on the primary (docs/deployment.md).
+   */
+  DATABASE_SYNC_URL: z
+    .string()
+    .regex(/^(libsql|https?):\/\/\S+$/, 'must be a libSQL server URL (libsql://, http(s)://)')
+    .optional(),
+  /** How often a replica syncs with its primary when nothing else made it (each instance's own writes, and others' announced on Redis, sync at once). */
+  DATABASE_SYNC_INTERVAL_S: z.coerce.number().min(0.1).max(3600).default(5),
   /** Shared state of several instances (rate limits, cache invalidation, captcha replays, throttles); unset keeps it in process. */
   REDIS_URL: z
     .string()

@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import { Server as NetServer, type AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { BUSY_TIMEOUT_MS, openDatabase, type TDatabase } from '../db/client';
+import type { ReplicaSync } from '../db/replica';
 import { holdSharedLock, type TDatabaseLock } from '../db/lock';
 import { DEMO_USERS, hasDemoAccounts, seedDemoData, type TSeedReport } from './seed/index';
 import { createApp, createDeps, type TApp } from './app';
@@ -63,7 +64,12 @@ function startupError(message: string, cause: unknown): AppError {
 async function openForServing(config: TConfig): Promise<{ database: TDatabase; lock: TDatabaseLock | undefined }> {
   let database: TDatabase;
   try {
-    database = openDatabase(config.DATABASE_URL, { driver: config.DATABASE_DRIVER, authToken: config.DATABASE_AUTH_TOKEN, timeoutMs: config.DATABASE_TIMEOUT_MS });
+    database = openDatabase(config.DATABASE_URL, {
+      driver: config.DATABASE_DRIVER,
+      authToken: config.DATABASE_AUTH_TOKEN,
+      timeoutMs: config.DATABASE_TIMEOUT_MS,
+      syncUrl: config.DATABASE_SYNC_URL,
+    });
   } catch (error) {
     throw startupError(`cannot open the database ${redactUrl(config.DATABASE_URL)}`, error);
   }
@@ -78,6 +84,24 @@ async function openForServing(config: TConfig): Promise<{ database: TDatabase; l
   }
 }
 
+/**
+ * An embedded replica (DATABASE_SYNC_URL) among several instances: every write's replication index
+ * goes out on the Redis bus before its answer does, every instance syncs to the highest it has heard
+ * of before reading, and syncs before every read while its bus is down (it may have missed some).
+ * Without Redis, this instance's own writes are read back at once and others' within the interval.
+ */
+const REPLICATION_TARGET = 'replication';
+
+function connectReplica(replica: ReplicaSync, config: TConfig, logger: TLogger, shared: TSharedState | undefined): void {
+  if (shared) {
+    const { bus } = shared;
+    bus.subscribe(REPLICATION_TARGET, (message) => replica.require(Number(message.key)));
+    bus.onResync(() => replica.require(replica.frame + 1));
+    replica.connect({ publish: (frame) => bus.publish({ target: REPLICATION_TARGET, op: 'key', key: String(frame) }), mustSync: () => !bus.live });
+  }
+  replica.startPeriodicSync(config.DATABASE_SYNC_INTERVAL_S * 1000, (error) => logger.warn({ err: error }, 'periodic sync of the database replica failed'));
+}
+
 /** Opens and migrates the database, seeds demo data if empty and allowed, and listens. */
 export async function startServer(
   config: TConfig,
@@ -89,6 +113,7 @@ export async function startServer(
   try {
     shared = config.REDIS_URL ? await connectSharedState(config.REDIS_URL, logger) : undefined;
     const deps = createDeps(config, logger, options.now, shared);
+    if (database.replica) connectReplica(database.replica, config, logger, shared);
     if (config.NODE_ENV === 'production' && config.SEED_DEMO) {
       logger.warn('SEED_DEMO=true in production: an empty database gets demo accounts whose password is published in the README');
     }
@@ -171,6 +196,7 @@ export async function startServer(
           stopJobs()
             .finally(() => shared?.close())
             .finally(() => {
+              database.replica?.stopPeriodicSync();
               database.close();
               lock?.release();
               resolve();
@@ -179,6 +205,7 @@ export async function startServer(
       }));
     return { server, app, database, port, url, demoAccounts, close };
   } catch (error) {
+    database.replica?.stopPeriodicSync();
     await shared?.close();
     database.close();
     lock?.release();
