@@ -1,9 +1,14 @@
 import type { TDb } from '../../db/client';
+import { createPoint } from '../domains/map/points';
 import { createCollection } from '../domains/map/service';
 
-/** One public and one private collection, so both access rules can be tried on a fresh install. */
+/**
+ * One public and one private collection (shared with `captain`, who may read it), and one public
+ * orphan point, so every access rule can be tried on a fresh install.
+ */
 export async function seedMaps(db: TDb, authorId: string, now: Date): Promise<void> {
-  await createCollection({ db, now: () => now }, {
+  const deps = { db, now: () => now };
+  await createCollection(deps, {
     authorId,
     collection: {
       title: 'Trade hubs of the Indian Ocean',
@@ -17,12 +22,17 @@ export async function seedMaps(db: TDb, authorId: string, now: Date): Promise<vo
       ],
     },
   });
-  await createCollection({ db, now: () => now }, {
+  await createCollection(deps, {
     authorId,
     collection: {
       title: 'My treasure leads',
       isPublic: false,
+      sharedUsers: ['captain'],
       points: [{ title: 'Buried chest near the reef', latitude: -11.7, longitude: 43.25, tags: ['treasure'] }],
     },
+  });
+  await createPoint(deps, {
+    userId: authorId,
+    point: { title: 'Wreck off Sainte-Anne', description: 'Not in any collection yet.', latitude: -12.4, longitude: 49.35, address: 'Sainte-Anne reef', tags: ['wreck'], isPublic: true },
   });
 }

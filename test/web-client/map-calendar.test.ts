@@ -36,7 +36,7 @@ function assertClientCollection(collection: any): void {
   assert.type(collection.title, 'string'); // maps.vue:372, 485; View.vue:84, 210 (item-title)
   assert.ok(collection.description === null || typeof collection.description === 'string'); // maps.vue:373, 489
   assert.ok(collection.public === 0 || collection.public === 1, `public is 0 or 1: ${collection.public}`); // maps.vue:374, sent back on update
-  assert.equal(collection.sharedUsers, []); // maps.vue:375 (sharing is issue 19: always [])
+  assert.ok(Array.isArray(collection.sharedUsers) && collection.sharedUsers.every((name: unknown) => typeof name === 'string')); // maps.vue:375, sent back on update (usernames; test/web-client/map-points.test.ts)
 }
 
 Client('GET map/collections: maps.vue and View.vue read the page; data stays an object (the contract)', async ({ app, deckhand }) => {
@@ -56,6 +56,8 @@ Client('GET map/collections: maps.vue and View.vue read the page; data stays an 
   const byTitle = Object.fromEntries(page.body.data.data.map((collection: any) => [collection.title, collection]));
   assert.is(byTitle['Trade hubs of the Indian Ocean'].public, 1);
   assert.is(byTitle['My treasure leads'].public, 0);
+  assert.equal(byTitle['My treasure leads'].sharedUsers, ['captain'], 'the demo shares it with captain');
+  assert.equal(byTitle['Trade hubs of the Indian Ocean'].sharedUsers, []);
   assert.is(byTitle['Trade hubs of the Indian Ocean'].id, byTitle['Trade hubs of the Indian Ocean'].uuid);
 
   // src/views/map/View.vue:1017-1024 calls getCollections() without params and reads `result.data.data`

@@ -9,6 +9,7 @@ import {
   ZUpdateCollection,
 } from './schemas';
 import { authedProcedure, publicProcedure, router } from '../../trpc';
+import { pointsRouter } from './procedures/points';
 
 export const mapRouter = router({
   listOwn: authedProcedure
@@ -34,7 +35,8 @@ export const mapRouter = router({
         tags: ['map'],
         protect: false,
         summary: 'One collection with its points',
-        description: "A non-public collection is a 404 for everyone but its author (send the author's token).",
+        description:
+          "A non-public collection is a 404 for everyone but its author and the users it is shared with (send your token). `sharedUsers` is shown to the author only.",
       },
       http: { cacheControl: (collection: { public: 0 | 1 }) => (collection.public === 1 ? undefined : 'private, no-store') },
     })
@@ -50,7 +52,9 @@ export const mapRouter = router({
         tags: ['map'],
         protect: true,
         summary: 'Create a collection',
-        description: 'Public unless `public` is 0/false (or `isPublic` false). `sharedUsers` is accepted empty only. Unknown fields are a 400.',
+        description:
+          'Public unless `public` is 0/false (or `isPublic` false). `sharedUsers`: user ids or usernames who may read it (at most 50; unknown users: 400). ' +
+          "A point `uuid` of yours moves that point here; another user's point uuid is a 409. At most 10,000 points per user (409). Unknown fields are a 400.",
       },
     })
     .input(ZNewCollection)
@@ -66,7 +70,8 @@ export const mapRouter = router({
         protect: true,
         summary: 'Change a collection (author only)',
         description:
-          'Any of title, description, public (or isPublic), points; points replace the whole set. `sharedUsers` is accepted empty only. Someone else\'s collection: 403 if public, 404 if not.',
+          'Any of title, description, public (or isPublic), sharedUsers, points; points and sharedUsers replace the whole set (points left out are deleted). ' +
+          "A point `uuid` of yours moves that point here; another user's point uuid is a 409. Someone else's collection: 403 if you can read it (public, or shared with you), 404 if not.",
       },
     })
     .input(ZUpdateCollection)
@@ -84,7 +89,7 @@ export const mapRouter = router({
         tags: ['map'],
         protect: true,
         summary: 'Delete a collection and its points (author only)',
-        description: "Someone else's collection: 403 if public, 404 if not.",
+        description: "Someone else's collection: 403 if you can read it (public, or shared with you), 404 if not.",
       },
     })
     .input(ZCollectionRef)
@@ -93,4 +98,6 @@ export const mapRouter = router({
       await deleteCollection(ctx.deps, { uuid: input.uuid, userId: ctx.user.id });
       return { uuid: input.uuid, deleted: true as const };
     }),
+
+  points: pointsRouter,
 });

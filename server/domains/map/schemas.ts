@@ -1,17 +1,22 @@
 /**
- * Schemas of the map domain: collections of points, what is written and what is shown.
+ * Schemas of the map domain's collections: what is written and what is shown (points as a resource
+ * of their own: point-schemas.ts).
  *
  * Inputs are strict (an unknown key is a 400 that names it). The community web client's form is
  * accepted beside the contract's: `public` (0/1, true/false, "0"/"1") is the visibility, the same
- * as Tidewatch's `isPublic`; `sharedUsers` is accepted empty only (sharing is issue 19). Both turn
- * into the one canonical input the services take (`isPublic`), here and nowhere else.
+ * as Tidewatch's `isPublic`, turned into the one canonical input the services take (`isPublic`),
+ * here and nowhere else. `sharedUsers` names the users a collection is shared with (read access).
  */
 import { z } from 'zod';
 import { ZTimestamp, zBool, zPage, zPageInput } from '../../schemas';
 
 export const MAX_POINTS_PER_COLLECTION = 1000;
+/** Every point a user owns, in collections or not; checked inside each write's transaction. */
+export const MAX_POINTS_PER_USER = 10_000;
+/** Users one collection may be shared with. */
+export const MAX_SHARED_USERS = 50;
 
-const ZTag = z.string().trim().min(1, 'must not be empty').max(24, 'must be at most 24 characters');
+export const ZTag = z.string().trim().min(1, 'must not be empty').max(24, 'must be at most 24 characters');
 
 export const ZMapPointInput = z.strictObject({
   uuid: z.uuid('must be a UUID').optional(),
@@ -29,17 +34,17 @@ const ZDescription = z.string().max(4000, 'must be at most 4000 characters').nul
 const ZCollectionId = z.uuid('must be a collection UUID');
 
 /** The web client's visibility field: 0 (private) or 1 (public); true/false and "0"/"1" mean the same. */
-const ZPublicFlag = zBool().meta({ description: "The web client's name for isPublic: 0 or false is private, 1 or true public" });
+export const ZPublicFlag = zBool().meta({ description: "The web client's name for isPublic: 0 or false is private, 1 or true public" });
 
 /**
- * Sharing a collection with named users is not implemented yet (issue 19). The web client always
- * sends the field; an empty list is accepted (nothing to share), a non-empty one is refused rather
- * than ignored, since it would widen who can see the collection.
+ * The users a collection is shared with (the web client's combobox: "Enter user IDs"): each entry is
+ * a user id or a username (any case). They may read the collection and its points even when it is
+ * not public; only the author changes it. Given on update, the list replaces the shares.
  */
 const ZSharedUsers = z
-  .array(z.string().max(64, 'must be at most 64 characters'))
-  .max(0, 'sharing a collection with other users is not supported yet: send [] or leave it out')
-  .meta({ description: 'Accepted empty only: sharing with named users is not supported yet (always answered [])' });
+  .array(z.string().trim().min(1, 'must not be empty').max(64, 'must be at most 64 characters'))
+  .max(MAX_SHARED_USERS, `at most ${MAX_SHARED_USERS} users`)
+  .meta({ description: `User ids or usernames (at most ${MAX_SHARED_USERS}) who may read the collection; replaces the shares when given. Unknown users and the author: 400` });
 
 const visibilityFields = {
   isPublic: zBool().optional(),
@@ -48,17 +53,17 @@ const visibilityFields = {
 };
 
 /** `public` and `isPublic` are one field under two names: given both, they must agree. */
-function agreeOnVisibility(value: { isPublic?: boolean; public?: boolean }, check: z.core.$RefinementCtx): void {
+export function agreeOnVisibility(value: { isPublic?: boolean; public?: boolean }, check: z.core.$RefinementCtx): void {
   if (value.isPublic !== undefined && value.public !== undefined && value.isPublic !== value.public) {
     check.addIssue({ code: 'custom', path: ['public'], message: 'disagrees with isPublic: give one of them' });
   }
 }
 
 /** The canonical visibility: `isPublic` if given, else the client's `public`, else left out. */
-function canonicalVisibility<T extends { isPublic?: boolean; public?: boolean; sharedUsers?: string[] }>(value: T) {
-  const { public: publicFlag, sharedUsers: _shared, isPublic, ...rest } = value;
+export function canonicalVisibility<T extends { isPublic?: boolean; public?: boolean }>(value: T) {
+  const { public: publicFlag, isPublic, ...rest } = value;
   const visibility = isPublic ?? publicFlag;
-  return { ...rest, ...(visibility !== undefined && { isPublic: visibility }) } as Omit<T, 'public' | 'sharedUsers' | 'isPublic'> & { isPublic?: boolean };
+  return { ...rest, ...(visibility !== undefined && { isPublic: visibility }) } as Omit<T, 'public' | 'isPublic'> & { isPublic?: boolean };
 }
 
 export const ZCollectionRef = z.strictObject({ uuid: ZCollectionId });
@@ -91,11 +96,12 @@ export const ZUpdateCollection = z
       value.description !== undefined ||
       value.isPublic !== undefined ||
       value.public !== undefined ||
+      value.sharedUsers !== undefined ||
       value.points !== undefined,
-    { message: 'give at least one of title, description, public (or isPublic), points' },
+    { message: 'give at least one of title, description, public (or isPublic), sharedUsers, points' },
   )
   .transform(canonicalVisibility);
-/** Any of title, description, isPublic, points; points replace the whole set. */
+/** Any of title, description, isPublic, sharedUsers, points; points and sharedUsers replace the whole set. */
 export type TCollectionPatch = Omit<z.output<typeof ZUpdateCollection>, 'uuid'>;
 
 export const ZPoint = z.object({
@@ -116,8 +122,8 @@ export const ZCollectionSummary = z.object({
   username: z.string().meta({ description: "The author's username" }),
   title: z.string(),
   description: z.string().nullable(),
-  public: z.union([z.literal(0), z.literal(1)]).meta({ description: '1 public, 0 private (readable by its author only)' }),
-  sharedUsers: z.array(z.string()).meta({ description: 'Always []: sharing with named users is not supported yet' }),
+  public: z.union([z.literal(0), z.literal(1)]).meta({ description: '1 public, 0 private (readable by its author and the users it is shared with)' }),
+  sharedUsers: z.array(z.string()).meta({ description: 'The usernames it is shared with, shown to its author only ([] for everyone else)' }),
   pointCount: z.number().int(),
   createdAt: ZTimestamp,
   updatedAt: ZTimestamp,

@@ -1,4 +1,7 @@
-/** Map collections: a user's own list, reads with the visibility rule, and the author's writes. */
+/**
+ * Map collections: a user's own list, reads with the visibility rule (access.ts), the author's
+ * writes with the contract's embedded `points` (point-store.ts) and the shares (shares.ts).
+ */
 import { randomUUID } from 'node:crypto';
 import { asc, count, desc, eq } from 'drizzle-orm';
 import type { TDb } from '../../../db/client';
@@ -7,6 +10,9 @@ import { transaction } from '../../../db/transaction';
 import type { TDepsOf } from '../../deps';
 import { AppError } from '../../errors';
 import { pageWindow } from '../../schemas';
+import { ownedCollection, readableCollection, summaryColumns, type TSummaryRow } from './access';
+import { placePoints } from './point-store';
+import { replaceShares, resolveSharedUsers, sharedUsernames } from './shares';
 import {
   MAX_POINTS_PER_COLLECTION,
   type TCollection,
@@ -18,36 +24,8 @@ import {
   type TPointInput,
 } from './schemas';
 
-/** Rows per INSERT: far below SQLite's bound-variable limit on every build. */
-const POINT_INSERT_CHUNK = 100;
-
-const summaryColumns = {
-  uuid: mapCollections.id,
-  authorId: mapCollections.authorId,
-  authorName: users.username,
-  title: mapCollections.title,
-  description: mapCollections.description,
-  isPublic: mapCollections.isPublic,
-  pointCount: mapCollections.pointCount,
-  createdAt: mapCollections.createdAt,
-  updatedAt: mapCollections.updatedAt,
-};
-
-interface TSummaryRow {
-  uuid: string;
-  authorId: string;
-  /** null only if the author's row is gone (the foreign key makes that impossible in practice). */
-  authorName: string | null;
-  title: string;
-  description: string | null;
-  isPublic: boolean;
-  pointCount: number;
-  createdAt: Date;
-  updatedAt: Date;
-}
-
-/** The web client's `MapCollection` shape (docs/compatibility.md, "Map collections"). */
-function toSummary(row: TSummaryRow): TCollectionSummary {
+/** The web client's `MapCollection` shape (docs/compatibility.md, "Map collections"); `sharedUsers` only for its author. */
+export function toSummary(row: TSummaryRow, sharedUsers: string[] = []): TCollectionSummary {
   return {
     id: row.uuid,
     uuid: row.uuid,
@@ -56,12 +34,17 @@ function toSummary(row: TSummaryRow): TCollectionSummary {
     title: row.title,
     description: row.description,
     public: row.isPublic ? 1 : 0,
-    // Sharing with named users is issue 19: nobody is shared with yet.
-    sharedUsers: [],
+    sharedUsers,
     pointCount: row.pointCount,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
+}
+
+/** The summary as `viewerId` sees it: the share list is the author's to see. */
+export async function summaryFor(db: TDb, row: TSummaryRow, viewerId: string | null): Promise<TCollectionSummary> {
+  if (row.authorId !== viewerId) return toSummary(row);
+  return toSummary(row, (await sharedUsernames(db, [row.uuid])).get(row.uuid));
 }
 
 /** Duplicate point uuids would make "replace the set" ambiguous; reject them before touching the store. */
@@ -73,7 +56,7 @@ function withPointIds(points: TPointInput[]): TPoint[] {
   }
   const seen = new Map<string, number>();
   return points.map((point, index) => {
-    const uuid = point.uuid ?? randomUUID();
+    const uuid = (point.uuid ?? randomUUID()).toLowerCase();
     const earlier = seen.get(uuid);
     if (earlier !== undefined) {
       const path = `points[${index}].uuid`;
@@ -93,22 +76,6 @@ function withPointIds(points: TPointInput[]): TPoint[] {
   });
 }
 
-async function insertPoints(tx: TDb, collectionId: string, points: TPoint[]): Promise<void> {
-  for (let start = 0; start < points.length; start += POINT_INSERT_CHUNK) {
-    const rows = points.slice(start, start + POINT_INSERT_CHUNK).map((point, offset) => ({
-      collectionId,
-      id: point.uuid,
-      position: start + offset,
-      title: point.title,
-      description: point.description,
-      latitude: point.latitude,
-      longitude: point.longitude,
-      tags: point.tags,
-    }));
-    await tx.insert(mapPoints).values(rows);
-  }
-}
-
 /** The user's collections, newest change first: one page of them (the web client reads the array itself). */
 export async function listOwnCollections(
   deps: TDepsOf<'db'>,
@@ -126,24 +93,14 @@ export async function listOwnCollections(
     .limit(window.limit)
     .offset(window.offset)
     .all();
-  return { data: rows.map(toSummary), pagination: window.describe(total) };
+  const shares = await sharedUsernames(db, rows.map((row) => row.uuid));
+  return { data: rows.map((row) => toSummary(row, shares.get(row.uuid))), pagination: window.describe(total) };
 }
 
-async function findCollection(db: TDb, uuid: string): Promise<TSummaryRow | undefined> {
-  return db.select(summaryColumns).from(mapCollections).leftJoin(users, eq(users.id, mapCollections.authorId)).where(eq(mapCollections.id, uuid)).get();
-}
-
-const NOT_FOUND = 'Map collection not found';
-
-/** A non-public collection does not exist for anyone but its author. */
+/** A collection for anyone who may read it (public, its author, a user it is shared with); 404 otherwise. */
 export async function getCollection(deps: TDepsOf<'db'>, { uuid, viewerId }: { uuid: string; viewerId: string | null }): Promise<TCollection> {
-  const row = await findCollection(deps.db, uuid);
-  if (!row || (!row.isPublic && row.authorId !== viewerId)) throw new AppError('NOT_FOUND', NOT_FOUND);
-  return loadFull(deps.db, row);
-}
-
-async function loadFull(db: TDb, row: TSummaryRow): Promise<TCollection> {
-  const points = await db
+  const row = await readableCollection(deps.db, uuid, viewerId);
+  const points = await deps.db
     .select({
       uuid: mapPoints.id,
       title: mapPoints.title,
@@ -154,12 +111,12 @@ async function loadFull(db: TDb, row: TSummaryRow): Promise<TCollection> {
     })
     .from(mapPoints)
     .where(eq(mapPoints.collectionId, row.uuid))
-    .orderBy(asc(mapPoints.position))
+    .orderBy(asc(mapPoints.position), asc(mapPoints.id))
     .all();
-  return { ...toSummary(row), points };
+  return { ...(await summaryFor(deps.db, row, viewerId)), points };
 }
 
-/** A new collection of the author's, with its points in the order given (public unless isPublic is false). */
+/** A new collection of the author's, with its points in the order given (public unless isPublic is false) and its shares. */
 export async function createCollection(
   deps: TDepsOf<'db' | 'now'>,
   { authorId, collection: input }: { authorId: string; collection: TNewCollection },
@@ -169,63 +126,54 @@ export async function createCollection(
   const points = withPointIds(input.points ?? []);
   const id = randomUUID();
   await transaction(db, async (tx) => {
+    const shares = await resolveSharedUsers(tx, input.sharedUsers ?? [], authorId);
     await tx.insert(mapCollections).values({
       id,
       authorId,
       title: input.title,
       description: input.description ?? null,
       isPublic: input.isPublic ?? true,
-      pointCount: points.length,
+      pointCount: 0,
       createdAt: now,
       updatedAt: now,
     });
-    await insertPoints(tx, id, points);
+    await placePoints(tx, { collectionId: id, ownerId: authorId, points, replace: false, now });
+    await replaceShares(tx, id, shares, now);
   });
   return getCollection(deps, { uuid: id, viewerId: authorId });
 }
 
-/**
- * Only the author may change or delete a collection. Others get 404 for a non-public collection
- * (its existence stays hidden, as on reads) and 403 for a public one (they can see it, not change it).
- */
-async function findOwned(db: TDb, uuid: string, userId: string, action: string): Promise<TSummaryRow> {
-  const row = await findCollection(db, uuid);
-  if (!row || (!row.isPublic && row.authorId !== userId)) throw new AppError('NOT_FOUND', NOT_FOUND);
-  if (row.authorId !== userId) throw new AppError('FORBIDDEN', `Only the author may ${action} this collection`);
-  return row;
-}
-
-/** The author's change of any of title, description, isPublic, points (points replace the whole set). */
+/** The author's change of any of title, description, isPublic, sharedUsers, points (points and shares replace the whole set). */
 export async function updateCollection(
   deps: TDepsOf<'db' | 'now'>,
   { uuid, userId, patch }: { uuid: string; userId: string; patch: TCollectionPatch },
 ): Promise<TCollection> {
   const now = deps.now();
   const { db } = deps;
-  await findOwned(db, uuid, userId, 'edit');
   const points = patch.points === undefined ? undefined : withPointIds(patch.points);
   await transaction(db, async (tx) => {
+    await ownedCollection(tx, uuid, userId, 'edit');
+    const shares = patch.sharedUsers === undefined ? undefined : await resolveSharedUsers(tx, patch.sharedUsers, userId);
     await tx
       .update(mapCollections)
       .set({
         ...(patch.title !== undefined && { title: patch.title }),
         ...(patch.description !== undefined && { description: patch.description }),
         ...(patch.isPublic !== undefined && { isPublic: patch.isPublic }),
-        ...(points !== undefined && { pointCount: points.length }),
         updatedAt: now,
       })
       .where(eq(mapCollections.id, uuid));
-    if (points !== undefined) {
-      await tx.delete(mapPoints).where(eq(mapPoints.collectionId, uuid));
-      await insertPoints(tx, uuid, points);
-    }
+    if (points !== undefined) await placePoints(tx, { collectionId: uuid, ownerId: userId, points, replace: true, now });
+    if (shares !== undefined) await replaceShares(tx, uuid, shares, now);
   });
   return getCollection(deps, { uuid, viewerId: userId });
 }
 
-/** The author's collection deleted with its points. */
+/** The author's collection deleted with its points and shares. */
 export async function deleteCollection(deps: TDepsOf<'db'>, { uuid, userId }: { uuid: string; userId: string }): Promise<void> {
-  await findOwned(deps.db, uuid, userId, 'delete');
-  // Points go with it through ON DELETE CASCADE.
-  await deps.db.delete(mapCollections).where(eq(mapCollections.id, uuid));
+  await transaction(deps.db, async (tx) => {
+    await ownedCollection(tx, uuid, userId, 'delete');
+    // Points and shares go with it through ON DELETE CASCADE.
+    await tx.delete(mapCollections).where(eq(mapCollections.id, uuid));
+  });
 }

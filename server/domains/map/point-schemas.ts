@@ -1,0 +1,171 @@
+/**
+ * Schemas of map points as a resource of their own (issue 19), in the paths and shapes of the
+ * community web client (src/assets/sripts/api/map_service.ts, src/assets/types/Map.ts).
+ *
+ * A point has an owner and a global uuid and sits in at most one collection; one in none is an
+ * "orphan" (the client's word). A point in a collection is as visible as its collection; an
+ * orphan's own `public` flag decides for it. Coordinates are degrees (the client's map converts
+ * them with OpenLayers' fromLonLat/toLonLat); `radius` of the nearby search is kilometres.
+ */
+import { z } from 'zod';
+import { ZTimestamp, zBool, zInt, zPage, zPageInput } from '../../schemas';
+import { MAX_POINTS_PER_COLLECTION, ZCollectionSummary, ZPublicFlag, ZTag, agreeOnVisibility, canonicalVisibility } from './schemas';
+
+export const MAX_NEARBY_LIMIT = 100;
+export const MAX_NEARBY_RADIUS_KM = 500;
+export const DEFAULT_NEARBY_RADIUS_KM = 10;
+
+/** A number given as a number or as decimal text (query values arrive as text); bounds apply after parsing. */
+function zDecimal(min: number, max: number, message: string) {
+  return z
+    .union([z.number(), z.string().trim().regex(/^[-+]?(\d{1,15}(\.\d{0,15})?|\.\d{1,15})$/, 'must be a number')], { error: 'must be a number' })
+    .transform((value) => (typeof value === 'string' ? Number(value) : value))
+    .pipe(z.number().min(min, message).max(max, message));
+}
+
+const ZPointUuid = z.uuid('must be a point UUID');
+const ZTitle = z.string().trim().min(1, 'is required').max(100, 'must be at most 100 characters');
+const ZDescription = z.string().max(2000, 'must be at most 2000 characters').nullish();
+const ZAddress = z.string().max(200, 'must be at most 200 characters').nullish();
+const ZLatitude = z.number('must be a number').min(-90, 'must be between -90 and 90').max(90, 'must be between -90 and 90');
+const ZLongitude = z.number('must be a number').min(-180, 'must be between -180 and 180').max(180, 'must be between -180 and 180');
+const ZTags = z.array(ZTag).max(10, 'at most 10 tags');
+
+/**
+ * The web client sends `sharedUsers` with every point (always `[]`). A point is shared through its
+ * collection, so a non-empty list is refused rather than ignored (it would widen who can see it).
+ */
+const ZPointSharedUsers = z
+  .array(z.string().max(64, 'must be at most 64 characters'))
+  .max(0, 'a point is shared through its collection: send [] or leave it out')
+  .meta({ description: 'Accepted empty only: share the collection instead' });
+
+const pointVisibility = {
+  public: ZPublicFlag.optional(),
+  isPublic: zBool().optional(),
+  sharedUsers: ZPointSharedUsers.optional(),
+};
+
+/** `collectionUuid` as the client sends it: a UUID, or `''`/null for none (an orphan point). */
+const ZCollectionChoice = z
+  .union([z.uuid('must be a collection UUID'), z.literal(''), z.null()], { error: 'must be a collection UUID, or empty for none' })
+  .transform((value) => value || null)
+  .meta({ description: "The collection to put the point in (your own); '' or null: none (an orphan point)" });
+
+function withoutSharedUsers<T extends { sharedUsers?: string[] }>(value: T): Omit<T, 'sharedUsers'> {
+  const { sharedUsers: _none, ...rest } = value;
+  return rest;
+}
+
+export const ZNewPoint = z
+  .strictObject({
+    collectionUuid: ZCollectionChoice.optional(),
+    title: ZTitle,
+    description: ZDescription,
+    latitude: ZLatitude,
+    longitude: ZLongitude,
+    address: ZAddress,
+    tags: ZTags.optional(),
+    ...pointVisibility,
+  })
+  .superRefine(agreeOnVisibility)
+  .transform((value) => canonicalVisibility(withoutSharedUsers(value)));
+export type TNewPoint = z.output<typeof ZNewPoint>;
+
+export const ZPointRef = z.strictObject({ uuid: ZPointUuid });
+
+export const ZUpdatePoint = z
+  .strictObject({
+    uuid: ZPointUuid,
+    title: ZTitle.optional(),
+    description: ZDescription,
+    latitude: ZLatitude.optional(),
+    longitude: ZLongitude.optional(),
+    address: ZAddress,
+    tags: ZTags.optional(),
+    ...pointVisibility,
+  })
+  .superRefine(agreeOnVisibility)
+  .refine(
+    (value) =>
+      [value.title, value.description, value.latitude, value.longitude, value.address, value.tags, value.public, value.isPublic].some(
+        (field) => field !== undefined,
+      ),
+    { message: 'give at least one of title, description, latitude, longitude, address, tags, public (or isPublic)' },
+  )
+  .transform((value) => canonicalVisibility(withoutSharedUsers(value)));
+/** Any of the point's fields; `null` clears description and address. */
+export type TPointPatch = Omit<z.output<typeof ZUpdatePoint>, 'uuid'>;
+
+/** One point as the web client's `MapPoint` reads it (src/assets/types/Map.ts). */
+export const ZMapPoint = z.object({
+  id: z.string().meta({ description: 'The point UUID (the web client reads `id` and `uuid`; Tidewatch has one identifier)' }),
+  uuid: z.string(),
+  userId: z.string().meta({ description: "The owner's user id" }),
+  collectionId: z.string().nullable().meta({ description: 'The UUID of its collection; null for an orphan point' }),
+  title: z.string(),
+  description: z.string().nullable(),
+  latitude: z.number(),
+  longitude: z.number(),
+  address: z.string().nullable(),
+  tags: z.array(z.string()),
+  public: z
+    .union([z.literal(0), z.literal(1)])
+    .meta({ description: "The point's own flag: 1 lets anyone read it while it is in no collection; in a collection it is as visible as the collection" }),
+  sharedUsers: z.array(z.string()).meta({ description: 'Always []: a point is shared through its collection' }),
+  createdAt: ZTimestamp,
+  updatedAt: ZTimestamp,
+});
+export type TMapPoint = z.infer<typeof ZMapPoint>;
+
+export const ZPointPage = zPage(ZMapPoint);
+export type TPointPage = z.infer<typeof ZPointPage>;
+
+export const ZPointDeleted = z.object({ uuid: z.string(), deleted: z.literal(true) });
+
+export const ZUserPointsInput = z
+  .strictObject({
+    ...zPageInput(20),
+    collectionUuid: z.uuid('must be a collection UUID').optional().meta({ description: 'Only your points in this collection (in its order)' }),
+  })
+  .prefault({});
+
+export const ZOrphanPointsInput = z.strictObject(zPageInput(20)).prefault({});
+
+export const ZCollectionPointsInput = z.strictObject({ uuid: z.uuid('must be a collection UUID'), ...zPageInput(50) });
+
+export const ZPointUuidsInput = z.strictObject({
+  uuid: z.uuid('must be a collection UUID'),
+  pointUuids: z
+    .array(ZPointUuid)
+    .min(1, 'give at least one point')
+    .max(MAX_POINTS_PER_COLLECTION, `at most ${MAX_POINTS_PER_COLLECTION} points`)
+    .meta({ description: 'UUIDs of your own points' }),
+});
+
+export const ZMembershipChange = z.object({
+  collection: ZCollectionSummary,
+  pointUuids: z.array(z.string()).meta({ description: 'The points this call moved (in, or out to orphans); points already in place are left out' }),
+});
+export type TMembershipChange = z.infer<typeof ZMembershipChange>;
+
+export const ZNearbyInput = z.strictObject({
+  latitude: zDecimal(-90, 90, 'must be between -90 and 90'),
+  longitude: zDecimal(-180, 180, 'must be between -180 and 180'),
+  radius: zDecimal(0, MAX_NEARBY_RADIUS_KM, `must be between 0 and ${MAX_NEARBY_RADIUS_KM} (kilometres)`)
+    .meta({ description: `Kilometres, great-circle distance (default ${DEFAULT_NEARBY_RADIUS_KM}, at most ${MAX_NEARBY_RADIUS_KM})` })
+    .default(DEFAULT_NEARBY_RADIUS_KM),
+  limit: zInt({ min: 1, max: MAX_NEARBY_LIMIT })
+    .meta({ description: `At most this many points (default 10, at most ${MAX_NEARBY_LIMIT})` })
+    .default(10),
+});
+export type TNearbyInput = z.output<typeof ZNearbyInput>;
+
+export const ZNearbyPoint = ZMapPoint.extend({ distance: z.number().meta({ description: 'Kilometres from the given place' }) });
+
+export const ZNearby = z.object({
+  points: z.array(ZNearbyPoint).meta({ description: 'The points you may read within radius, nearest first' }),
+  radius: z.number(),
+  limit: z.number().int(),
+});
+export type TNearby = z.infer<typeof ZNearby>;
