@@ -8,7 +8,8 @@ declare module 'autocannon' {
     setupRequest?: (request: Record<string, unknown>, context: Record<string, unknown>) => Record<string, unknown>;
   }
   interface TAutocannonOptions {
-    url: string;
+    /** One target, or several: autocannon spreads its connections over them in turn. */
+    url: string | string[];
     connections?: number;
     duration?: number;
     headers?: Record<string, string>;

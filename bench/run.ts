@@ -22,7 +22,7 @@
  * Prints req/s, p50, p99 and server CPU per request per endpoint and target, then the ratios of rest
  * and trpc to both peers, the batch against single calls, RSS under load and start-up time.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, readSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir, cpus, loadavg, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -31,6 +31,7 @@ import { buildDist } from '../scripts/build';
 import { NODE_MEMORY_FLAGS } from '../server/node-flags';
 import { BENCH_PASSWORD, generate, WORDS } from './generate';
 import { benchPublicAssemblyUuid, benchSearchInput, queryString, readBenchCounts } from './workload';
+import { children, cpuMs, ROOT, rssMb, start, stop, waitFor } from './processes';
 
 interface TArgs {
   db?: string;
@@ -66,7 +67,6 @@ function parseArgs(argv: string[]): TArgs {
   return args;
 }
 
-const ROOT = resolve(import.meta.dirname, '..');
 const PORTS = { ours: 3111, peer: 3112, ceiling: 3113, equipped: 3114 };
 type TTarget = 'ceiling' | 'peer' | 'equipped' | 'rest' | 'trpc';
 const TARGETS: TTarget[] = ['ceiling', 'peer', 'equipped', 'rest', 'trpc'];
@@ -205,50 +205,6 @@ function requestFor(endpoint: TEndpoint, target: TTarget, i: number): TRequestSp
 
 // ---------- processes ----------
 
-const children: ChildProcess[] = [];
-
-/** `stdout`: a file descriptor the child's standard output goes to (ignored otherwise). */
-function start(name: string, args: string[], env: Record<string, string> = {}, stdout?: number): ChildProcess {
-  const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', stdout ?? 'ignore', 'pipe'] });
-  let errors = '';
-  child.stderr!.on('data', (chunk: Buffer) => (errors += chunk.toString()));
-  child.on('exit', (code) => {
-    if (code && code !== 0 && !stopping.has(child)) console.error(`${name} exited with ${code}\n${errors}`);
-  });
-  children.push(child);
-  return child;
-}
-
-const stopping = new Set<ChildProcess>();
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  stopping.add(child);
-  const exited = new Promise<void>((done) => child.once('exit', () => done()));
-  child.kill('SIGTERM');
-  await exited;
-}
-
-/** Waits until `url` answers (any status when `anyStatus`, else a 2xx); returns the wait in ms. */
-async function waitFor(url: string, anyStatus = false, timeoutMs = 60_000): Promise<number> {
-  const started = performance.now();
-  for (;;) {
-    try {
-      const response = await fetch(url);
-      await response.arrayBuffer();
-      if (response.ok || anyStatus) return performance.now() - started;
-    } catch {
-      // not listening yet
-    }
-    if (performance.now() - started > timeoutMs) throw new Error(`${url} did not answer within ${timeoutMs} ms`);
-    await new Promise((done) => setTimeout(done, 5));
-  }
-}
-
-function rssMb(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
-}
-
 /** How our server logs: its LOG_LEVEL and, when it is not silent, the file its standard output (pino's JSON lines) goes to. */
 interface TOurLog {
   level: string;
@@ -277,12 +233,6 @@ function oursEnv(db: string, log: TOurLog): Record<string, string> {
 async function buildOurs(): Promise<string> {
   const { outdir } = await buildDist(join(ROOT, 'bench', '.build'));
   return join(outdir, 'main.js');
-}
-
-/** CPU time (user + system) a process has used so far, in ms: start-up cost independent of the machine's load. */
-function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
 }
 
 /** Spawn to first healthy answer: wall time and the server's CPU time, in ms. */

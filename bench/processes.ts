@@ -1,0 +1,60 @@
+/** The child processes of the benchmarks (targets, servers they need) and what they cost: shared by bench/run.ts and bench/scale-out.ts. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+
+export const ROOT = resolve(import.meta.dirname, '..');
+
+/** Every child started, so a failed run can stop them all. */
+export const children: ChildProcess[] = [];
+const stopping = new Set<ChildProcess>();
+
+/**
+ * Starts `node <args>` (or `command <args>` for a program such as sqld or redis-server).
+ * `stdout`: a file descriptor the child's standard output goes to (ignored otherwise).
+ */
+export function start(name: string, args: string[], env: Record<string, string> = {}, stdout?: number, command = process.execPath): ChildProcess {
+  const child = spawn(command, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', stdout ?? 'ignore', 'pipe'] });
+  let errors = '';
+  child.stderr!.on('data', (chunk: Buffer) => (errors += chunk.toString()));
+  child.on('exit', (code) => {
+    if (code && code !== 0 && !stopping.has(child)) console.error(`${name} exited with ${code}\n${errors}`);
+  });
+  children.push(child);
+  return child;
+}
+
+export async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  stopping.add(child);
+  const exited = new Promise<void>((done) => child.once('exit', () => done()));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+/** Waits until `url` answers (any status when `anyStatus`, else a 2xx); returns the wait in ms. */
+export async function waitFor(url: string, anyStatus = false, timeoutMs = 60_000): Promise<number> {
+  const started = performance.now();
+  for (;;) {
+    try {
+      const response = await fetch(url);
+      await response.arrayBuffer();
+      if (response.ok || anyStatus) return performance.now() - started;
+    } catch {
+      // not listening yet
+    }
+    if (performance.now() - started > timeoutMs) throw new Error(`${url} did not answer within ${timeoutMs} ms`);
+    await new Promise((done) => setTimeout(done, 5));
+  }
+}
+
+export function rssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+}
+
+/** CPU time (user + system) a process has used so far, in ms: start-up cost independent of the machine's load. */
+export function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+}
