@@ -14,11 +14,17 @@ const VALUES_PER_STATEMENT = 8_000;
  * on a libSQL server, where a row per statement costs a round trip per row. Call inside a
  * transaction when the rows belong together.
  */
-export async function insertInChunks<TTable extends SQLiteTable>(db: TDb, table: TTable, rows: TTable['$inferInsert'][]): Promise<void> {
+export async function insertInChunks<TTable extends SQLiteTable>(
+  db: TDb,
+  table: TTable,
+  rows: TTable['$inferInsert'][],
+  onProgress?: (done: number, total: number) => void,
+): Promise<void> {
   if (rows.length === 0) return;
   const columns = Object.keys(getTableColumns(table)).length;
   const rowsPerStatement = Math.max(1, Math.floor(VALUES_PER_STATEMENT / columns));
   for (let start = 0; start < rows.length; start += rowsPerStatement) {
     await db.insert(table).values(rows.slice(start, start + rowsPerStatement) as never);
+    onProgress?.(Math.min(rows.length, start + rowsPerStatement), rows.length);
   }
 }

@@ -35,3 +35,10 @@ export interface TAppDeps {
  */
 export type TServiceDeps = TAppDeps & { db: TDb };
 export type TDepsOf<K extends keyof TServiceDeps> = Pick<TServiceDeps, K>;
+
+/**
+ * Told how far a long operation has come (imports, backups): `done` of `total` units of `stage`.
+ * The CLI shows it (server/cli/progress.ts); services take it as an optional input and call it
+ * between their steps, never inside a transaction's own statements' timing.
+ */
+export type TProgressListener = (stage: string, done: number, total: number) => void;

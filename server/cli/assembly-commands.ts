@@ -7,11 +7,11 @@ export const importCatalogCommand: TCommand = {
   usage: 'import-catalog <ships.json> <items.json>',
   description:
     'Imports hulls and items in the community data format (glow-prow-data). Entries already present are updated in place; unusable entries are skipped and listed.',
-  async run({ positionals, database, print }) {
+  async run({ positionals, database, print, progress }) {
     const [shipsPath, itemsPath, extra] = positionals;
     if (!shipsPath || !itemsPath || extra !== undefined) throw new UsageError('expected exactly two files: <ships.json> <items.json>');
     const files = { ships: await readJsonFile(shipsPath), items: await readJsonFile(itemsPath) };
-    const report = await importCatalog({ db: (await database()).db, now: () => new Date() }, { files });
+    const report = await importCatalog({ db: (await database()).db, now: () => new Date() }, { files, onProgress: progress });
     for (const line of formatImportReport(report)) print(line);
   },
 };

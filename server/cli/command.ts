@@ -4,6 +4,8 @@ import { BUSY_TIMEOUT_MS, openDatabase, type TDatabase } from '../../db/client';
 import { DatabaseLockBusyError, holdSharedLock, type TDatabaseLock } from '../../db/lock';
 import { AppError } from '../errors';
 import { loadConfig, type TConfig } from '../config';
+import type { TProgressListener } from '../deps';
+import { createProgressReporter } from './progress';
 
 /** One CLI command. Each lives in its own file under server/cli/ and is listed in server/cli.ts. */
 export interface TCommand {
@@ -21,6 +23,8 @@ export interface TCommandContext {
   /** Opens (and migrates) the configured database; closed by the runner afterwards. */
   database(): Promise<TDatabase>;
   print(line: string): void;
+  /** Progress of a long operation, for the services that take one (server/cli/progress.ts): on stderr. */
+  progress: TProgressListener;
 }
 
 /** A mistake in the command line: printed with the command's usage, exit code 2. */
@@ -57,6 +61,8 @@ export async function runCommand(command: TCommand, argv: string[], print: (line
   let opened: TDatabase | undefined;
   let lock: TDatabaseLock | undefined;
   const config = loadConfig();
+  const progress = createProgressReporter();
+  let failed = true;
   try {
     await command.run({
       positionals,
@@ -83,8 +89,11 @@ export async function runCommand(command: TCommand, argv: string[], print: (line
         return opened;
       },
       print,
+      progress: progress.listener,
     });
+    failed = false;
   } finally {
+    progress.finish(failed);
     opened?.close();
     lock?.release();
   }

@@ -30,10 +30,10 @@ export const importWarCommand: TCommand = {
   usage: 'import-war <file.json>',
   description:
     'Imports war data: { "seasons", "zones", "companies", "snapshots" } (each optional; fields as the /api/admin/war endpoints), or a community seasons.json (seasons keyed by name with alternativeName, startDate, endDate). Snapshots are checked like POST /api/admin/war/snapshots; any problem writes no snapshot.',
-  async run({ positionals, database, print }) {
+  async run({ positionals, database, print, progress }) {
     const data = await readJsonArgument(positionals);
     const file = isCommunitySeasons(data) ? { seasons: seasonsFromCommunityFormat(data) } : data;
-    const result = await importWarFile({ db: (await database()).db, now: () => new Date() }, { data: file });
+    const result = await importWarFile({ db: (await database()).db, now: () => new Date() }, { data: file, onProgress: progress });
     print(`war data: ${result.seasons} seasons, ${result.zones} zones, ${result.companies} companies, ${result.snapshots} snapshots imported`);
   },
 };

@@ -6,7 +6,7 @@ import { inArray, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { catalogHulls, catalogItems } from '../../../db/schema';
 import { transaction } from '../../../db/transaction';
-import type { TDepsOf } from '../../deps';
+import type { TDepsOf, TProgressListener } from '../../deps';
 import { AppError } from '../../errors';
 import { categoryOf } from './kinds';
 import { ZCatalogFile, ZCommunityHull, ZCommunityItem, ZSlot, type TImportReport, type TSlot } from './schemas';
@@ -84,7 +84,7 @@ const CHUNK = 100;
  */
 export async function importCatalog(
   deps: TDepsOf<'db' | 'now'>,
-  { files }: { files: { ships: unknown; items: unknown } },
+  { files, onProgress }: { files: { ships: unknown; items: unknown }; onProgress?: TProgressListener },
 ): Promise<TImportReport> {
   const now = deps.now();
   const ships = ZCatalogFile.safeParse(files.ships);
@@ -118,6 +118,7 @@ export async function importCatalog(
     }
   }
 
+  onProgress?.('checking catalog entries', hullRows.length + itemRows.length + report.skipped.length, hullRows.length + itemRows.length + report.skipped.length);
   await transaction(deps.db, async (tx) => {
     const knownHulls = new Set<string>();
     const knownItems = new Set<string>();
@@ -134,12 +135,14 @@ export async function importCatalog(
         .insert(catalogHulls)
         .values(hullRows.slice(start, start + CHUNK))
         .onConflictDoUpdate({ target: catalogHulls.id, set: excludedColumns(['size', 'archetype', 'hitpoints', 'brace_strength', 'half_sail', 'full_sail', 'travel_sail', 'cargo_slots', 'cargo_max_weight', 'slots', 'perks', 'raw', 'imported_at']) });
+      onProgress?.('writing hulls', Math.min(hullRows.length, start + CHUNK), hullRows.length);
     }
     for (let start = 0; start < itemRows.length; start += CHUNK) {
       await tx
         .insert(catalogItems)
         .values(itemRows.slice(start, start + CHUNK))
         .onConflictDoUpdate({ target: catalogItems.id, set: excludedColumns(['type', 'category', 'damage_per_shot', 'projectiles_per_shot', 'reload_speed_ms', 'optimal_range', 'armor', 'damage_mitigation', 'gear_score', 'weight', 'perks', 'required_size', 'raw', 'imported_at']) });
+      onProgress?.('writing items', Math.min(itemRows.length, start + CHUNK), itemRows.length);
     }
     report.hulls.updated = knownHulls.size;
     report.hulls.inserted = hullRows.length - knownHulls.size;

@@ -1,6 +1,6 @@
 /** Import files of war data (the CLI): reference data and snapshots in one file, written all or nothing. */
 import { transaction } from '../../../db/transaction';
-import type { TDepsOf } from '../../deps';
+import type { TDepsOf, TProgressListener } from '../../deps';
 import { AppError, invalidFile, issuesFromZod } from '../../errors';
 import { upsertWarReferenceIn } from './reference';
 import { recordSnapshotsIn } from './snapshots';
@@ -9,7 +9,7 @@ import { ZWarImportFile, ZWarReferenceInput, type TWarReferenceResult } from './
 /** Used by the CLI when a file mixes reference data and snapshots; snapshots come second so they can use the new zones. */
 export async function importWarFile(
   deps: TDepsOf<'db' | 'now'>,
-  input: { data: unknown },
+  input: { data: unknown; onProgress?: TProgressListener },
 ): Promise<TWarReferenceResult & { snapshots: number }> {
   const now = deps.now();
   const parsed = ZWarImportFile.safeParse(input.data);
@@ -23,7 +23,7 @@ export async function importWarFile(
     // snapshot leaves the reference data unwritten too.
     return await transaction(deps.db, async (tx) => {
       const reference = hasReference && checked.success ? await upsertWarReferenceIn(tx, checked.data) : { seasons: 0, zones: 0, companies: 0 };
-      const snapshots = file.snapshots.length > 0 ? (await recordSnapshotsIn(tx, file.snapshots, now, (index) => `snapshots[${index}]`)).ids.length : 0;
+      const snapshots = file.snapshots.length > 0 ? (await recordSnapshotsIn(tx, file.snapshots, now, (index) => `snapshots[${index}]`, input.onProgress)).ids.length : 0;
       return { ...reference, snapshots };
     });
   } catch (error) {

@@ -4,7 +4,7 @@ import type { TDb } from '../../../db/client';
 import { warCompanies, warCompanyScores, warHotspots, warSnapshots, warZoneControl, warZones } from '../../../db/schema';
 import { insertInChunks } from '../../../db/bulk';
 import { transaction } from '../../../db/transaction';
-import type { TDepsOf } from '../../deps';
+import type { TDepsOf, TProgressListener } from '../../deps';
 import { AppError, type TIssue } from '../../errors';
 import { resolveSeason, seasonCovers, type TSeasonRow } from './seasons';
 import type { TSnapshotInput } from './schemas';
@@ -28,8 +28,12 @@ const FUTURE_TOLERANCE_MS = 5 * 60_000;
  * table is written with a few multi-row statements (db/bulk.ts) instead of a statement per row: a
  * season of demo snapshots is ~45,000 rows, one round trip each on a libSQL server.
  */
-export async function writeSnapshotBatch(deps: TDepsOf<'db'>, input: { snapshots: TPreparedSnapshot[] }): Promise<number[]> {
+export async function writeSnapshotBatch(
+  deps: TDepsOf<'db'>,
+  input: { snapshots: TPreparedSnapshot[]; onProgress?: TProgressListener },
+): Promise<number[]> {
   const tx = deps.db;
+  const report = (stage: string) => input.onProgress && ((done: number, total: number) => input.onProgress!(stage, done, total));
   if (input.snapshots.length === 0) return [];
   const highest = await tx.get<{ id: number | null }>(
     sql`SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'war_snapshots'), 0), coalesce((SELECT max(id) FROM war_snapshots), 0)) AS id`,
@@ -40,11 +44,13 @@ export async function writeSnapshotBatch(deps: TDepsOf<'db'>, input: { snapshots
     tx,
     warSnapshots,
     input.snapshots.map((snapshot, index) => ({ id: ids[index]!, seasonId: snapshot.seasonId, capturedAt: new Date(snapshot.capturedAtMs) })),
+    report('writing war snapshots'),
   );
   await insertInChunks(
     tx,
     warCompanyScores,
     input.snapshots.flatMap((snapshot, index) => snapshot.companies.map((entry) => ({ snapshotId: ids[index]!, companyId: entry.companyId, score: entry.score }))),
+    report('writing company scores'),
   );
   await insertInChunks(
     tx,
@@ -52,6 +58,7 @@ export async function writeSnapshotBatch(deps: TDepsOf<'db'>, input: { snapshots
     input.snapshots.flatMap((snapshot, index) =>
       snapshot.zones.map((zone) => ({ snapshotId: ids[index]!, zoneId: zone.zoneId, controllerId: zone.controllerId, scores: zone.scores })),
     ),
+    report('writing zone control'),
   );
   await insertInChunks(
     tx,
@@ -65,6 +72,7 @@ export async function writeSnapshotBatch(deps: TDepsOf<'db'>, input: { snapshots
         endsAt: hotspot.endsAtMs === null ? null : new Date(hotspot.endsAtMs),
       })),
     ),
+    report('writing hotspots'),
   );
   return ids;
 }
@@ -115,6 +123,7 @@ export async function recordSnapshotsIn(
   inputs: TSnapshotInput[],
   now: Date,
   pathOf: (index: number) => string,
+  onProgress?: TProgressListener,
 ): Promise<{ ids: number[]; seasonIds: string[] }> {
   const zoneIds = new Set((await tx.select({ id: warZones.id }).from(warZones).all()).map((row) => row.id));
   const companyIds = new Set((await tx.select({ id: warCompanies.id }).from(warCompanies).all()).map((row) => row.id));
@@ -183,6 +192,7 @@ export async function recordSnapshotsIn(
     const more = issues.length > 1 ? ` (and ${issues.length - 1} more)` : '';
     throw new AppError('BAD_REQUEST', `Invalid snapshot: ${first.path}: ${first.message}${more}`, { issues });
   }
-  const ids = await writeSnapshotBatch({ db: tx }, { snapshots: prepared });
+  onProgress?.('checking war snapshots', inputs.length, inputs.length);
+  const ids = await writeSnapshotBatch({ db: tx }, { snapshots: prepared, onProgress });
   return { ids, seasonIds: [...new Set(prepared.map((snapshot) => snapshot.seasonId))] };
 }
