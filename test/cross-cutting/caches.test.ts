@@ -195,7 +195,8 @@ WarMemo.after(async ({ app }) => {
 WarMemo('a snapshot written through another connection (the CLI, another instance) is the latest at once', async ({ app }) => {
   const before = (await app.rest('GET', '/api/stateOfWar/latest')).body.data;
   assert.equal((await app.rest('GET', '/api/stateOfWar/latest')).body.data, before, 'served again unchanged');
-  const other = openDatabase(`file:${app.database.file}`, { driver: TEST_DRIVER });
+  // A second connection to the same database: the file, or the same libSQL server (TEST_DATABASE=sqld).
+  const other = openDatabase(app.database.remote ? app.database.file : `file:${app.database.file}`, { driver: TEST_DRIVER });
   try {
     const capturedAt = new Date(Date.parse(before.capturedAt) + MINUTE).toISOString();
     await recordSnapshots(

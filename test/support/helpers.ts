@@ -62,7 +62,7 @@ export async function solveCaptcha(
 }
 
 export function silentLogger() {
-  return pino({ level: 'silent' });
+  return pino({ level: (process.env.TEST_LOG_LEVEL as 'silent' | undefined) ?? 'silent' });
 }
 
 export async function rest<T = any>(baseUrl: string, method: string, path: string, options: TRestOptions = {}): Promise<TRestResponse<T>> {

@@ -8,7 +8,7 @@ import { hullsOf, listableCount, pageIds, rowsInOrder } from './list-queries';
 import { inRanges, rangeBounds, rangeIds, rangeParams, type TRangeField } from './range-queries';
 import { toSummary } from './queries';
 import type { TAssemblyList, TListQuery } from './schemas';
-import { ftsQuery, rankAmong, searchCandidates, searchMatch } from './search';
+import { candidateIds, ftsQuery, rankAmong, searchMatch } from './search';
 import { MAX_SEARCH_RESULTS } from './schemas';
 
 /** Heap size of a cached list page, measured: 15.4 KB for a page of 20 summaries (its JSON is 9.7 KB). */
@@ -73,7 +73,7 @@ async function candidates(db: TDb, query: TListQuery, match: string | null, hull
   const ranged = query.created !== undefined || query.updated !== undefined;
   if (match !== null) {
     const direction = query.sort === 'latest' ? query.order : 'desc';
-    const found = JSON.parse((await searchCandidates(db, direction).get({ match: searchMatch(match, hulls), cap }))?.ids ?? '[]') as number[];
+    const found = await candidateIds(db, direction, searchMatch(match, hulls), cap);
     return { found, ordered: query.sort === 'latest', filtered: ranged };
   }
   const onSort: TRangeField | null = query.sort === 'latest' ? 'created' : query.sort === 'updated' ? 'updated' : null;

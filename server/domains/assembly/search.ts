@@ -42,8 +42,16 @@ export function searchCandidates(db: TDb, direction: TListOrder) {
       .orderBy(sql.raw(`assemblies_fts.rowid ${direction}`))
       .limit(sql.placeholder('cap'))
       .as('matches');
-    return d.select({ ids: sql<string>`json_group_array(${walk.id} order by ${walk.id} ${sql.raw(direction)})` }).from(walk).prepare();
+    // No ORDER BY inside the aggregate: sqld's statement parser refuses that syntax (SQLite 3.44's),
+    // so the caller orders the ids (candidateIds).
+    return d.select({ ids: sql<string>`json_group_array(${walk.id})` }).from(walk).prepare();
   });
+}
+
+/** The candidates' ids, newest first (`desc`) or oldest first (`asc`): at most MAX_SEARCH_RESULTS + 1 numbers. */
+export async function candidateIds(db: TDb, direction: TListOrder, match: string, cap: number): Promise<number[]> {
+  const ids = JSON.parse((await searchCandidates(db, direction).get({ match, cap }))?.ids ?? '[]') as number[];
+  return ids.sort(direction === 'asc' ? (a, b) => a - b : (a, b) => b - a);
 }
 
 /**
