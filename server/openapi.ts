@@ -118,6 +118,26 @@ const ICALENDAR_EXAMPLE = [
 ].join('\r\n');
 
 /**
+ * trpc-to-openapi documents the input of a DELETE as query parameters; the REST adapter reads a
+ * DELETE's fields from its JSON body (rest/handler.ts, BODY_METHODS), as the web client sends them
+ * (`DELETE /map/collection/{uuid}/points` with `{pointUuids}`). Those parameters become the body.
+ */
+function documentDeleteBodies(document: TJson): void {
+  for (const pathItem of Object.values<TJson>(document.paths ?? {})) {
+    const operation = pathItem.delete;
+    const query: TJson[] = (operation?.parameters ?? []).filter((parameter: TJson) => parameter.in === 'query');
+    if (query.length === 0) continue;
+    operation.parameters = operation.parameters.filter((parameter: TJson) => parameter.in !== 'query');
+    const required = query.filter((parameter) => parameter.required).map((parameter) => parameter.name);
+    const properties = Object.fromEntries(query.map((parameter) => [parameter.name, { ...parameter.schema, ...(parameter.description && { description: parameter.description }) }]));
+    operation.requestBody = {
+      required: required.length > 0,
+      content: { 'application/json': { schema: { type: 'object', properties, ...(required.length > 0 && { required }), additionalProperties: false } } },
+    };
+  }
+}
+
+/**
  * The 200 answer of procedures with `meta.rawResponse` (server/trpc.ts) is their string output with
  * that Content-Type, not the envelope; their errors stay envelopes.
  */
@@ -129,6 +149,11 @@ function documentRawResponses(router: AnyRouter, document: TJson): void {
     const success = operation?.responses?.['200'];
     if (!success) return;
     const mediaType = contentType.split(';', 1)[0]!.trim();
+    // A family (`image/*`: uploaded avatars) is answered as bytes of one of its types (rest/handler.ts, rawBody).
+    if (mediaType === 'image/*') {
+      success.content = Object.fromEntries(['image/png', 'image/jpeg', 'image/webp', 'image/gif'].map((type) => [type, { schema: { type: 'string', format: 'binary' } }]));
+      return;
+    }
     success.content = {
       [mediaType]: { schema: { type: 'string' }, ...(mediaType === 'text/calendar' ? { example: ICALENDAR_EXAMPLE } : {}) },
     };
@@ -144,7 +169,7 @@ export function buildOpenApiDocument(router: AnyRouter, version: string): OpenAP
     title: 'Tidewatch API',
     description:
       'Community backend for Skull and Bones. Every response is an envelope `{ code, message, data }` whose `code` equals the HTTP status, ' +
-      'except the successful answers of the iCalendar feeds (/calendar/events.ics, /calendar/event.ics: text/calendar). ' +
+      'except the successful answers of the iCalendar feeds (/calendar/events.ics, /calendar/event.ics: text/calendar) and of uploaded avatars (/user/avatar/{userId}: the image). ' +
       'Send the session token from /user/signin or /user/signup as `Authorization: Bearer <token>`.',
     version,
     baseUrl: '/api',
@@ -157,6 +182,7 @@ export function buildOpenApiDocument(router: AnyRouter, version: string): OpenAP
 
   document.components.headers = { ...document.components.headers, 'Retry-After': RETRY_AFTER };
   documentRawResponses(router, document);
+  documentDeleteBodies(document);
   for (const pathItem of Object.values<TJson>(document.paths ?? {})) {
     for (const operation of Object.values<TJson>(pathItem)) {
       if (!operation?.responses) continue;

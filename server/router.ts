@@ -4,6 +4,7 @@ import { calendarRouter } from './domains/calendar/router';
 import { dropRouter } from './domains/drop/router';
 import { captchaRouter } from './domains/captcha/router';
 import { catalogRouter } from './domains/catalog/router';
+import { commentRouter } from './domains/comment/router';
 import { healthRouter } from './domains/health/router';
 import { mapRouter } from './domains/map/router';
 import { subscriptionRouter } from './domains/subscription/router';
@@ -23,6 +24,7 @@ export const appRouter = router({
   admin: adminRouter,
   assembly: assemblyRouter,
   catalog: catalogRouter,
+  comment: commentRouter,
 });
 
 /** Import this type in a TypeScript client: `import type { AppRouter } from 'tidewatch'`. */

@@ -101,14 +101,14 @@ export function createRestHandler(options: TRestHandlerOptions): TRestHandler {
         batchIndex: 0,
       });
 
-      const responseBody = route.rawContentType === undefined ? envelopeBody(200, 'success', data) : rawBody(data, route);
-      const headers: Record<string, string> = { ...ctx.responseHeaders };
-      if (route.rawContentType !== undefined) headers['content-type'] = route.rawContentType;
+      const raw = route.rawContentType === undefined ? undefined : rawBody(data, route);
+      const responseBody = raw === undefined ? envelopeBody(200, 'success', data) : raw.body;
+      const headers: Record<string, string> = { ...ctx.responseHeaders, ...raw?.headers };
       if (route.method === 'GET') {
         headers['cache-control'] ??= defaultCacheControl('GET', req.headers.authorization !== undefined || req.headers['x-access-token'] !== undefined);
         // A procedure may set its own (weak) ETag when its body carries a counter that should not defeat revalidation.
-        headers.etag ??= weakEtag(responseBody);
-        if (cacheKey !== null && ctx.replayable) storedAnswers.write(cacheKey, responseBody, headers);
+        headers.etag ??= weakEtag(typeof responseBody === 'string' ? responseBody : responseBody.toString('base64'));
+        if (cacheKey !== null && ctx.replayable && typeof responseBody === 'string') storedAnswers.write(cacheKey, responseBody, headers);
       } else {
         headers['cache-control'] ??= defaultCacheControl(route.method, false);
       }
@@ -119,10 +119,33 @@ export function createRestHandler(options: TRestHandlerOptions): TRestHandler {
   };
 }
 
-/** The body of a `meta.rawResponse` route: its procedure's output, which must be a string. */
-function rawBody(data: unknown, route: TRestRoute): string {
+/**
+ * Headers of bytes a user uploaded (avatars), so that a browser never runs them: their sniffed type
+ * only, no sniffing of its own, no scripts or subresources even when opened directly, shown inline.
+ */
+const UPLOADED_BYTES_HEADERS = {
+  'x-content-type-options': 'nosniff',
+  'content-security-policy': "default-src 'none'; sandbox",
+  'content-disposition': 'inline',
+} as const;
+
+/**
+ * The body of a `meta.rawResponse` route and its headers: its procedure's output, a string sent with
+ * the declared Content-Type; or, when the declared type is a family such as `image/*`, bytes given as
+ * `{ contentType, base64 }` (native tRPC answers that object), sent with their own type of that
+ * family and UPLOADED_BYTES_HEADERS.
+ */
+function rawBody(data: unknown, route: TRestRoute): { body: string | Buffer; headers: Record<string, string> } {
+  const declared = route.rawContentType!;
+  if (declared.endsWith('/*')) {
+    const { contentType, base64 } = (data ?? {}) as { contentType?: unknown; base64?: unknown };
+    if (typeof contentType !== 'string' || typeof base64 !== 'string' || !contentType.startsWith(declared.slice(0, -1))) {
+      throw new Error(`${route.procedurePath} declares rawResponse ${declared} but returned no bytes of that type`);
+    }
+    return { body: Buffer.from(base64, 'base64'), headers: { ...UPLOADED_BYTES_HEADERS, 'content-type': contentType } };
+  }
   if (typeof data !== 'string') throw new Error(`${route.procedurePath} declares rawResponse but returned ${typeof data}`);
-  return data;
+  return { body: data, headers: { 'content-type': declared } };
 }
 
 /**

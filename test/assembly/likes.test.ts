@@ -132,4 +132,40 @@ Likes('errors: 400 on bad input, 401 without a token, 403 own or unreadable or a
   }
 });
 
+Likes('likes switched off by the creator (attr.isLike: false): a new like is a 403 on every writer; taking one back works; existing likes stay counted', async ({ app, owner, fan, other }) => {
+  const { uuid } = await publish(app, owner.token, HULK);
+  await app.rest('POST', '/api/likes/toggle', { token: fan.token, body: { targetType: 'assembly', targetId: uuid } });
+  const settings = (isLike: boolean) => app.rest('POST', '/api/assembly/attr/edit', { token: owner.token, body: { uuid, assembly: { attr: { isLike } } } });
+  assert.is((await settings(false)).status, 200);
+  assert.is((await app.rest('GET', `/api/assembly/item?uuid=${uuid}`)).body.data.assembly.attr.isLike, false);
+  const refused = [
+    await app.rest('POST', '/api/likes/toggle', { token: other.token, body: { targetType: 'assembly', targetId: uuid } }),
+    await app.rest('POST', '/api/assembly/like', { token: other.token, body: { uuid } }),
+    await app.rest('POST', '/api/assembly/like', { token: fan.token, body: { uuid, like: true } }),
+  ];
+  for (const response of refused) {
+    assert.is(response.status, 403, response.text);
+    assert.is(response.body.data.key, 'assembly.likesDisabled');
+    assert.match(response.body.message, 'Likes are switched off');
+  }
+  const viaTrpc = await trpcError(app.trpc(other.token).assembly.likes.toggle.mutate({ targetType: 'assembly', targetId: uuid }));
+  assert.equal([viaTrpc.status, viaTrpc.data.key], [403, 'assembly.likesDisabled']);
+  assert.is((await trpcError(app.trpc(other.token).assembly.like.mutate({ uuid }))).status, 403);
+  // Existing likes stay counted; the fan can still take theirs back (a toggle, then like: false is idempotent).
+  assert.is((await app.rest('GET', `/api/likes/count?${query(uuid)}`)).body.data.likeCount, 1);
+  assert.equal((await app.rest('POST', '/api/likes/toggle', { token: fan.token, body: { targetType: 'assembly', targetId: uuid } })).body.data, { targetType: 'assembly', targetId: uuid, isLiked: false, likeCount: 0 });
+  assert.equal((await app.rest('POST', '/api/assembly/like', { token: fan.token, body: { uuid, like: false } })).body.data, { uuid, liked: false, likes: 0 });
+  // Switched on again (or absent: the contract's form has no attr), likes work.
+  assert.is((await settings(true)).status, 200);
+  assert.is((await app.trpc(other.token).assembly.likes.toggle.mutate({ targetType: 'assembly', targetId: uuid })).isLiked, true);
+  // Concurrent: likes during a switch-off are each either in before it or refused after it; the count is the rows.
+  const batch = createTRPCClient<AppRouter>({
+    links: [httpBatchLink({ url: `${app.url}/trpc`, transformer: superjson, maxItems: 10, headers: () => ({ authorization: `Bearer ${fan.token}` }) })],
+  });
+  const [, ...likes] = await Promise.allSettled([settings(false), ...Array.from({ length: 5 }, () => batch.assembly.like.mutate({ uuid }))]);
+  const count = (await app.rest('GET', `/api/likes/count?${query(uuid)}`)).body.data.likeCount;
+  assert.is(count, likes.some((result) => result.status === 'fulfilled') ? 2 : 1);
+  assert.is((await app.rest('POST', '/api/assembly/like', { token: fan.token, body: { uuid } })).status, 403, 'off once the switch is written');
+});
+
 Likes.run();

@@ -4,6 +4,7 @@
 // the routes on both surfaces (status codes, headers, envelopes, access rules).
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { purgeTrash } from '../../server/domains/assembly/lifecycle';
 import { itemEtag } from '../../server/domains/assembly/queries';
 import { ratingOf } from '../../server/domains/assembly/rating';
 import { startInProcess, type TCaller, type TInProcessApp } from '../support/caller';
@@ -173,6 +174,27 @@ Service('sort orders: the keyword path (ranked candidates) and the plain list (i
   const hottest = await names('hottest');
   assert.is(hottest[0], 'Sort unrated', 'a like outweighs minutes of age');
   assert.equal(await names('hottest', 'sortcheck'), hottest);
+});
+
+Service('fork: a copy credited to its direct parent; counted for others\' forks only; the purge keeps the count and clears the credit', async ({ app, owner, fans }) => {
+  const [a, b] = fans as [TCaller, TCaller];
+  const original = await owner.assembly.publish({ ...HULK, name: 'Service fork' });
+  const child = await a.assembly.fork({ uuid: original.uuid });
+  const grandchild = await b.assembly.fork({ uuid: child.uuid });
+  const own = await owner.assembly.fork({ uuid: original.uuid });
+  assert.equal([child.cloningUuid, grandchild.cloningUuid, own.cloningUuid], [original.uuid, child.uuid, original.uuid]);
+  assert.equal([child.name, child.weapons, child.forkCount], ['Service fork', original.weapons, 0]);
+  const count = async (uuid: string) => readable(await app.anonymous.assembly.getItem({ uuid })).forkCount;
+  assert.equal([await count(original.uuid), await count(child.uuid)], [1, 1]);
+  // The child is trashed: still counted; purged: taken off, and its fork's credit cleared.
+  await a.assembly.delete({ uuid: child.uuid });
+  assert.is(await count(original.uuid), 1);
+  app.clock.advance(31 * 24 * 60 * 60 * 1000);
+  const { uuids } = await purgeTrash({ ...app.deps, db: app.database.db });
+  assert.ok(uuids.includes(child.uuid));
+  assert.is(await count(original.uuid), 0);
+  assert.is(readable(await app.anonymous.assembly.getItem({ uuid: grandchild.uuid })).cloningUuid, null);
+  assert.is(readable(await app.anonymous.assembly.getItem({ uuid: own.uuid })).cloningUuid, original.uuid);
 });
 
 Service.run();

@@ -25,6 +25,8 @@ interface TOwnedCase extends TCase {
   stranger: number[];
   owner: number[];
   anonymous?: number[];
+  /** How the two surfaces' successful data compare, when not equal (a write answering a new random id: by shape). */
+  data?: 'shape';
 }
 
 const PLACEHOLDER_UUID = '00000000-0000-4000-8000-000000000000';
@@ -34,14 +36,27 @@ const SELF_SCOPED = new Set([
   'GET /user/me',
   'POST /user/password',
   'POST /user/signout',
+  // Issue 19, profiles: edits take no user id (they change the caller's own profile), own lists.
+  'POST /user/me',
+  'PUT /user/changeAlternativeName',
+  'PUT /user/changePassword',
+  'PUT /user/avatar',
+  'DELETE /user/avatar',
+  'GET /user/me/assemblys',
+  'GET /user/likes',
   'GET /map/collections',
   'POST /map/collection',
+  // Issue 19, map points: a new point is the caller's; the lists are the caller's own points.
+  'POST /map/point',
+  'GET /map/user/points',
+  'GET /map/user/orphan-points',
   'GET /subscription/my-status',
   'GET /subscription/my-orders',
   'POST /subscription/orders/create',
   'GET /subscription/hall-visibility',
   'POST /subscription/hall-visibility',
   'GET /assembly/trash',
+  'GET /user/comments',
   'POST /assembly/publish',
 ]);
 
@@ -51,6 +66,10 @@ interface TOwned {
   order: string;
   privateAssembly: string;
   trashedAssembly: string;
+  /** The owner's private orphan map point. */
+  privatePoint: string;
+  /** The owner's comment on its private assembly. */
+  comment: string;
 }
 
 interface TFixtures extends TOwned {
@@ -66,6 +85,13 @@ function ownedCases(f: TOwned): Record<string, TOwnedCase> {
   return {
     'GET /map/collection/{uuid}': { path: { uuid: f.privateCollection }, stranger: [404], owner: [200], anonymous: [404] },
     'PUT /map/collection/{uuid}': { path: { uuid: f.privateCollection }, body: { title: 'renamed' }, stranger: [404], owner: [200] },
+    // Map points (issue 19): the private point is an orphan until the POST moves it into the private collection.
+    'GET /map/point/{uuid}': { path: { uuid: f.privatePoint }, stranger: [404], owner: [200], anonymous: [404] },
+    'PUT /map/point/{uuid}': { path: { uuid: f.privatePoint }, body: { title: 'renamed' }, stranger: [404], owner: [200] },
+    'GET /map/collections/{uuid}/points': { path: { uuid: f.privateCollection }, stranger: [404], owner: [200], anonymous: [404] },
+    'POST /map/collection/{uuid}/points': { path: { uuid: f.privateCollection }, body: { pointUuids: [f.privatePoint] }, stranger: [404], owner: [200] },
+    'DELETE /map/collection/{uuid}/points': { path: { uuid: f.privateCollection }, body: { pointUuids: [f.privatePoint] }, stranger: [404], owner: [200] },
+    'DELETE /map/point/{uuid}': { path: { uuid: f.privatePoint }, stranger: [404], owner: [200] },
     'DELETE /map/collection/{uuid}': { path: { uuid: f.privateCollection }, stranger: [404], owner: [200] },
     'POST /subscription/orders/{orderId}/cancel': { path: { orderId: f.order }, stranger: [404], owner: [200] },
     'GET /assembly/item': { query: { uuid: f.privateAssembly }, stranger: [403], owner: [200], anonymous: [403] },
@@ -78,6 +104,12 @@ function ownedCases(f: TOwned): Record<string, TOwnedCase> {
     'GET /likes/count': { query: { targetType: 'assembly', targetId: f.privateAssembly }, stranger: [403], owner: [200], anonymous: [403] },
     'POST /likes/toggle': { body: { targetType: 'assembly', targetId: f.privateAssembly }, stranger: [403], owner: [403] },
     'POST /assembly/restore': { body: { uuid: f.trashedAssembly }, stranger: [403, 404], owner: [200] },
+    // A private assembly without a password: only its creator may fork it (a fork answers a new uuid: compared by shape).
+    'POST /assembly/fork': { body: { uuid: f.privateAssembly }, stranger: [403], owner: [200], data: 'shape' },
+    'GET /comment/comments': { query: { targetType: 'assembly', targetId: f.privateAssembly }, stranger: [403], owner: [200], anonymous: [403] },
+    'POST /comment': { body: { targetType: 'assembly', targetId: f.privateAssembly, content: 'matrix' }, stranger: [403], owner: [200], data: 'shape' },
+    'POST /comment/edit': { body: { id: f.comment, content: 'edited' }, stranger: [403], owner: [200] },
+    'POST /comment/delete': { body: { id: f.comment }, stranger: [403], owner: [200] },
     'POST /assembly/delete': { body: { uuid: f.privateAssembly }, stranger: [403], owner: [200] },
   };
 }
@@ -123,6 +155,8 @@ function sameResourcesInText(from: TOwned, to: TOwned): (message: string | undef
 async function createOwned(app: TTestServer, owner: TUser, order: { tierId: string; payType: string }): Promise<TOwned> {
   const collection = await app.rest('POST', '/api/map/collection', { token: owner.token, body: { title: 'Secret coves', isPublic: false } });
   assert.is(collection.status, 200, collection.text);
+  const point = await app.rest('POST', '/api/map/point', { token: owner.token, body: { title: 'Secret cove', latitude: 0.6, longitude: -0.6 } });
+  assert.is(point.status, 200, point.text);
   const created = await app.rest('POST', '/api/subscription/orders/create', { token: owner.token, body: order });
   assert.is(created.status, 200, created.text);
   const loadout = { name: 'Hidden broadside', shipId: 'cutter', weapons: [{ slot: 'frontWeapon', itemId: 'culverin1' }], isPublic: false };
@@ -130,11 +164,15 @@ async function createOwned(app: TTestServer, owner: TUser, order: { tierId: stri
   assert.is(privateAssembly.status, 200, privateAssembly.text);
   const trashed = await app.rest('POST', '/api/assembly/publish', { token: owner.token, body: { ...loadout, name: 'Binned' } });
   assert.is((await app.rest('POST', '/api/assembly/delete', { token: owner.token, body: { uuid: trashed.body.data.uuid } })).status, 200);
+  const comment = await app.rest('POST', '/api/comment', { token: owner.token, body: { targetType: 'assembly', targetId: privateAssembly.body.data.uuid, content: 'Owner only' } });
+  assert.is(comment.status, 200, comment.text);
   return {
     privateCollection: collection.body.data.uuid,
     order: created.body.data.orderId,
     privateAssembly: privateAssembly.body.data.uuid,
     trashedAssembly: trashed.body.data.uuid,
+    privatePoint: point.body.data.uuid,
+    comment: comment.body.data.id,
   };
 }
 
@@ -295,7 +333,7 @@ Matrix("owner-scoped endpoints: someone else's token is refused, the owner's wor
       const response = await call(app, operation!, token, testCase);
       findings.expect(expected.includes(response.status!), `${key} as ${who} on REST`, `${response.status} ${response.text}`);
       const twin = await trpc.call(operation!, token, twinCase, PLACEHOLDER_UUID, 'httpLink');
-      findings.add(`${key} as ${who}, tRPC vs REST`, differences(response, twin, sameData));
+      findings.add(`${key} as ${who}, tRPC vs REST`, differences(response, twin, { ...sameData, data: testCase.data }));
     }
   }
   findings.assertNone();
@@ -309,6 +347,7 @@ Matrix("self-scoped reads never show another user's resources, on REST or on tRP
     fixtures.order,
     fixtures.privateAssembly,
     fixtures.trashedAssembly,
+    fixtures.privatePoint,
     fixtures.owner.username,
   ];
   for (const operation of operations.filter((op) => op.method === 'GET' && SELF_SCOPED.has(keyOf(op)))) {
@@ -318,6 +357,26 @@ Matrix("self-scoped reads never show another user's resources, on REST or on tRP
     findings.add(`${keyOf(operation)}, tRPC vs REST`, differences(response, twin));
     for (const answer of [response, twin]) {
       for (const secret of secrets) findings.expect(!answer.text.includes(secret), `${keyOf(operation)} on ${answer.surface}`, `leaks ${secret}`);
+    }
+  }
+  findings.assertNone();
+});
+
+Matrix("a user's public space (issue 19) never shows their private or trashed assemblies, to anyone, on REST or on tRPC", async ({ app, trpc, operations, fixtures }) => {
+  const findings = new Findings();
+  const hidden = [fixtures.privateAssembly, fixtures.trashedAssembly, fixtures.twin.privateAssembly, fixtures.twin.trashedAssembly];
+  const spaces = operations.filter((op) => op.method === 'GET' && op.path.startsWith('/user/space/'));
+  assert.ok(spaces.length >= 2, 'user/space/assemblys and user/space/likes are documented');
+  for (const operation of spaces) {
+    for (const [who, token] of [['anonymous', undefined], ['a stranger', fixtures.stranger.token], ['the owner', fixtures.owner.token]] as const) {
+      const input = { query: { userId: fixtures.owner.id } };
+      const response = await call(app, operation, token, input);
+      const twin = await trpc.call(operation, token, input, PLACEHOLDER_UUID, 'httpBatchLink');
+      findings.expect(response.status === 200, `${keyOf(operation)} as ${who} on REST`, `${response.status} ${response.text}`);
+      findings.add(`${keyOf(operation)} as ${who}, tRPC vs REST`, differences(response, twin));
+      for (const answer of [response, twin]) {
+        for (const uuid of hidden) findings.expect(!answer.text.includes(uuid), `${keyOf(operation)} as ${who} on ${answer.surface}`, `shows ${uuid}`);
+      }
     }
   }
   findings.assertNone();

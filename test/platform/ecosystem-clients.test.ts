@@ -139,7 +139,13 @@ Document('every operation: summary, tag, envelope schemas, examples, 429 with Re
     assert.type(operation.summary, 'string', `${name} summary`);
     assert.ok(operation.tags?.length >= 1, `${name} tag`);
     const feed = operation.responses['200'].content['text/calendar'];
-    if (feed) {
+    const image = operation.responses['200'].content['image/png'];
+    if (image) {
+      // The other exception (issue 19): an uploaded avatar answers its bytes, as one of the four image types; errors stay envelopes.
+      assert.is(path, '/user/avatar/{userId}', `${name}: only uploaded avatars answer images`);
+      assert.equal(Object.keys(operation.responses['200'].content).sort(), ['image/gif', 'image/jpeg', 'image/png', 'image/webp']);
+      assert.equal(image.schema, { type: 'string', format: 'binary' });
+    } else if (feed) {
       // The documented exception: the iCalendar feeds answer their raw text (meta.rawResponse); errors stay envelopes.
       assert.ok(/\.ics$/.test(path), `${name}: only the iCalendar feeds answer text/calendar`);
       assert.is(feed.schema.type, 'string');

@@ -90,3 +90,14 @@ export async function startSqld(dbPath: string, options: { port?: number } = {})
     }
   }
 }
+
+/**
+ * For a suite that does not run under TEST_DATABASE=sqld: says so and why, and returns true. Only
+ * for suites whose subject is not the database (it is tested on both file drivers) and whose cost
+ * is round trips, or that need a file on disk.
+ */
+export function skippedUnderSqld(suiteName: string, reason: string): boolean {
+  if (!TEST_SQLD) return false;
+  console.log(`  skipped under TEST_DATABASE=sqld: ${suiteName}: ${reason}`);
+  return true;
+}

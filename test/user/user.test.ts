@@ -245,7 +245,8 @@ Accounts("sign-up: the contract's form and the web client's form (alternativeNam
   });
   assert.is(client.status, 200);
   assert.is(client.body.data.username, 'form_client');
-  assert.is(client.body.data.alternativeName, null, 'not stored yet');
+  assert.is(client.body.data.alternativeName, 'Client Form', 'the display name is stored (issue 19)');
+  assert.is((await app.rest('GET', '/api/user/me', { token: client.body.data.token })).body.data.alternativeName, 'Client Form');
   const emptyObject = await app.rest('POST', '/api/user/signup', {
     body: { username: 'form_client2', alternativeName: 'x', password: 'long password', email: 'k2@forms.test', captcha: {} },
   });

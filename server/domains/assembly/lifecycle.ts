@@ -11,6 +11,7 @@ import { etagListMatches } from '../../etag';
 import { hashPassword } from '../../infra/password';
 import { pageWindow, type TPagination } from '../../schemas';
 import { assertCreator, assertPasswordFits } from './access';
+import { releaseForks } from './forks';
 import { invalidateAssembly, type TAssemblyCaches } from './item';
 import { assertValidLoadout } from './loadout';
 import type { TLoadout } from './fields';
@@ -196,16 +197,21 @@ export async function listTrash(
 }
 
 /**
- * Hard-deletes assemblies trashed more than 30 days ago (likes and ratings go with them). Without
- * `caches` (the CLI, another process) nothing is invalidated here: the entries expire with their TTL.
+ * Hard-deletes assemblies trashed more than 30 days ago (likes and ratings go with them), in one
+ * transaction with the fork bookkeeping (forks.ts: the parents' fork_count, the originals' credit).
+ * Without `caches` (the CLI, another process) nothing is invalidated here: the entries expire with their TTL.
  */
 export async function purgeTrash(deps: TDepsOf<'db' | 'now'> & Partial<TAssemblyCaches>): Promise<{ purged: number; uuids: string[] }> {
   const { db, caches } = deps;
   const cutoff = new Date(deps.now().getTime() - TRASH_RETENTION_MS);
-  const removed = await db
-    .delete(assemblies)
-    .where(and(isNotNull(assemblies.deletedAt), lt(assemblies.deletedAt, cutoff)))
-    .returning({ uuid: assemblies.uuid });
-  if (caches) for (const { uuid } of removed) await invalidateAssembly({ caches }, { uuid });
+  const { removed, changed } = await transaction(db, async (tx) => {
+    const changed = await releaseForks(tx, cutoff);
+    const removed = await tx
+      .delete(assemblies)
+      .where(and(isNotNull(assemblies.deletedAt), lt(assemblies.deletedAt, cutoff)))
+      .returning({ uuid: assemblies.uuid });
+    return { removed, changed };
+  });
+  if (caches) for (const uuid of new Set([...removed.map((row) => row.uuid), ...changed])) await invalidateAssembly({ caches }, { uuid });
   return { purged: removed.length, uuids: removed.map((row) => row.uuid) };
 }

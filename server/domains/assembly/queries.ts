@@ -36,6 +36,10 @@ const viewColumns = {
   hullId: sql<string | null>`(select ${catalogHulls.id} from ${catalogHulls} where ${catalogHulls.id} = ${assemblies.shipId})`,
   hullSize: sql<string | null>`(select ${catalogHulls.size} from ${catalogHulls} where ${catalogHulls.id} = ${assemblies.shipId})`,
   hullArchetype: sql<string | null>`(select ${catalogHulls.archetype} from ${catalogHulls} where ${catalogHulls.id} = ${assemblies.shipId})`,
+  // Forks (forks.ts): the original's uuid in the same statement (a primary-key lookup), null without one or once it is purged.
+  // Written out: drizzle leaves the columns of a one-table select unqualified, and the outer row must be named here.
+  cloningUuid: sql<string | null>`(select "origin"."uuid" from "assemblies" as "origin" where "origin"."id" = "assemblies"."cloned_from_id")`,
+  forkCount: assemblies.forkCount,
 };
 
 /**
@@ -67,6 +71,7 @@ function sharedOf(row: TRow, client: TClientExtras) {
     userAvatar: null,
     likes: row.likes,
     views: row.views,
+    forkCount: row.forkCount,
     rating: ratingOf(row.ratingSum, row.ratingCount),
     shipId: row.shipId,
     ship: row.hullId ? { id: row.hullId, size: row.hullSize, archetype: row.hullArchetype } : null,
@@ -102,7 +107,7 @@ export function toView(row: TRow, viewerId?: string): TAssemblyView {
     isOwner: viewerId !== undefined && viewerId === row.creatorId,
     // The caller's own like: getAssembly sets it per read; writes answer their creator, who cannot like it.
     isLiked: false,
-    cloningUuid: null,
+    cloningUuid: row.cloningUuid,
   };
 }
 

@@ -1,4 +1,5 @@
 import { router } from '../../trpc';
+import { fork } from './procedures/forks';
 import { likesRouter } from './procedures/likes';
 import { getAttributes, getItem, list, listTrash } from './procedures/read';
 import { edit, editAttributes, like, publish, rate, remove, restore } from './procedures/write';
@@ -15,5 +16,6 @@ export const assemblyRouter = router({
   restore,
   like,
   rate,
+  fork,
   likes: likesRouter,
 });

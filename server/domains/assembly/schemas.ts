@@ -132,6 +132,7 @@ const summaryFields = {
   userAvatar: z.null().meta({ description: 'Avatars are not served yet (issue 19): always null' }),
   likes: z.number().int(),
   views: z.number().int(),
+  forkCount: z.number().int().meta({ description: 'How many assemblies were forked from this one by other users (POST /assembly/fork) and are not purged; trashed forks still count' }),
   rating: ZRating,
   shipId: z.string(),
   ship: z.object({ id: z.string(), size: z.string().nullable(), archetype: z.string().nullable() }).nullable(),
@@ -166,7 +167,7 @@ export const ZAssembly = z.object({
   isPassword: z.literal(false).meta({ description: 'A password is needed to read the content (true only on the locked answer)' }),
   isOwner: z.boolean().meta({ description: 'The caller is the creator' }),
   isLiked: z.boolean().meta({ description: 'The caller likes it (false for anonymous callers and for the creator)' }),
-  cloningUuid: z.null().meta({ description: 'Forks are not served yet (issue 19): always null' }),
+  cloningUuid: z.string().nullable().meta({ description: 'The uuid of the assembly this one was forked from (POST /assembly/fork), while that one exists (in the trash too); null when not a fork, or once the original is purged' }),
 });
 /** The view of one assembly (GET /assembly/item, and the answer of every write that returns it). */
 export type TAssemblyView = z.infer<typeof ZAssembly>;

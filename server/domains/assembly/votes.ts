@@ -7,7 +7,7 @@ import type { TDepsOf } from '../../deps';
 import { AppError } from '../../errors';
 import { assertReadable, type TPasswordGuesses } from './access';
 import { invalidateAssembly, type TAssemblyCaches } from './item';
-import { findActive, type TRow } from './queries';
+import { clientOf, findActive, type TRow } from './queries';
 import { ratingOf } from './rating';
 
 type TVoteDeps = TDepsOf<'db' | 'now'> & TAssemblyCaches;
@@ -18,6 +18,19 @@ async function findVotable(db: TDb, uuid: string, userId: string, password: stri
   if (row.creatorId === userId) throw new AppError('FORBIDDEN', 'You cannot like or rate your own assembly');
   await assertReadable(uuid, row, userId, password, guesses);
   return row;
+}
+
+/**
+ * The creator's display setting `attr.isLike: false` (the web client's settings panel, "Enable
+ * likes"; Detail.vue then hides the like button) switches likes off: a new like is a 403 with
+ * data.key `assembly.likesDisabled`. Taking a like back stays possible, and existing likes stay
+ * counted. Absent (the contract's form has no attr) means on.
+ */
+async function assertLikesOn(tx: TDb, id: number, uuid: string): Promise<void> {
+  const current = await tx.select({ client: assemblies.client }).from(assemblies).where(eq(assemblies.id, id)).get();
+  if (current && clientOf(current).attr?.isLike === false) {
+    throw new AppError('FORBIDDEN', `Likes are switched off for assembly ${uuid} by its creator`, { key: 'assembly.likesDisabled' });
+  }
 }
 
 /**
@@ -37,6 +50,8 @@ export async function likeAssembly(
   const { liked, likes } = await transaction(db, async (tx) => {
     const liked = input.like === 'toggle' ? (await tx.select({ userId: assemblyLikes.userId }).from(assemblyLikes).where(mine).get()) === undefined : input.like;
     if (liked) {
+      // Read in the transaction, so a like cannot slip past a concurrent switch of the setting.
+      await assertLikesOn(tx, row.id, uuid);
       await tx.insert(assemblyLikes).values({ assemblyId: row.id, userId, createdAt: now }).onConflictDoNothing();
     } else {
       await tx.delete(assemblyLikes).where(mine);

@@ -1,4 +1,4 @@
-/** Accounts: sign-up, sign-in, password change, public profiles and roles. Sessions are in session.ts. */
+/** Accounts: sign-up, sign-in, password change and roles. Profiles are in profile.ts, sessions in session.ts. */
 import { randomUUID } from 'node:crypto';
 import { and, eq, or } from 'drizzle-orm';
 import type { TDb } from '../../../db/client';
@@ -8,46 +8,24 @@ import type { TDepsOf } from '../../deps';
 import { AppError } from '../../errors';
 import { limitGuess } from '../../http/rate-limit';
 import { burnPasswordCheck, hashPassword, verifyPassword } from '../../infra/password';
-import type { TChangePasswordInput, TProfile, TPublicProfile, TRole, TRoleName, TSignedIn, TSignInInput, TSignUpInput } from './schemas';
+import { roleNames, type TProfileRow } from './profile';
+import type { TChangePasswordInput, TRole, TSignedIn, TSignInInput, TSignUpInput } from './schemas';
 import { createSession, invalidateUserSessions, type TSessionUser } from './session';
 
 const badCredentials = () => new AppError('UNAUTHORIZED', 'Wrong username or password', { key: 'signin.wrong' });
 
-/** The role's names as the web client knows them. */
-export function roleNames(role: TRole): TRoleName[] {
-  return role === 'admin' ? ['admin'] : ['normal'];
-}
-
-/**
- * A public profile in the web client's shape. Display name, avatar, introduction and language are
- * not stored yet (profile edits come later): their neutral values.
- */
-export function toPublicProfile(user: Omit<TSessionUser, 'email'>): TPublicProfile {
-  return {
-    id: user.id,
-    username: user.username,
-    alternativeName: null,
-    userAvatar: null,
-    role: roleNames(user.role),
-    attr: { introduction: '', language: '' },
-    joinTime: user.createdAt.toISOString(),
-    lastOnlineTime: null,
-  };
-}
-
-export function toProfile(user: TSessionUser): TProfile {
-  return { ...toPublicProfile(user), email: user.email };
-}
-
-/** The signed-in account as the web client stores it (its UserLocalResult). */
-export function toSignedIn(user: TSessionUser, session: { token: string; expiresAt: Date }): TSignedIn {
+/** The signed-in account as the web client stores it (its UserLocalResult), with the profile's display name and avatar. */
+export function toSignedIn(
+  user: TSessionUser & Pick<TProfileRow, 'alternativeName' | 'avatarUrl'>,
+  session: { token: string; expiresAt: Date },
+): TSignedIn {
   return {
     token: session.token,
     expiresAt: session.expiresAt.toISOString(),
     userId: user.id,
     username: user.username,
-    alternativeName: null,
-    userAvatar: null,
+    alternativeName: user.alternativeName,
+    userAvatar: user.avatarUrl,
     role: roleNames(user.role),
     email: user.email,
   };
@@ -58,10 +36,15 @@ export interface TNewAccount {
   email: string;
   password: string;
   role?: TRole;
+  /** The display name given at sign-up, if any. */
+  alternativeName?: string | null;
 }
 
 /** Creates an account; 409 when the username (any case) or the e-mail is taken. */
-export async function createAccount(deps: TDepsOf<'db' | 'now'>, input: TNewAccount): Promise<TSessionUser> {
+export async function createAccount(
+  deps: TDepsOf<'db' | 'now'>,
+  input: TNewAccount,
+): Promise<TSessionUser & Pick<TProfileRow, 'alternativeName' | 'avatarUrl'>> {
   const now = deps.now();
   const { db } = deps;
   const usernameKey = input.username.toLowerCase();
@@ -75,6 +58,7 @@ export async function createAccount(deps: TDepsOf<'db' | 'now'>, input: TNewAcco
     email,
     passwordHash,
     role: input.role ?? 'user',
+    alternativeName: input.alternativeName ?? null,
     createdAt: now,
     updatedAt: now,
   } as const;
@@ -87,7 +71,7 @@ export async function createAccount(deps: TDepsOf<'db' | 'now'>, input: TNewAcco
     }
     throw error;
   }
-  return { id: user.id, username: user.username, email, role: user.role, createdAt: now };
+  return { id: user.id, username: user.username, email, role: user.role, createdAt: now, alternativeName: user.alternativeName, avatarUrl: null };
 }
 
 async function assertAvailable(db: TDb, usernameKey: string, email: string): Promise<void> {
@@ -120,7 +104,13 @@ export async function signUp(deps: TDepsOf<'db' | 'now' | 'captcha' | 'config'>,
     });
   }
   const at = { db: deps.db, now: () => now };
-  const user = await createAccount(at, { username: input.username, email: input.email, password: input.password, role: 'user' });
+  const user = await createAccount(at, {
+    username: input.username,
+    email: input.email,
+    password: input.password,
+    role: 'user',
+    alternativeName: input.alternativeName,
+  });
   const session = await createSession(at, { userId: user.id });
   return toSignedIn(user, session);
 }
@@ -166,16 +156,6 @@ async function createSessionIfCurrent(db: TDb, userId: string, verifiedHash: str
     const current = await tx.select({ passwordHash: users.passwordHash }).from(users).where(eq(users.id, userId)).get();
     return current?.passwordHash === verifiedHash ? createSession({ db: tx, now: () => now }, { userId }) : undefined;
   });
-}
-
-export async function getPublicProfile(deps: TDepsOf<'db'>, { id }: { id: string }): Promise<TPublicProfile> {
-  const row = await deps.db
-    .select({ id: users.id, username: users.username, role: users.role, createdAt: users.createdAt })
-    .from(users)
-    .where(eq(users.id, id))
-    .get();
-  if (!row) throw new AppError('NOT_FOUND', 'User not found', { key: 'user.notFound' });
-  return toPublicProfile(row);
 }
 
 /** CLI only: admins are never made through the API. */

@@ -1,5 +1,9 @@
 import { ZEmpty, ZNoInput } from '../../schemas';
-import { changePassword, getPublicProfile, signIn, signUp, toProfile } from './account';
+import { changePassword, signIn, signUp } from './account';
+import { avatarRouter } from './procedures/avatar';
+import { assembliesRouter, likesRouter } from './procedures/lists';
+import { profileRouter } from './procedures/profile';
+import { getOwnProfile, getPublicProfile } from './profile';
 import { ZChangePasswordInput, ZProfile, ZPublicProfile, ZSignedIn, ZSignInInput, ZSignUpInput, ZUserRef } from './schemas';
 import { invalidateSession } from './session';
 import { authedProcedure, publicProcedure, router } from '../../trpc';
@@ -47,7 +51,7 @@ export const userRouter = router({
     .meta({ openapi: { method: 'GET', path: '/user/me', tags: ['user'], summary: 'Own profile', protect: true } })
     .input(ZNoInput)
     .output(ZProfile)
-    .query(({ ctx }) => toProfile(ctx.user)),
+    .query(({ ctx }) => getOwnProfile(ctx.deps, { userId: ctx.user.id })),
 
   info: publicProcedure
     .meta({ openapi: { method: 'GET', path: '/user/info', tags: ['user'], protect: false, summary: 'Public profile of a user' } })
@@ -79,4 +83,10 @@ export const userRouter = router({
       await invalidateSession(ctx.deps, { sessionId: ctx.sessionId });
       return {};
     }),
+
+  // Issue 19: profiles, avatars and a user's lists of assemblies (docs/users.md).
+  profile: profileRouter,
+  avatar: avatarRouter,
+  assemblies: assembliesRouter,
+  likes: likesRouter,
 });

@@ -4,8 +4,13 @@
  * change: the contract's fields and the web client's, turned here into the one input the services take.
  */
 import { z } from 'zod';
-import { ZTimestamp } from '../../schemas';
+import { zPage, zPageInput, ZTimestamp } from '../../schemas';
+import { MAX_LIST_WINDOW, ZAssemblySummary } from '../assembly/schemas';
 import { captchaAnswerOf, ZCaptchaCode, ZClientCaptcha } from '../captcha/schemas';
+
+/** Profile limits (docs/users.md). */
+export const MAX_ALTERNATIVE_NAME = 40;
+export const MAX_INTRODUCTION = 5000;
 
 export const ZUsername = z
   .string()
@@ -23,18 +28,31 @@ export type TRole = z.infer<typeof ZRole>;
 export const ZRoleName = z.enum(['normal', 'admin']);
 export type TRoleName = z.infer<typeof ZRoleName>;
 
+/**
+ * A display name: plain text of at most 40 characters, trimmed, without control characters or
+ * invisible formatting ones (bidi overrides, zero-width characters), which would let a name pass
+ * for another. `''` is none: clients show the username.
+ */
+export const ZAlternativeName = z
+  .string()
+  .trim()
+  .max(MAX_ALTERNATIVE_NAME, `must be at most ${MAX_ALTERNATIVE_NAME} characters`)
+  .regex(/^[^\p{Cc}\p{Cf}]*$/u, 'must not contain control or invisible formatting characters');
+
 const ZRoles = z.array(ZRoleName).meta({ description: 'Role names: `["normal"]` for a user, `["admin"]` for an administrator' });
 
 export const ZUserAttr = z.object({
-  introduction: z.string().meta({ description: "Profile text: '' until profiles can be edited" }),
-  language: z.string().meta({ description: "Preferred language (e.g. `en-US`): '' (none chosen) until profiles can be edited" }),
+  introduction: z.string().meta({ description: "Profile text, plain text as the user wrote it; '' when none" }),
+  language: z.string().meta({ description: "Preferred language, a tag such as `en-US` or `zh-CN`; '' when none chosen" }),
 });
 
 const profileFields = {
   id: z.string(),
   username: z.string(),
-  alternativeName: z.string().nullable().meta({ description: 'Display name: null until profiles can be edited (clients show username)' }),
-  userAvatar: z.string().nullable().meta({ description: 'Avatar URL: null (avatars are not served yet)' }),
+  alternativeName: z.string().nullable().meta({ description: 'Display name (PUT /user/changeAlternativeName); null when none (clients show username)' }),
+  userAvatar: z.string().nullable().meta({
+    description: 'Avatar: the https URL the user gave, or the path of the uploaded image served here (`/api/user/avatar/{id}?v=…`); null when none',
+  }),
   role: ZRoles,
   attr: ZUserAttr,
   joinTime: ZTimestamp.meta({ description: 'When the account was created' }),
@@ -69,14 +87,13 @@ export const ZSignUpInput = z
     password: ZPassword,
     captchaCode: ZCaptchaCode.optional().meta({ description: 'The contract\'s captcha: base64 ALTCHA payload solving GET /captcha' }),
     captcha: ZClientCaptcha.optional().meta({ description: "The web client's SVG captcha answer; `''` or `{}` is no answer" }),
-    alternativeName: z.string().max(40, 'must be at most 40 characters').optional().meta({
-      description: "The web client's display name: checked, not stored yet (profiles come later); alternativeName reads null",
-    }),
+    alternativeName: ZAlternativeName.optional().meta({ description: "The web client's display name, stored as PUT /user/changeAlternativeName stores it ('' is none)" }),
   })
   .transform((input, ctx) => ({
     username: input.username,
     email: input.email,
     password: input.password,
+    alternativeName: input.alternativeName || null,
     captcha: captchaAnswerOf(input, ctx),
   }));
 export type TSignUpInput = z.output<typeof ZSignUpInput>;
@@ -94,3 +111,53 @@ export const ZUserRef = z.strictObject({ id: z.string().min(1, 'is required').ma
 
 export const ZChangePasswordInput = z.strictObject({ currentPassword: z.string().min(1, 'is required').max(256), newPassword: ZPassword });
 export type TChangePasswordInput = z.infer<typeof ZChangePasswordInput>;
+
+/** The web client's form of the password change (PUT /user/changePassword), turned into the contract's. */
+export const ZClientChangePasswordInput = z
+  .strictObject({
+    oldPassword: z.string().min(1, 'is required').max(256).meta({ description: 'The current password' }),
+    newPassword: ZPassword,
+  })
+  .transform(({ oldPassword, newPassword }): TChangePasswordInput => ({ currentPassword: oldPassword, newPassword }));
+
+/** PUT /user/changeAlternativeName: the web client sends the new display name as `username`. */
+export const ZChangeAlternativeNameInput = z.strictObject({
+  username: ZAlternativeName.meta({ description: "The new display name (the web client's field name); '' removes it" }),
+});
+
+const ZIntroduction = z
+  .string()
+  .max(MAX_INTRODUCTION, `must be at most ${MAX_INTRODUCTION} characters`)
+  .regex(/^[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]*$/, 'must not contain control characters other than tab and line breaks');
+
+const ZLanguage = z
+  .string()
+  .max(35, 'must be at most 35 characters')
+  .regex(/^(?:[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{1,8}){0,4})?$/, "must be a language tag such as en-US or zh-CN, or ''");
+
+/** POST /user/me: the web client's profile form. A field left out is unchanged; `''` clears it. */
+export const ZUpdateMeInput = z.strictObject({
+  attr: z.strictObject({
+    introduction: ZIntroduction.optional().meta({ description: `Profile text (plain text, at most ${MAX_INTRODUCTION} characters)` }),
+    language: ZLanguage.optional().meta({ description: 'Preferred language: a tag such as `en-US` or `zh-CN`' }),
+  }),
+});
+export type TUpdateMeInput = z.infer<typeof ZUpdateMeInput>;
+
+/** A page of a user's list reaches the first MAX_LIST_WINDOW entries, as GET /assembly/list does (a deeper page is a 400). */
+function withinWindow(input: { page: number; pageSize: number }, ctx: z.RefinementCtx): void {
+  if (input.page * input.pageSize > MAX_LIST_WINDOW) {
+    ctx.addIssue({ code: 'custom', path: ['page'], message: `page × pageSize must be at most ${MAX_LIST_WINDOW}` });
+  }
+}
+
+/** user/me/assemblys, user/likes: the caller's own lists. */
+export const ZOwnListInput = z.strictObject({ ...zPageInput(20) }).superRefine(withinWindow);
+
+/** user/space/assemblys, user/space/likes: a user's public lists. */
+export const ZSpaceListInput = z
+  .strictObject({ userId: z.string().min(1, 'is required').max(64).meta({ description: "The user whose space it is (their id)" }), ...zPageInput(20) })
+  .superRefine(withinWindow);
+
+/** A page of assemblies in the list item form of GET /assembly/list. */
+export const ZUserAssemblyPage = zPage(ZAssemblySummary);

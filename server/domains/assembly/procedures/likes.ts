@@ -41,7 +41,7 @@ const toggle = authedProcedure
       summary: 'Like an assembly, or take your like back',
       description:
         `Flips your like (one per user; the same likes as POST /assembly/like) and answers the new state and count. ${READ_RULE} ` +
-        "Your own assembly: 403. userId, if sent, must be your own id (403 otherwise). Concurrent toggles are applied one after the other.",
+        "Your own assembly: 403. userId, if sent, must be your own id (403 otherwise). Likes switched off by the creator (assembly.attr.isLike: false): a new like is a 403 (data.key assembly.likesDisabled), taking yours back works. Concurrent toggles are applied one after the other.",
     },
   })
   .input(ZLikeToggleInput)

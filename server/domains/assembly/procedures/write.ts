@@ -78,7 +78,7 @@ export const restore = authedProcedure
   .mutation(({ input, ctx }) => restoreAssembly(ctx.deps, { userId: ctx.user.id, uuid: input.uuid }));
 
 export const like = authedProcedure
-  .meta({ openapi: { method: 'POST', path: '/assembly/like', tags: ['assembly'], protect: true, summary: 'Like (or unlike) an assembly; one like per user' } })
+  .meta({ openapi: { method: 'POST', path: '/assembly/like', tags: ['assembly'], protect: true, summary: 'Like (or unlike) an assembly; one like per user', description: 'Likes switched off by the creator (assembly.attr.isLike: false): like: true is a 403 (data.key assembly.likesDisabled); like: false still takes yours back.' } })
   .input(ZLikeInput)
   .output(ZLikeResult)
   .mutation(({ input, ctx }) => likeAssembly(ctx.deps, { ...input, userId: ctx.user.id, guesses: passwordGuesses(ctx) }));

@@ -1,0 +1,115 @@
+// Writing comments: create, edit (the author), delete (the author, the assembly's creator, an admin).
+// The checks that may hash (a private assembly's password) or reach the network (the rate limit, the
+// captcha's once-only record) run before the write; the write re-reads what it depends on inside its
+// transaction, so every call holds on its own under any interleaving (a tRPC batch, concurrent REST).
+import { randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import { assemblyComments } from '../../../db/schema';
+import { transaction } from '../../../db/transaction';
+import type { TDepsOf } from '../../deps';
+import { AppError } from '../../errors';
+import type { TPasswordGuesses } from '../assembly/access';
+import type { TCaptchaAnswer } from '../captcha/schemas';
+import { assertCommentable, assertCommentsVisible, assertStillCommentable, findTarget, findTargetById, type TCommentTarget } from './access';
+import { findComment, toComment, type TCommentRow } from './queries';
+import type { TComment, TCommentDeleted } from './schemas';
+
+type TCaller = { userId: string; password?: string; guesses?: TPasswordGuesses };
+
+function commentNotFound(id: string): AppError {
+  return new AppError('NOT_FOUND', `Comment ${id} not found`);
+}
+
+/**
+ * POST /comment. Order of the checks: the assembly (404, 403, comments off 403), then the author's
+ * write limit (429), then the captcha when one is given (400; spent once, whatever follows), then the
+ * insert, in a transaction that re-reads the assembly (assertStillCommentable).
+ */
+export async function createComment(
+  deps: TDepsOf<'db' | 'now' | 'limits' | 'captcha'>,
+  input: TCaller & { targetId: string; content: string; captcha?: TCaptchaAnswer },
+): Promise<TComment> {
+  const { db } = deps;
+  const now = deps.now();
+  const checked = await assertCommentable(await findTarget(db, input.targetId), { uuid: input.targetId, viewerId: input.userId, password: input.password, guesses: input.guesses });
+  await deps.limits.commentWrite.hit(input.userId);
+  if (input.captcha !== undefined) await deps.captcha.verify(input.captcha, now);
+  const id = randomUUID();
+  const row = await transaction(db, async (tx) => {
+    const target = assertStillCommentable(checked, await findTargetById(tx, checked.id), input.userId);
+    await tx.insert(assemblyComments).values({ id, assemblyId: target.id, authorId: input.userId, content: input.content, createdAt: now, updatedAt: now });
+    return await findComment(tx, id);
+  });
+  if (!row) throw new AppError('INTERNAL_SERVER_ERROR', `Comment ${id} was written but cannot be read back`);
+  return toComment(row);
+}
+
+/**
+ * Runs a check of a comment's assembly, its "not found" (trashed, gone) said of the comment: a caller
+ * who holds only a comment id does not learn its assembly's uuid from the error.
+ */
+async function asComment<T>(id: string, check: () => T | Promise<T>): Promise<T> {
+  try {
+    return await check();
+  } catch (error) {
+    if (error instanceof AppError && error.code === 'NOT_FOUND') throw commentNotFound(id);
+    throw error;
+  }
+}
+
+/** The comment and its assembly, or a 404 when either is gone. */
+async function findWithTarget(deps: TDepsOf<'db'>, id: string): Promise<{ comment: TCommentRow; target: TCommentTarget }> {
+  const comment = await findComment(deps.db, id);
+  const target = comment ? await findTargetById(deps.db, comment.assemblyId) : undefined;
+  if (!comment || !target) throw commentNotFound(id);
+  return { comment, target };
+}
+
+/**
+ * POST /comment/edit: its author only (403), on an assembly they may still comment on (as create:
+ * 404 trashed, 403 private without its password or comments off), within the same write limit.
+ */
+export async function editComment(deps: TDepsOf<'db' | 'now' | 'limits'>, input: TCaller & { id: string; content: string }): Promise<TComment> {
+  const { db } = deps;
+  const now = deps.now();
+  const { comment, target } = await findWithTarget(deps, input.id);
+  if (comment.authorId !== input.userId) throw new AppError('FORBIDDEN', 'Only its author may edit a comment');
+  const checked = await asComment(input.id, () => assertCommentable(target, { uuid: target.uuid, viewerId: input.userId, password: input.password, guesses: input.guesses }));
+  await deps.limits.commentWrite.hit(input.userId);
+  const row = await transaction(db, async (tx) => {
+    const current = await findTargetById(tx, checked.id);
+    if (!current || current.deletedAt !== null) throw commentNotFound(input.id);
+    assertStillCommentable(checked, current, input.userId);
+    const changed = await tx.update(assemblyComments).set({ content: input.content, updatedAt: now }).where(eq(assemblyComments.id, input.id)).returning({ id: assemblyComments.id });
+    // Deleted meanwhile (by its author, the creator or an admin).
+    if (changed.length === 0) throw commentNotFound(input.id);
+    return await findComment(tx, input.id);
+  });
+  if (!row) throw commentNotFound(input.id);
+  return toComment(row);
+}
+
+/**
+ * POST /comment/delete, for good. An admin deletes any comment. Anyone else must see it (its
+ * assembly readable as for the list: 404 when trashed unless its creator, 403 private without its
+ * password) and be its author or the assembly's creator (403). Comments switched off do not stop a
+ * deletion. Of concurrent deletions of one comment, one succeeds and the others are 404s.
+ */
+export async function deleteComment(deps: TDepsOf<'db'>, input: TCaller & { id: string; isAdmin: boolean }): Promise<TCommentDeleted> {
+  const { db } = deps;
+  const { comment, target } = await findWithTarget(deps, input.id);
+  if (!input.isAdmin) {
+    await asComment(input.id, () => assertCommentsVisible(target, { uuid: target.uuid, viewerId: input.userId, password: input.password, guesses: input.guesses }));
+    if (comment.authorId !== input.userId && target.creatorId !== input.userId) {
+      throw new AppError('FORBIDDEN', "Only the comment's author, the assembly's creator or an admin may delete a comment");
+    }
+  }
+  await transaction(db, async (tx) => {
+    // Trashed meanwhile: only its creator (or an admin) still sees its comments.
+    const current = await findTargetById(tx, target.id);
+    if (!current || (!input.isAdmin && current.deletedAt !== null && current.creatorId !== input.userId)) throw commentNotFound(input.id);
+    const deleted = await tx.delete(assemblyComments).where(eq(assemblyComments.id, input.id)).returning({ id: assemblyComments.id });
+    if (deleted.length === 0) throw commentNotFound(input.id);
+  });
+  return { id: input.id, deleted: true };
+}

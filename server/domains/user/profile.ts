@@ -1,0 +1,109 @@
+/**
+ * Profiles (issue 19): the public fields of an account (display name, avatar, introduction,
+ * language) in the web client's shapes, and their edits. Avatars are set and served in avatar.ts;
+ * the password in account.ts.
+ */
+import { eq } from 'drizzle-orm';
+import { users } from '../../../db/schema';
+import type { TDepsOf } from '../../deps';
+import { AppError } from '../../errors';
+import type { TProfile, TPublicProfile, TRole, TRoleName, TUpdateMeInput } from './schemas';
+
+/** The role's names as the web client knows them. */
+export function roleNames(role: TRole): TRoleName[] {
+  return role === 'admin' ? ['admin'] : ['normal'];
+}
+
+/** The columns of users a profile is made of. */
+export const profileColumns = {
+  id: users.id,
+  username: users.username,
+  email: users.email,
+  role: users.role,
+  createdAt: users.createdAt,
+  alternativeName: users.alternativeName,
+  avatarUrl: users.avatarUrl,
+  introduction: users.introduction,
+  language: users.language,
+};
+
+export interface TProfileRow {
+  id: string;
+  username: string;
+  role: TRole;
+  createdAt: Date;
+  alternativeName: string | null;
+  avatarUrl: string | null;
+  introduction: string | null;
+  language: string | null;
+}
+
+/** A public profile in the web client's shape: what anyone may read of an account. */
+export function toPublicProfile(row: TProfileRow): TPublicProfile {
+  return {
+    id: row.id,
+    username: row.username,
+    alternativeName: row.alternativeName,
+    userAvatar: row.avatarUrl,
+    role: roleNames(row.role),
+    attr: { introduction: row.introduction ?? '', language: row.language ?? '' },
+    joinTime: row.createdAt.toISOString(),
+    lastOnlineTime: null,
+  };
+}
+
+/** The caller's own profile: the public one and the e-mail. */
+export function toProfile(row: TProfileRow & { email: string }): TProfile {
+  return { ...toPublicProfile(row), email: row.email };
+}
+
+const userNotFound = () => new AppError('NOT_FOUND', 'User not found', { key: 'user.notFound' });
+/** The caller's account is gone (deleted while its session was being used): as for a dead token. */
+const accountGone = () => new AppError('UNAUTHORIZED', 'Invalid or expired access token', { key: 'user.tokenExpired' });
+
+/** GET /user/info: anyone's public profile; 404 for an unknown id. */
+export async function getPublicProfile(deps: TDepsOf<'db'>, { id }: { id: string }): Promise<TPublicProfile> {
+  const row = await deps.db.select(profileColumns).from(users).where(eq(users.id, id)).get();
+  if (!row) throw userNotFound();
+  return toPublicProfile(row);
+}
+
+/** Whether a user exists: the public lists of a user's space are a 404 for an unknown id, as their profile is. */
+export async function assertUserExists(deps: TDepsOf<'db'>, { id }: { id: string }): Promise<void> {
+  const row = await deps.db.select({ id: users.id }).from(users).where(eq(users.id, id)).get();
+  if (!row) throw userNotFound();
+}
+
+/** GET /user/me: the caller's profile as stored now. */
+export async function getOwnProfile(deps: TDepsOf<'db'>, { userId }: { userId: string }): Promise<TProfile> {
+  const row = await deps.db.select(profileColumns).from(users).where(eq(users.id, userId)).get();
+  if (!row) throw accountGone();
+  return toProfile(row);
+}
+
+/** One UPDATE of the caller's row, answering the profile as it now is (one statement: nothing to interleave with). */
+export async function updateOwnProfile(
+  deps: TDepsOf<'db' | 'now'>,
+  { userId, set }: { userId: string; set: Partial<Pick<typeof users.$inferInsert, 'alternativeName' | 'avatarUrl' | 'introduction' | 'language'>> },
+): Promise<TProfile> {
+  const [row] = await deps.db
+    .update(users)
+    .set({ ...set, updatedAt: deps.now() })
+    .where(eq(users.id, userId))
+    .returning(profileColumns);
+  if (!row) throw accountGone();
+  return toProfile(row);
+}
+
+/** POST /user/me: the fields of `attr` given are set (`''` clears one: stored as null), the others kept. */
+export function updateProfileAttr(deps: TDepsOf<'db' | 'now'>, { userId, attr }: { userId: string } & TUpdateMeInput): Promise<TProfile> {
+  const set: { introduction?: string | null; language?: string | null } = {};
+  if (attr.introduction !== undefined) set.introduction = attr.introduction === '' ? null : attr.introduction;
+  if (attr.language !== undefined) set.language = attr.language === '' ? null : attr.language;
+  return Object.keys(set).length === 0 ? getOwnProfile(deps, { userId }) : updateOwnProfile(deps, { userId, set });
+}
+
+/** PUT /user/changeAlternativeName: the display name (trimmed by its schema); `''` removes it. */
+export function changeAlternativeName(deps: TDepsOf<'db' | 'now'>, { userId, name }: { userId: string; name: string }): Promise<TProfile> {
+  return updateOwnProfile(deps, { userId, set: { alternativeName: name === '' ? null : name } });
+}
