@@ -265,6 +265,12 @@ async function insertAtOldSchema(db: TDatabase['db'], rows: ReturnType<typeof ta
   }
 }
 
+/** A user row in a database at an older migration (drizzle's insert would name 0016's profile columns). */
+async function insertUserAtOldSchema(db: TDatabase['db'], id: string): Promise<void> {
+  const now = Date.now();
+  await db.run(sql`insert into users (id, username, username_key, email, password_hash, created_at, updated_at) values (${id}, ${id}, ${id}, ${`${id}@example.test`}, 'x', ${now}, ${now})`);
+}
+
 /** The rowids the FTS5 index matches for an FTS5 query, in order. */
 async function ftsIds(db: TDatabase['db'], match: string): Promise<number[]> {
   return (await db.all<{ id: number }>(sql`select rowid as id from assemblies_fts where assemblies_fts match ${match} order by rowid`)).map((r) => Number(r.id));
@@ -275,7 +281,7 @@ Fts('a database at 0005 with public, private and trashed rows has an index of ex
   try {
     await database.migrate(migrationsUpTo(dir, '0005_war_history_cover'));
     const { db } = database;
-    await db.insert(users).values(row('fts_owner'));
+    await insertUserAtOldSchema(db, 'fts_owner');
     const now = new Date();
     const assembly = (name: string, isPublic: boolean, deletedAt: Date | null) => taggedAssembly('fts_owner', 'reefword', name, isPublic, deletedAt, now);
     await insertAtOldSchema(db, [
@@ -315,7 +321,7 @@ Fts('0010 rebuilds the index with prefix indexes: the same listable rows, prefix
   try {
     await database.migrate(migrationsUpTo(dir, '0009_data_versions_war'));
     const { db } = database;
-    await db.insert(users).values(row('prefix_owner'));
+    await insertUserAtOldSchema(db, 'prefix_owner');
     const now = new Date();
     const assembly = (name: string, isPublic: boolean, deletedAt: Date | null) => taggedAssembly('prefix_owner', 'tidecaller', name, isPublic, deletedAt, now);
     await insertAtOldSchema(db, [assembly('Public one', true, null), assembly('Private one', false, null), assembly('Trashed one', true, now)]);
@@ -415,7 +421,7 @@ ListBounds('0012 adds the hull to the FTS5 index: the same listable rows, a chan
   try {
     await database.migrate(migrationsUpTo(dir, '0011_list_bounds'));
     const { db } = database;
-    await db.insert(users).values(row('hull_owner'));
+    await insertUserAtOldSchema(db, 'hull_owner');
     const now = new Date();
     const assembly = (name: string, isPublic: boolean, deletedAt: Date | null) => taggedAssembly('hull_owner', 'hullword', name, isPublic, deletedAt, now);
     // hulk, as taggedAssembly makes them; 0011's schema has hot_rank already.
