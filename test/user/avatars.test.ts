@@ -9,7 +9,8 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { userAvatars, users } from '../../db/schema';
 import type { AppRouter } from '../../server/router';
-import { startTestServer, trpcError, type TTestServer } from '../support/helpers';
+import { HULK, importCommunitySample, signUpAdmin, startTestServer, trpcError, type TTestServer } from '../support/helpers';
+import { readable } from '../assembly/fixtures';
 import { dataUrl, FAKE_PNG_HTML, GIF_1X1, JPEG_2X3, PNG_1X1, PNG_HEADER_THEN_HTML, pngOfBytes, pngOfSize, SVG, WEBP_1X1 } from './images';
 
 type TUser = Awaited<ReturnType<TTestServer['signUp']>>;
@@ -39,6 +40,26 @@ Avatars('an https URL is the avatar everywhere: me, info, sign-in; tRPC alike', 
   const viaTrpc = await app.trpc(user.token).user.avatar.set.mutate({ url: 'https://cdn.example.test/a.webp' });
   assert.is(viaTrpc.userAvatar, 'https://cdn.example.test/a.webp');
   assert.is((await app.trpc().user.info.query({ id: user.id })).userAvatar, 'https://cdn.example.test/a.webp');
+});
+
+Avatars("the creator's avatar on their assemblies, item and list, never stale after a change (the cached answers are dropped)", async ({ app }) => {
+  await importCommunitySample(app, await signUpAdmin(app));
+  const user = await app.signUp();
+  const published = await app.rest('POST', '/api/assembly/publish', { token: user.token, body: { ...HULK, name: 'Avatar check' } });
+  assert.is(published.status, 200, published.text);
+  const uuid = published.body.data.uuid as string;
+  const item = async () => (await app.rest('GET', `/api/assembly/item?uuid=${uuid}`)).body.data.userAvatar;
+  const listed = async () =>
+    ((await app.rest('GET', '/api/assembly/list?keyword=Avatar')).body.data.data as { uuid: string; userAvatar: string | null }[]).find((entry) => entry.uuid === uuid)?.userAvatar;
+  assert.is(await item(), null);
+  assert.is(await listed(), null, 'both now cached without an avatar');
+  assert.is((await put(app, user, { url: 'https://images.example.test/captain.png' })).status, 200);
+  assert.is(await item(), 'https://images.example.test/captain.png');
+  assert.is(await listed(), 'https://images.example.test/captain.png');
+  assert.is(readable(await app.trpc().assembly.getItem.query({ uuid })).userAvatar, 'https://images.example.test/captain.png');
+  assert.is((await app.rest('DELETE', '/api/user/avatar', { token: user.token })).status, 200);
+  assert.is(await item(), null);
+  assert.is(await listed(), null);
 });
 
 Avatars('every accepted type uploads (data URL or base64 with contentType) and is served with its sniffed type and safe headers', async ({ app }) => {

@@ -129,7 +129,7 @@ const summaryFields = {
   tags: z.array(z.string()),
   userId: z.string().nullable().meta({ description: "The creator's id; null when the creator chose to be anonymous (attr.isAnonymous)" }),
   username: z.string().meta({ description: "The creator's name; '' when anonymous" }),
-  userAvatar: z.null().meta({ description: 'Avatars are not served yet (issue 19): always null' }),
+  userAvatar: z.string().nullable().meta({ description: "The creator's avatar (an https URL, or /api/user/avatar/{userId}?v=… for an uploaded picture); null without one or when anonymous" }),
   likes: z.number().int(),
   views: z.number().int(),
   forkCount: z.number().int().meta({ description: 'How many assemblies were forked from this one by other users (POST /assembly/fork) and are not purged; trashed forks still count' }),

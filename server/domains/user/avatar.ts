@@ -14,6 +14,7 @@ import { MAX_AVATAR_BYTES, type TAvatarChange, type TAvatarImage } from './avata
 import { AVATAR_TYPES, MAX_AVATAR_SIDE, sniffImage, type TAvatarType } from './image';
 import { updateOwnProfile } from './profile';
 import type { TProfile } from './schemas';
+import type { TAssemblyCaches } from '../assembly/item';
 
 /** How many hex digits of the picture's SHA-256 its URL carries as `v`. */
 const VERSION_LENGTH = 16;
@@ -52,7 +53,22 @@ function checkedImage(change: Extract<TAvatarChange, { kind: 'image' }>): { type
  * transaction); the row of the picture and the profile's URL are written together, so every answer
  * names the picture that is stored. A URL drops an uploaded picture.
  */
-export async function setAvatar(deps: TDepsOf<'db' | 'now'>, { userId, change }: { userId: string; change: TAvatarChange }): Promise<TProfile> {
+export async function setAvatar(deps: TDepsOf<'db' | 'now'> & TAssemblyCaches, { userId, change }: { userId: string; change: TAvatarChange }): Promise<TProfile> {
+  const profile = await writeAvatar(deps, { userId, change });
+  await dropCachedAssemblies(deps);
+  return profile;
+}
+
+/**
+ * Assembly items and list pages carry their creator's avatar (`userAvatar`): a change drops every
+ * cached one. Avatar changes are rare (RATE_LIMIT_AVATAR_UPLOADS per hour and account), and which
+ * cached pages show this user is not tracked.
+ */
+async function dropCachedAssemblies(deps: TAssemblyCaches): Promise<void> {
+  await Promise.all([deps.caches.item.invalidateAll(), deps.caches.list.invalidateAll()]);
+}
+
+async function writeAvatar(deps: TDepsOf<'db' | 'now'>, { userId, change }: { userId: string; change: TAvatarChange }): Promise<TProfile> {
   const now = deps.now();
   if (change.kind === 'url') {
     return transaction(deps.db, async (tx) => {
@@ -73,13 +89,15 @@ export async function setAvatar(deps: TDepsOf<'db' | 'now'>, { userId, change }:
 }
 
 /** DELETE /user/avatar: back to none (the uploaded picture, if any, is deleted with it). */
-export async function removeAvatar(deps: TDepsOf<'db' | 'now'>, { userId }: { userId: string }): Promise<TProfile> {
+export async function removeAvatar(deps: TDepsOf<'db' | 'now'> & TAssemblyCaches, { userId }: { userId: string }): Promise<TProfile> {
   const now = deps.now();
-  return transaction(deps.db, async (tx) => {
-    const profile = await updateOwnProfile({ db: tx, now: () => now }, { userId, set: { avatarUrl: null } });
+  const profile = await transaction(deps.db, async (tx) => {
+    const changed = await updateOwnProfile({ db: tx, now: () => now }, { userId, set: { avatarUrl: null } });
     await tx.delete(userAvatars).where(eq(userAvatars.userId, userId));
-    return profile;
+    return changed;
   });
+  await dropCachedAssemblies(deps);
+  return profile;
 }
 
 /** GET /user/avatar/{userId}: the uploaded picture; 404 when the user has none (a URL avatar is served by its own host). */
