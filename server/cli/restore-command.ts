@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { fileFromUrl, openDatabase, type TDatabase } from '../../db/client';
 import { DatabaseLockBusyError, takeExclusiveLock, type TDatabaseLock } from '../../db/lock';
+import type { TProgressListener } from '../deps';
 import { AppError } from '../errors';
 import { UsageError, type TCommand } from './command';
 
@@ -16,7 +17,7 @@ export const restoreCommand: TCommand = {
     'Refuses while a server has the database open: stop it first. --force restores anyway, which is unsafe: ' +
     'the running server keeps writing to the restored file from what it had in memory, so stop and start it at once.',
   options: { force: { type: 'boolean' } },
-  async run({ positionals, values, config, print }) {
+  async run({ positionals, values, config, print, progress }) {
     const [file, extra] = positionals;
     if (!file || extra !== undefined) throw new UsageError('expected exactly one <backup-file>');
     if (!existsSync(file)) throw new UsageError(`${file} does not exist`);
@@ -39,7 +40,7 @@ export const restoreCommand: TCommand = {
       print(`warning: ${error.message}; restoring anyway (--force): stop and start that server now, it still holds the old state in memory`);
     }
     try {
-      await restoreInto(file, target, config.DATABASE_URL, print);
+      await restoreInto(file, target, config.DATABASE_URL, print, progress);
     } finally {
       lock?.release();
     }
@@ -47,7 +48,11 @@ export const restoreCommand: TCommand = {
 };
 
 /** Checks the backup, keeps the current database beside it, puts the backup in its place and migrates it. */
-async function restoreInto(file: string, target: string, url: string, print: (line: string) => void): Promise<void> {
+const RESTORE_STEPS = 4;
+
+async function restoreInto(file: string, target: string, url: string, print: (line: string) => void, progress: TProgressListener): Promise<void> {
+  const step = (done: number) => progress('restore', done, RESTORE_STEPS);
+  step(0);
   // Checks run on a scratch copy: opening a SQLite file can write to it, and the backup must stay as it was.
   const scratchDir = mkdtempSync(join(tmpdir(), 'tidewatch-restore-'));
   let candidate: TDatabase | undefined;
@@ -67,6 +72,7 @@ async function restoreInto(file: string, target: string, url: string, print: (li
       sql`select count(*) as n from sqlite_master where type = 'table' and name = '__drizzle_migrations'`,
     );
     if (!history?.n) throw new AppError('BAD_REQUEST', `${file} is not a Tidewatch database (it has no migration history)`);
+    step(1);
 
     if (existsSync(target)) {
       saved = `${target}.pre-restore-${new Date().toISOString().replace(/[:.]/g, '-')}.db`;
@@ -77,7 +83,9 @@ async function restoreInto(file: string, target: string, url: string, print: (li
         current.close();
       }
     }
+    step(2);
     await candidate.backup(target);
+    step(3);
   } finally {
     candidate?.close();
     rmSync(scratchDir, { recursive: true, force: true });
@@ -88,6 +96,7 @@ async function restoreInto(file: string, target: string, url: string, print: (li
     await restored.migrate();
     const check = await restored.integrityCheck();
     if (check !== 'ok') throw new AppError('INTERNAL_SERVER_ERROR', `restored database fails the integrity check: ${check}`);
+    step(4);
   } finally {
     restored.close();
   }
