@@ -17,10 +17,10 @@ export const importDropsCommand: TCommand = {
   usage: 'import-drops <file.json>',
   description:
     'Creates or updates drop campaigns by campaignId from { "campaigns": [...] } or a bare array (same fields as POST /api/admin/drop/campaigns). All or nothing.',
-  async run({ positionals, database, print }) {
+  async run({ positionals, database, print, progress }) {
     const data = await readJsonArgument(positionals);
     const campaigns = parseDropImport(data);
-    const result = await upsertCampaigns({ db: (await database()).db, now: () => new Date() }, { campaigns });
+    const result = await upsertCampaigns({ db: (await database()).db, now: () => new Date() }, { campaigns, onProgress: progress });
     print(`drop campaigns: ${result.created} created, ${result.updated} updated`);
   },
 };
@@ -43,9 +43,9 @@ export const importCalendarCommand: TCommand = {
   usage: 'import-calendar <file.json>',
   description:
     "Replaces season calendars from { \"season\": \"y2s4\", \"events\": [...] } or a list of those (events as PUT /api/admin/calendar/{season}). All or nothing.",
-  async run({ positionals, database, print }) {
+  async run({ positionals, database, print, progress }) {
     const data = await readJsonArgument(positionals);
-    const results = await importCalendarFile({ db: (await database()).db }, { data });
+    const results = await importCalendarFile({ db: (await database()).db }, { data, onProgress: progress });
     for (const result of results) print(`calendar of ${result.seasonId}: ${result.events} events`);
   },
 };

@@ -3,7 +3,7 @@ import { asc, eq } from 'drizzle-orm';
 import type { TDb } from '../../../db/client';
 import { calendarEvents } from '../../../db/schema';
 import { transaction } from '../../../db/transaction';
-import type { TDepsOf } from '../../deps';
+import type { TDepsOf, TProgressListener } from '../../deps';
 import { AppError, invalidFile, issuesFromZod, type TIssue } from '../../errors';
 import { resolveSeason, toSeason } from '../war/seasons';
 import type { TSeasonStatus } from '../war/schemas';
@@ -97,7 +97,10 @@ export async function getCalendar(deps: TDepsOf<'db' | 'now'>, input: { season: 
 }
 
 /** CLI import: one `{ season, events }` or a list of them, each replacing that season's calendar. */
-export async function importCalendarFile(deps: TDepsOf<'db'>, input: { data: unknown }): Promise<TCalendarReplaceResult[]> {
+export async function importCalendarFile(
+  deps: TDepsOf<'db'>,
+  input: { data: unknown; onProgress?: TProgressListener },
+): Promise<TCalendarReplaceResult[]> {
   const { data } = input;
   // Picked by shape rather than a zod union, so issues name the exact field instead of "no union member matched".
   const parsed = Array.isArray(data) ? ZCalendarFileList.safeParse(data) : ZCalendarFileEntry.safeParse(data);
@@ -107,7 +110,10 @@ export async function importCalendarFile(deps: TDepsOf<'db'>, input: { data: unk
     // One transaction for the whole file: a bad calendar leaves the others untouched too.
     return await transaction(deps.db, async (tx) => {
       const results = [];
-      for (const calendar of calendars) results.push(await replaceCalendarIn(tx, calendar.season, calendar.events));
+      for (const calendar of calendars) {
+        results.push(await replaceCalendarIn(tx, calendar.season, calendar.events));
+        input.onProgress?.('writing season calendars', results.length, calendars.length);
+      }
       return results;
     });
   } catch (error) {

@@ -2,7 +2,7 @@
 import { eq } from 'drizzle-orm';
 import { dropCampaigns, dropChannels, dropRewards } from '../../../db/schema';
 import { transaction } from '../../../db/transaction';
-import type { TDepsOf } from '../../deps';
+import type { TDepsOf, TProgressListener } from '../../deps';
 import { invalidFile, issuesFromZod } from '../../errors';
 import { ZDropUpsertInput, type TDropCampaignInput, type TDropUpsertResult } from './schemas';
 
@@ -13,7 +13,7 @@ import { ZDropUpsertInput, type TDropCampaignInput, type TDropUpsertResult } fro
  */
 export async function upsertCampaigns(
   deps: TDepsOf<'db' | 'now'> & Partial<TDepsOf<'liveData'>>,
-  input: { campaigns: TDropCampaignInput[] },
+  input: { campaigns: TDropCampaignInput[]; onProgress?: TProgressListener },
 ): Promise<TDropUpsertResult> {
   const now = deps.now();
   const result = await transaction(deps.db, async (tx) => {
@@ -69,6 +69,7 @@ export async function upsertCampaigns(
           .run();
       }
       items.push({ id, campaignId: campaign.campaignId, created: !existing });
+      input.onProgress?.('writing drop campaigns', items.length, input.campaigns.length);
     }
     return items;
   });
