@@ -1,24 +1,17 @@
 // Forks (issue 19): POST /assembly/fork on both surfaces, the fork's credit (cloningUuid) and the
 // original's forkCount on items and lists, access rules, the fork limit, N forks at once (one tRPC
 // batch through httpBatchLink, concurrent REST), and the purge of forks and of originals.
-import { createTRPCClient, httpBatchLink, TRPCClientError } from '@trpc/client';
+import { TRPCClientError } from '@trpc/client';
 import { eq, sql } from 'drizzle-orm';
-import superjson from 'superjson';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { assemblies } from '../../db/schema';
 import { JOBS } from '../../server/jobs';
 import type { AppRouter } from '../../server/router';
-import { HULK, importCommunitySample, signUpAdmin, startTestServer, trpcError, type TTestServer } from '../support/helpers';
+import { batchClient, HULK, importCommunitySample, signUpAdmin, startTestServer, trpcError, type TTestServer } from '../support/helpers';
 import { DAY, publish, readable, type TUser } from './fixtures';
 
 const UNKNOWN = '00000000-0000-4000-8000-000000000000';
-
-function batchClient(app: TTestServer, token: string) {
-  return createTRPCClient<AppRouter>({
-    links: [httpBatchLink({ url: `${app.url}/trpc`, transformer: superjson, maxItems: 10, headers: () => ({ authorization: `Bearer ${token}` }) })],
-  });
-}
 
 /** The item as anyone reads it (REST, no token): forkCount and cloningUuid. */
 async function item(app: TTestServer, uuid: string, token?: string) {
@@ -152,7 +145,9 @@ Forks('errors: 400 bad input, 401 without a token, 404 unknown or trashed, on bo
 Forks('10 forks in one tRPC batch and 10 concurrent REST forks add exactly 20', async ({ app, owner }) => {
   const original = await publish(app, owner.token, { ...HULK, name: 'Popular' });
   const batcher = await app.signUp();
-  const answers = await Promise.all(Array.from({ length: 10 }, () => batchClient(app, batcher.token).assembly.fork.mutate({ uuid: original.uuid })));
+  const { client, sent } = batchClient(app.url, { token: batcher.token, maxItems: 10 });
+  const answers = await Promise.all(Array.from({ length: 10 }, () => client.assembly.fork.mutate({ uuid: original.uuid })));
+  assert.is(sent.requests, 1, 'the ten forks went out as one batch');
   assert.is(new Set(answers.map((answer) => answer.uuid)).size, 10);
   assert.ok(answers.every((answer) => answer.cloningUuid === original.uuid));
   assert.is((await item(app, original.uuid)).forkCount, 10);
@@ -237,7 +232,9 @@ Limit('over RATE_LIMIT_FORKS: 429 with Retry-After; refused calls (404, 403) spe
 Limit('10 forks in one tRPC batch, and 10 concurrent REST forks: exactly the limit is accepted, and counted', async ({ app, original }) => {
   const before = (await item(app, original)).forkCount;
   const batcher = await app.signUp();
-  const settled = await Promise.allSettled(Array.from({ length: 10 }, () => batchClient(app, batcher.token).assembly.fork.mutate({ uuid: original })));
+  const { client, sent } = batchClient(app.url, { token: batcher.token, maxItems: 10 });
+  const settled = await Promise.allSettled(Array.from({ length: 10 }, () => client.assembly.fork.mutate({ uuid: original })));
+  assert.is(sent.requests, 1, 'the ten forks went out as one batch');
   assert.is(settled.filter((result) => result.status === 'fulfilled').length, 3);
   for (const result of settled) {
     if (result.status === 'rejected') assert.is((result.reason as TRPCClientError<AppRouter>).data?.httpStatus, 429);

@@ -1,15 +1,12 @@
 // Comments on assemblies (issue 19): GET /comment/comments, POST /comment, /comment/edit,
 // /comment/delete, GET /user/comments, over HTTP on REST and on native tRPC (real clients; writes and
 // limits through httpBatchLink batches and concurrent REST requests).
-import { createTRPCClient, httpBatchLink, TRPCClientError } from '@trpc/client';
 import { eq } from 'drizzle-orm';
-import superjson from 'superjson';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { users } from '../../db/schema';
 import { openSvgAnswer } from '../../server/domains/captcha/service';
-import type { AppRouter } from '../../server/router';
-import { HULK, importCommunitySample, signUpAdmin, startTestServer, trpcError, type TTestServer } from '../support/helpers';
+import { batchClient, HULK, importCommunitySample, signUpAdmin, startTestServer, statusOf, trpcError, type TTestServer } from '../support/helpers';
 import { publish, type TUser } from '../assembly/fixtures';
 
 const UNKNOWN = '00000000-0000-4000-8000-000000000000';
@@ -30,36 +27,6 @@ async function setUp(context: TContext, overrides: Parameters<typeof startTestSe
   context.owner = await context.app.signUp();
   context.fan = await context.app.signUp();
   context.other = await context.app.signUp();
-}
-
-function batchClient(app: TTestServer, token: string) {
-  const sent = { requests: 0 };
-  const client = createTRPCClient<AppRouter>({
-    links: [
-      httpBatchLink({
-        url: `${app.url}/trpc`,
-        transformer: superjson,
-        maxItems: 10,
-        headers: () => ({ authorization: `Bearer ${token}` }),
-        fetch: (url, init) => {
-          sent.requests++;
-          return fetch(url, init);
-        },
-      }),
-    ],
-  });
-  return { client, sent };
-}
-
-/** The HTTP status a tRPC call ends with (200 when it succeeds). */
-async function statusOf(call: Promise<unknown>): Promise<number> {
-  try {
-    await call;
-    return 200;
-  } catch (error) {
-    if (error instanceof TRPCClientError) return error.data?.httpStatus;
-    throw error;
-  }
 }
 
 function tally(statuses: number[]): Record<number, number> {
@@ -357,7 +324,7 @@ Comments('captcha: optional; when given it is verified and used once, in one tRP
   assert.is((await post(app, fan.token, uuid, 'none', { captcha: '' })).status, 200, "'' is no answer");
   // One answer, three calls at once: one accepted.
   const shared = await answer();
-  const { client, sent } = batchClient(app, fan.token);
+  const { client, sent } = batchClient(app.url, { token: fan.token, maxItems: 10 });
   const statuses = await Promise.all(Array.from({ length: 3 }, () => statusOf(client.comment.create.mutate({ targetType: 'assembly', targetId: uuid, content: 'batched', captcha: shared }))));
   assert.is(sent.requests, 1, 'one batch');
   assert.equal(tally(statuses), { 200: 1, 400: 2 });
@@ -377,7 +344,7 @@ Limits.after(async ({ app }) => app.stop());
 
 Limits(`ten creates in one tRPC batch with a limit of ${LIMIT}: exactly ${LIMIT} accepted, the rest 429; concurrent REST the same`, async ({ app, owner, fan, other }) => {
   const { uuid } = await publish(app, owner.token, HULK);
-  const { client, sent } = batchClient(app, fan.token);
+  const { client, sent } = batchClient(app.url, { token: fan.token, maxItems: 10 });
   const statuses = await Promise.all(Array.from({ length: 10 }, (_, index) => statusOf(client.comment.create.mutate({ targetType: 'assembly', targetId: uuid, content: `batch ${index}` }))));
   assert.is(sent.requests, 1, 'one batch');
   assert.equal(tally(statuses), { 200: LIMIT, 429: 10 - LIMIT });
@@ -405,12 +372,12 @@ Limits('concurrent deletions of one comment by its author, the creator and an ad
     const statuses =
       surface === 'REST'
         ? await Promise.all(tokens.map((token) => app.rest('POST', '/api/comment/delete', { token, body: { id } }).then((response) => response.status)))
-        : await Promise.all(tokens.map((token) => statusOf(batchClient(app, token).client.comment.delete.mutate({ id }))));
+        : await Promise.all(tokens.map((token) => statusOf(batchClient(app.url, { token, maxItems: 10 }).client.comment.delete.mutate({ id }))));
     assert.equal(tally(statuses), { 200: 1, 404: 3 }, surface);
   }
   // Three of the author's deletions of one comment in one batch: one 200.
   const { id } = (await post(app, author.token, uuid, 'batched delete')).body.data;
-  const { client, sent } = batchClient(app, author.token);
+  const { client, sent } = batchClient(app.url, { token: author.token, maxItems: 10 });
   const batched = await Promise.all(Array.from({ length: 3 }, () => statusOf(client.comment.delete.mutate({ id }))));
   assert.is(sent.requests, 1);
   assert.equal(tally(batched), { 200: 1, 404: 2 });

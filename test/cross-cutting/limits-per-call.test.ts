@@ -4,57 +4,20 @@
  * once. Each test fires many calls together and asserts exact counts of the answers: only a limit
  * decided per call, before the work it guards, gives them.
  */
-import { createTRPCClient, httpBatchLink, TRPCClientError } from '@trpc/client';
 import { openSvgAnswer } from '../../server/domains/captcha/service';
 import { and, count, eq } from 'drizzle-orm';
-import superjson from 'superjson';
+import { TRPCClientError } from '@trpc/client';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { subscriptionOrders } from '../../db/schema';
 import { DEMO_SUBSCRIPTION_CATALOG } from '../../server/seed/subscription';
-import type { AppRouter } from '../../server/router';
 import { MAX_PENDING_ORDERS } from '../../server/domains/subscription/orders';
-import { importCommunitySample, signUpAdmin, solveCaptcha, startTestServer, type TTestServer } from '../support/helpers';
+import type { AppRouter } from '../../server/router';
+import { batchClient, importCommunitySample, signUpAdmin, solveCaptcha, startTestServer, statusOf, type TTestServer } from '../support/helpers';
 
 type TUser = Awaited<ReturnType<TTestServer['signUp']>>;
 
 const BIG_BATCHES = { TRPC_MAX_BATCH_SIZE: 100 } as const;
-
-/**
- * The real tRPC client with httpBatchLink, as front ends batch calls; it counts the HTTP requests it
- * sends, so a test can show its calls went out as one batch.
- */
-function batchClient(app: TTestServer, headers: Record<string, string> = {}) {
-  const sent = { requests: 0 };
-  const client = createTRPCClient<AppRouter>({
-    links: [
-      httpBatchLink({
-        url: `${app.url}/trpc`,
-        transformer: superjson,
-        maxItems: 50,
-        // Batched queries travel in the URL; the server refuses URLs over 8 KiB.
-        maxURLLength: 6000,
-        headers: () => headers,
-        fetch: (url, init) => {
-          sent.requests++;
-          return fetch(url, init as RequestInit);
-        },
-      }),
-    ],
-  });
-  return { client, sent };
-}
-
-/** The HTTP status a tRPC call answered: 200, or its error's status. */
-async function statusOf(call: Promise<unknown>): Promise<number> {
-  try {
-    await call;
-    return 200;
-  } catch (error) {
-    if (error instanceof TRPCClientError) return (error.data as { httpStatus: number }).httpStatus;
-    throw error;
-  }
-}
 
 /** How many answers had each status. */
 function tally(statuses: number[]): Record<number, number> {
@@ -111,7 +74,7 @@ function restOrder(app: TTestServer, token: string, tierId: string, key?: string
 Orders('20 createOrder calls in one tRPC batch leave exactly 5 pending orders; the other 15 answer 409', async ({ app, tierId }) => {
   assert.is(MAX_PENDING_ORDERS, 5);
   const buyer = await app.signUp();
-  const { client, sent } = batchClient(app, { authorization: `Bearer ${buyer.token}` });
+  const { client, sent } = batchClient(app.url, { headers: { authorization: `Bearer ${buyer.token}` } });
   const statuses = await Promise.all(repeat(20, () => statusOf(client.subscription.createOrder.mutate({ tierId, payType: 'manual' }))));
   assert.is(sent.requests, 1, 'one batch');
   assert.equal(tally(statuses), { 200: 5, 409: 15 });
@@ -125,7 +88,7 @@ Orders('20 concurrent REST requests, and a batch mixed with REST requests, hold 
   assert.is(await pendingOrders(app, rest.id), 5);
 
   const mixed = await app.signUp();
-  const { client } = batchClient(app, { authorization: `Bearer ${mixed.token}` });
+  const { client } = batchClient(app.url, { headers: { authorization: `Bearer ${mixed.token}` } });
   const statuses = await Promise.all([
     ...repeat(10, () => statusOf(client.subscription.createOrder.mutate({ tierId, payType: 'manual' }))),
     ...repeat(10, () => restOrder(app, mixed.token, tierId).then((answer) => answer.status)),
@@ -138,7 +101,7 @@ Orders('one Idempotency-Key in a batch and in concurrent requests makes one orde
   const buyer = await app.signUp();
   const key = `key-${buyer.id}`;
   // A batch shares its headers: every call carries the key.
-  const { client } = batchClient(app, { authorization: `Bearer ${buyer.token}`, 'idempotency-key': key });
+  const { client } = batchClient(app.url, { headers: { authorization: `Bearer ${buyer.token}`, 'idempotency-key': key } });
   const answers = await Promise.all([
     ...repeat(10, () => client.subscription.createOrder.mutate({ tierId, payType: 'manual' }).then((order) => ({ status: 200, orderId: order.orderId }))),
     ...repeat(10, () => restOrder(app, buyer.token, tierId, key)),
@@ -158,7 +121,7 @@ Orders('one Idempotency-Key in a batch and in concurrent requests makes one orde
   assert.is(await pendingOrders(app, buyer.id), 5);
 
   // At the cap, a new key's concurrent calls: one decision, a 409 for all of them, and nothing written.
-  const { client: fresh } = batchClient(app, { authorization: `Bearer ${buyer.token}`, 'idempotency-key': `${key}-2` });
+  const { client: fresh } = batchClient(app.url, { headers: { authorization: `Bearer ${buyer.token}`, 'idempotency-key': `${key}-2` } });
   const refused = await Promise.all(repeat(10, () => statusOf(fresh.subscription.createOrder.mutate({ tierId, payType: 'manual' }))));
   assert.equal(tally(refused), { 409: 10 });
   assert.is(await pendingOrders(app, buyer.id), 5);
@@ -182,7 +145,7 @@ function restSignin(app: TTestServer, username: string, password: string) {
 
 Signin('20 wrong sign-ins in one batch: exactly 5 reach the password check (401), 15 are 429; then the right password is a 429', async ({ app }) => {
   const victim = await app.signUp();
-  const { client, sent } = batchClient(app);
+  const { client, sent } = batchClient(app.url);
   const statuses = await Promise.all(repeat(20, () => statusOf(client.user.signin.mutate({ username: victim.username, password: 'wrong password' }))));
   assert.is(sent.requests, 1, 'one batch');
   assert.equal(tally(statuses), { 401: 5, 429: 15 });
@@ -199,7 +162,7 @@ Signin('20 concurrent REST sign-ins, and a batch mixed with REST, let exactly 5 
   assert.is((await restSignin(app, first.username, first.password)).status, 429);
 
   const second = await app.signUp();
-  const { client } = batchClient(app);
+  const { client } = batchClient(app.url);
   const mixed = await Promise.all([
     ...repeat(10, () => statusOf(client.user.signin.mutate({ username: second.username, password: 'wrong password' }))),
     ...repeat(10, () => restSignin(app, second.username, 'wrong password').then((response) => response.status)),
@@ -210,7 +173,7 @@ Signin('20 concurrent REST sign-ins, and a batch mixed with REST, let exactly 5 
 
 Signin('a right password gives back its own attempt only: failures made beside it, or before it, still count', async ({ app }) => {
   const sailor = await app.signUp();
-  const { client } = batchClient(app);
+  const { client } = batchClient(app.url);
   // The right one is first in the batch, so it holds one of the five points while the others guess.
   const statuses = await Promise.all([
     statusOf(client.user.signin.mutate({ username: sailor.username, password: sailor.password })),
@@ -229,7 +192,7 @@ Signin('a right password gives back its own attempt only: failures made beside i
 
 Signin('changing the password: 20 wrong current passwords in one batch, exactly 5 checked (403); the account is then locked for sign-in too', async ({ app }) => {
   const sailor = await app.signUp();
-  const { client } = batchClient(app, { authorization: `Bearer ${sailor.token}` });
+  const { client } = batchClient(app.url, { headers: { authorization: `Bearer ${sailor.token}` } });
   const statuses = await Promise.all(
     repeat(20, () => statusOf(client.user.changePassword.mutate({ currentPassword: 'wrong password', newPassword: 'a brand new secret' }))),
   );
@@ -304,7 +267,7 @@ function restItem(app: TTestServer, uuid: string, password: string, client: stri
 Assemblies('20 wrong passwords in one batch from one client: exactly 10 checked (403), 10 are 429; the right one is then a 429 for that client only', async ({ app, owner }) => {
   const uuid = await privateAssembly(app, owner);
   const client = newClient();
-  const { client: trpc, sent } = batchClient(app, { 'x-forwarded-for': client });
+  const { client: trpc, sent } = batchClient(app.url, { headers: { 'x-forwarded-for': client } });
   const statuses = await Promise.all(repeat(20, (i) => statusOf(trpc.assembly.getItem.query({ uuid, password: `guess ${i}` }))));
   assert.is(sent.requests, 1, 'one batch');
   assert.equal(tally(statuses), { 403: 10, 429: 10 });
@@ -326,7 +289,7 @@ Assemblies('20 wrong passwords in one batch from one client: exactly 10 checked 
 Assemblies('item, attr, like and rate share one budget: 20 wrong guesses over REST and a batch, exactly 10 checked', async ({ app, owner, guesser }) => {
   const uuid = await privateAssembly(app, owner);
   const client = newClient();
-  const { client: trpc } = batchClient(app, { 'x-forwarded-for': client, authorization: `Bearer ${guesser.token}` });
+  const { client: trpc } = batchClient(app.url, { headers: { 'x-forwarded-for': client, authorization: `Bearer ${guesser.token}` } });
   const headers = { 'x-forwarded-for': client };
   const statuses = await Promise.all([
     ...repeat(5, (i) => restItem(app, uuid, `item ${i}`, client).then((response) => response.status)),
@@ -347,7 +310,7 @@ Assemblies('per assembly: 60 wrong guesses from 6 clients (10 each, within their
     clients.flatMap((client, c) => [
       ...repeat(5, (i) => restItem(app, uuid, `rest ${c} ${i}`, client).then((response) => response.status)),
       ...(() => {
-        const { client: trpc } = batchClient(app, { 'x-forwarded-for': client });
+        const { client: trpc } = batchClient(app.url, { headers: { 'x-forwarded-for': client } });
         return repeat(5, (i) => statusOf(trpc.assembly.getAttributes.query({ uuid, password: `trpc ${c} ${i}` })));
       })(),
     ]),
@@ -363,7 +326,7 @@ Assemblies('right passwords give their points back: 30 reads in a row and a batc
   const uuid = await privateAssembly(app, owner);
   const client = newClient();
   for (let i = 0; i < 30; i++) assert.is((await restItem(app, uuid, SECRET, client)).status, 200, `read ${i}`);
-  const { client: trpc } = batchClient(app, { 'x-forwarded-for': client, authorization: `Bearer ${guesser.token}` });
+  const { client: trpc } = batchClient(app.url, { headers: { 'x-forwarded-for': client, authorization: `Bearer ${guesser.token}` } });
   const statuses = await Promise.all([
     ...repeat(5, () => statusOf(trpc.assembly.getItem.query({ uuid, password: SECRET }))),
     ...repeat(5, () => statusOf(trpc.assembly.rate.mutate({ uuid, score: 5, password: SECRET }))),
@@ -395,7 +358,7 @@ Assemblies('a flood of 100 wrong guesses from one client (batch and REST) leaves
   const uuid = await privateAssembly(app, owner);
   const users = await Promise.all(repeat(10, () => app.signUp()));
   const client = newClient();
-  const { client: trpc } = batchClient(app, { 'x-forwarded-for': client });
+  const { client: trpc } = batchClient(app.url, { headers: { 'x-forwarded-for': client } });
   const flood = Promise.all([
     ...repeat(50, (i) => statusOf(trpc.assembly.getItem.query({ uuid, password: `batch ${i}` }))),
     ...repeat(50, (i) => restItem(app, uuid, `rest ${i}`, client).then((response) => response.status)),
@@ -441,7 +404,7 @@ function newAccount(captchaCode?: string) {
 
 Signup('10 sign-ups in one batch: exactly 3 accounts, 7 answers 429; concurrent REST and a mix the same', async ({ app }) => {
   const client = newClient();
-  const { client: trpc, sent } = batchClient(app, { 'x-forwarded-for': client });
+  const { client: trpc, sent } = batchClient(app.url, { headers: { 'x-forwarded-for': client } });
   const statuses = await Promise.all(repeat(10, () => statusOf(trpc.user.signup.mutate(newAccount()))));
   assert.is(sent.requests, 1, 'one batch');
   assert.equal(tally(statuses), { 200: 3, 429: 7 });
@@ -454,7 +417,7 @@ Signup('10 sign-ups in one batch: exactly 3 accounts, 7 answers 429; concurrent 
   assert.equal(tally(rest), { 200: 3, 429: 7 });
 
   const mixedClient = newClient();
-  const { client: mixedTrpc } = batchClient(app, { 'x-forwarded-for': mixedClient });
+  const { client: mixedTrpc } = batchClient(app.url, { headers: { 'x-forwarded-for': mixedClient } });
   const mixed = await Promise.all([
     ...repeat(5, () => statusOf(mixedTrpc.user.signup.mutate(newAccount()))),
     ...repeat(5, () => app.rest('POST', '/api/user/signup', { body: newAccount(), headers: { 'x-forwarded-for': mixedClient } }).then((response) => response.status)),
@@ -463,13 +426,13 @@ Signup('10 sign-ups in one batch: exactly 3 accounts, 7 answers 429; concurrent 
 });
 
 Signup('20 captcha challenges in one batch: exactly 5 issued, 15 answers 429; REST mixed in the same', async ({ app }) => {
-  const { client: trpc, sent } = batchClient(app, { 'x-forwarded-for': newClient() });
+  const { client: trpc, sent } = batchClient(app.url, { headers: { 'x-forwarded-for': newClient() } });
   const statuses = await Promise.all(repeat(20, () => statusOf(trpc.captcha.get.query({}))));
   assert.is(sent.requests, 1, 'one batch');
   assert.equal(tally(statuses), { 200: 5, 429: 15 });
 
   const client = newClient();
-  const { client: mixedTrpc } = batchClient(app, { 'x-forwarded-for': client });
+  const { client: mixedTrpc } = batchClient(app.url, { headers: { 'x-forwarded-for': client } });
   const mixed = await Promise.all([
     ...repeat(10, () => statusOf(mixedTrpc.captcha.get.query({}))),
     ...repeat(10, () => app.rest('GET', '/api/captcha', { headers: { 'x-forwarded-for': client } }).then((response) => response.status)),
@@ -482,7 +445,7 @@ Signup('one solved captcha in a batch of sign-ups is accepted exactly once', asy
   const challenge = await app.rest('GET', '/api/captcha', { headers: { 'x-forwarded-for': client } });
   assert.is(challenge.status, 200);
   const code = await solveCaptcha(challenge.body.data);
-  const { client: trpc } = batchClient(app, { 'x-forwarded-for': client });
+  const { client: trpc } = batchClient(app.url, { headers: { 'x-forwarded-for': client } });
   const statuses = await Promise.all(repeat(3, () => statusOf(trpc.user.signup.mutate(newAccount(code)))));
   assert.equal(tally(statuses), { 200: 1, 400: 2 });
 });
@@ -496,7 +459,7 @@ Signup('one answered SVG captcha in a batch of sign-ups is accepted exactly once
   };
   const client = newClient();
   const captcha = await svgAnswer(client);
-  const { client: trpc, sent } = batchClient(app, { 'x-forwarded-for': client });
+  const { client: trpc, sent } = batchClient(app.url, { headers: { 'x-forwarded-for': client } });
   const statuses = await Promise.all(repeat(3, () => statusOf(trpc.user.signup.mutate({ ...newAccount(), captcha }))));
   assert.is(sent.requests, 1, 'one batch');
   assert.equal(tally(statuses), { 200: 1, 400: 2 });

@@ -1,15 +1,12 @@
 // Map points as their own resource (issue 19): POST/GET/PUT/DELETE /map/point, the caller's points and
 // orphans, a collection's points, moving points in and out of collections, the global uuid rule of the
 // contract's embedded points, and the limits under concurrency; over HTTP on both surfaces.
-import { createTRPCClient, httpBatchLink } from '@trpc/client';
 import { count, eq } from 'drizzle-orm';
-import superjson from 'superjson';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { mapCollections, mapPoints } from '../../db/schema';
 import { MAX_POINTS_PER_USER } from '../../server/domains/map/schemas';
-import type { AppRouter } from '../../server/router';
-import { startTestServer, trpcError, type TTestServer } from '../support/helpers';
+import { batchClient, startTestServer, trpcError, type TTestServer } from '../support/helpers';
 
 type TUser = Awaited<ReturnType<TTestServer['signUp']>>;
 const Points = suite<{ app: TTestServer; alice: TUser; bob: TUser }>('map points');
@@ -21,12 +18,6 @@ Points.before(async (context) => {
   context.bob = await context.app.signUp();
 });
 Points.after(async ({ app }) => app.stop());
-
-function batchClient(app: TTestServer, token: string) {
-  return createTRPCClient<AppRouter>({
-    links: [httpBatchLink({ url: `${app.url}/trpc`, transformer: superjson, maxItems: 20, headers: () => ({ authorization: `Bearer ${token}` }) })],
-  });
-}
 
 async function ok(response: { status: number; text: string; body: any }) {
   assert.is(response.status, 200, response.text);
@@ -282,8 +273,9 @@ Points('limits under concurrency: 20 creates in one tRPC batch against N free pl
     updatedAt: now,
   }));
   for (let start = 0; start < filler.length; start += 500) await app.database.db.insert(mapPoints).values(filler.slice(start, start + 500));
-  const batch = batchClient(app, erin.token);
+  const { client: batch, sent } = batchClient(app.url, { token: erin.token, maxItems: 20 });
   const results = await Promise.allSettled(Array.from({ length: 20 }, (_, index) => batch.map.points.create.mutate({ title: `race ${index}`, latitude: 0, longitude: 0 })));
+  assert.is(sent.requests, 1, 'the twenty creates went out as one batch');
   assert.is(results.filter((result) => result.status === 'fulfilled').length, free);
   const refused = results.filter((result): result is PromiseRejectedResult => result.status === 'rejected');
   assert.ok(refused.every((result) => result.reason.data?.httpStatus === 409 && /at most 10000 map points/.test(result.reason.message)), String(refused[0]?.reason));
@@ -312,7 +304,7 @@ Points('concurrent moves of the same points leave each in exactly one place, wit
   const b = await trpc.map.create.mutate({ title: 'B' });
   const c = await trpc.map.create.mutate({ title: 'C' });
   const ids = a.points.map((p) => p.uuid);
-  const batch = batchClient(app, gil.token);
+  const { client: batch } = batchClient(app.url, { token: gil.token, maxItems: 20 });
   const calls = [
     batch.map.points.addToCollection.mutate({ uuid: b.uuid, pointUuids: ids }),
     batch.map.points.removeFromCollection.mutate({ uuid: a.uuid, pointUuids: ids }),

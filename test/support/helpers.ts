@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AnyRouter } from '@trpc/server';
-import { createTRPCClient, httpLink, TRPCClientError } from '@trpc/client';
+import { createTRPCClient, httpBatchLink, httpLink, TRPCClientError } from '@trpc/client';
 import { pino } from 'pino';
 import superjson from 'superjson';
 import type { TDatabaseDriver } from '../../db/client';
@@ -95,6 +95,43 @@ export function trpcClient(baseUrl: string, token?: string) {
       }),
     ],
   });
+}
+
+/**
+ * A real tRPC client with the batch link: calls made in the same tick go out as one HTTP request.
+ * `sent.requests` counts the requests it made, so a test can show its calls travelled as one batch.
+ */
+export function batchClient(baseUrl: string, options: { token?: string; headers?: Record<string, string>; maxItems?: number } = {}) {
+  const sent = { requests: 0 };
+  const headers = { ...options.headers, ...(options.token ? { authorization: `Bearer ${options.token}` } : {}) };
+  const client = createTRPCClient<AppRouter>({
+    links: [
+      httpBatchLink({
+        url: `${baseUrl}/trpc`,
+        transformer: superjson,
+        maxItems: options.maxItems ?? 50,
+        // Batched queries travel in the URL; the server refuses URLs over 8 KiB.
+        maxURLLength: 6000,
+        headers: () => headers,
+        fetch: (url, init) => {
+          sent.requests++;
+          return fetch(url, init as RequestInit);
+        },
+      }),
+    ],
+  });
+  return { client, sent };
+}
+
+/** The HTTP status a tRPC call answered: 200, or its error's status. */
+export async function statusOf(call: Promise<unknown>): Promise<number> {
+  try {
+    await call;
+    return 200;
+  } catch (error) {
+    if (error instanceof TRPCClientError) return (error.data as { httpStatus: number }).httpStatus;
+    throw error;
+  }
 }
 
 /** Runs a tRPC call expected to fail and returns its status and message. */
