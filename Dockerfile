@@ -3,7 +3,9 @@
 # modules if no prebuilt binary fits) and bundles with esbuild; the runtime stage holds only dist/
 # (bundle, native modules, migrations) on the same Node and libc, run as the unprivileged `node` user.
 
-ARG NODE_VERSION=20
+# A supported Node.js LTS line (README "Node.js versions"): 24, the line CI runs the sqld pass on; 22
+# also works (NODE_VERSION=22).
+ARG NODE_VERSION=24
 
 FROM node:${NODE_VERSION}-bookworm-slim AS build
 WORKDIR /src

@@ -16,6 +16,9 @@
  * (its SQL is read from sqlite_master), and FTS5 'rebuild' is never used: it would index private and
  * trashed rows too. The partial indexes of the list orders are dropped for the load the same way and
  * built again from their own SQL afterwards; the triggers that keep sort keys and counts stay on.
+ *
+ * Progress is reported per stage as the CLI reports it (server/cli/progress.ts): a bar on a terminal,
+ * otherwise one line per stage on stderr with its count and time.
  */
 import { existsSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -29,6 +32,8 @@ import { random } from '../server/seed/random';
 import { transaction } from '../db/transaction';
 import { hashPassword } from '../server/infra/password';
 import { writeSnapshotBatch, type TPreparedSnapshot } from '../server/domains/war/snapshots';
+import { createProgressReporter } from '../server/cli/progress';
+import type { TProgressListener } from '../server/deps';
 
 export const BENCH_PASSWORD = 'bench-password';
 const MINUTE = 60_000;
@@ -43,7 +48,8 @@ export interface TGenerateOptions {
   campaigns: number;
   fts: 'bulk' | 'triggers';
   now?: Date;
-  log?: (line: string) => void;
+  /** Where each stage's count goes; by default a progress reporter on stderr (server/cli/progress.ts). */
+  progress?: TProgressListener;
 }
 
 /** A UUID v4-shaped id derived from a counter: stable across runs, so benchmarks can name rows. */
@@ -63,30 +69,39 @@ const SIDE_WEAPONS = ['culverin1', 'culverin2', 'demicannon1', 'mortar1'];
 const FRONT_WEAPONS = ['longGun1', 'bombard1', 'torpedo1', 'rocket1'];
 
 export async function generate(file: string, options: TGenerateOptions): Promise<Record<string, number>> {
-  const log = options.log ?? ((line: string) => console.log(line));
+  const reporter = options.progress ? undefined : createProgressReporter();
+  const progress = options.progress ?? reporter!.listener;
   const now = options.now ?? new Date();
   for (const suffix of ['', '-wal', '-shm']) if (existsSync(file + suffix)) rmSync(file + suffix);
   const database = openDatabase(`file:${file}`);
   const { db } = database;
   const timings: Record<string, number> = {};
-  const step = async (name: string, work: () => Promise<unknown>) => {
+  /** One stage of `total` units (1 for a stage without a count); `work` reports what it has done through `advance`. */
+  const step = async (name: string, total: number, work: (advance: (done: number) => void) => Promise<unknown>) => {
     const started = performance.now();
-    await work();
+    let reported = 0;
+    const advance = (done: number) => {
+      reported = done;
+      progress(name, done, total);
+    };
+    advance(0);
+    await work(advance);
+    // A stage ends when it reaches its total: once, whether `work` reported it or not.
+    if (reported < total) advance(total);
     timings[name] = Math.round(performance.now() - started);
-    log(`  ${name.padEnd(28)} ${(timings[name]! / 1000).toFixed(1)} s`);
   };
   const started = performance.now();
   try {
     // The default 2 MB page cache thrashes once the indexes of a million rows outgrow it.
     await db.run(sql`PRAGMA cache_size = -262144`);
-    await step('migrate + demo seed', async () => {
+    await step('migrate + demo seed', 1, async () => {
       database.migrate();
       await seedDemoData(db, now);
     });
     const passwordHash = await hashPassword(BENCH_PASSWORD);
 
     const userIds: string[] = [];
-    await step(`users (${options.users})`, async () => {
+    await step('users', options.users, async (advance) => {
       // Prepared on each transaction's own `tx`: a statement of the outer db would wait for the transaction to end (db/transaction.ts).
       const insertOn = (tx: TDb) => tx
         .insert(users)
@@ -110,6 +125,7 @@ export async function generate(file: string, options: TGenerateOptions): Promise
             await insert.run({ id, username: `sailor${i}`, usernameKey: `sailor${i}`, email: `sailor${i}@bench.example` });
           }
         });
+        advance(userIds.length);
       }
     });
 
@@ -128,7 +144,7 @@ export async function generate(file: string, options: TGenerateOptions): Promise
       if (!insertTrigger) throw new Error('trigger assemblies_fts_insert not found: are the migrations applied?');
       await db.run(sql`DROP TRIGGER assemblies_fts_insert`);
     }
-    await step(`assemblies (${options.assemblies})`, async () => {
+    await step('assemblies', options.assemblies, async (advance) => {
       const next = random(7);
       const insertOn = (tx: TDb) => tx
         .insert(assemblies)
@@ -185,14 +201,18 @@ export async function generate(file: string, options: TGenerateOptions): Promise
             });
           }
         });
+        advance(Math.min(options.assemblies, start + BATCH));
       }
     });
-    await step(`list indexes (${listIndexes.length})`, async () => {
-      for (const index of listIndexes) await db.run(sql.raw(index.sql));
+    await step('list indexes', listIndexes.length, async (advance) => {
+      for (const [i, index] of listIndexes.entries()) {
+        await db.run(sql.raw(index.sql));
+        advance(i + 1);
+      }
     });
     if (insertTrigger) {
       const trigger = insertTrigger;
-      await step('fts fill (listable rows)', async () => {
+      await step('fts fill (listable rows)', 1, async () => {
         // The same rows and columns as the triggers of migration 0012: public and not in the trash.
         await db.run(
           sql`INSERT INTO assemblies_fts(rowid, name, tags, hull_token) SELECT id, name, tags, hull_token FROM assemblies WHERE id >= ${firstNewId} AND is_public = 1 AND deleted_at IS NULL`,
@@ -201,7 +221,7 @@ export async function generate(file: string, options: TGenerateOptions): Promise
       });
     }
 
-    await step(`drop campaigns (${options.campaigns})`, async () => {
+    await step('drop campaigns', options.campaigns, async (advance) => {
       const next = random(11);
       const insertCampaignOn = (tx: TDb) => tx
         .insert(dropCampaigns)
@@ -250,22 +270,24 @@ export async function generate(file: string, options: TGenerateOptions): Promise
           for (let c = 0; c < 2; c++) {
             await insertChannel.run({ campaignId: row.id, position: c, name: `channel${(i + c) % 40}`, url: `https://www.twitch.tv/channel${(i + c) % 40}` });
           }
+          if ((i + 1) % 50 === 0) advance(i + 1);
         }
       });
     });
 
-    let snapshotCount = 0;
-    await step('war snapshots', async () => {
-      const { spans } = demoSeasons(now);
-      // The demo seed wrote the last week of each season; fill each from its first day up to that week.
-      const currentLast = Math.floor(now.getTime() / SNAPSHOT_EVERY) * SNAPSHOT_EVERY;
-      const previousLast = spans.previous.endsAtMs - SNAPSHOT_EVERY;
-      const week = (DEMO_SNAPSHOTS_PER_SEASON - 1) * SNAPSHOT_EVERY;
-      const ranges = [
-        { seasonId: spans.previous.id, from: spans.previous.startsAtMs, to: previousLast - week },
-        { seasonId: spans.current.id, from: spans.current.startsAtMs, to: currentLast - week },
-      ];
+    const { spans } = demoSeasons(now);
+    // The demo seed wrote the last week of each season; fill each from its first day up to that week.
+    const currentLast = Math.floor(now.getTime() / SNAPSHOT_EVERY) * SNAPSHOT_EVERY;
+    const previousLast = spans.previous.endsAtMs - SNAPSHOT_EVERY;
+    const week = (DEMO_SNAPSHOTS_PER_SEASON - 1) * SNAPSHOT_EVERY;
+    const ranges = [
+      { seasonId: spans.previous.id, from: spans.previous.startsAtMs, to: previousLast - week },
+      { seasonId: spans.current.id, from: spans.current.startsAtMs, to: currentLast - week },
+    ];
+    const snapshotCount = ranges.reduce((sum, range) => sum + Math.max(0, Math.ceil((range.to - range.from) / SNAPSHOT_EVERY)), 0);
+    await step('war snapshots', snapshotCount, async (advance) => {
       const next = random(5);
+      let written = 0;
       for (const range of ranges) {
         const snapshots: TPreparedSnapshot[] = [];
         const scores = DEMO_COMPANIES.map(() => 10_000 + Math.round(next() * 5_000));
@@ -284,18 +306,24 @@ export async function generate(file: string, options: TGenerateOptions): Promise
           });
         }
         for (let start = 0; start < snapshots.length; start += 5_000) {
-          await transaction(db, (tx) => writeSnapshotBatch({ db: tx }, { snapshots: snapshots.slice(start, start + 5_000) }));
+          const batch = snapshots.slice(start, start + 5_000);
+          await transaction(db, (tx) => writeSnapshotBatch({ db: tx }, { snapshots: batch }));
+          written += batch.length;
+          advance(written);
         }
-        snapshotCount += snapshots.length;
       }
     });
-    await step('analyze', async () => {
+    await step('analyze', 1, async () => {
       await db.run(sql`ANALYZE`);
       await db.run(sql`PRAGMA wal_checkpoint(TRUNCATE)`);
     });
     timings.total = Math.round(performance.now() - started);
     timings.snapshots = snapshotCount;
+    reporter?.finish();
     return timings;
+  } catch (error) {
+    reporter?.finish(true);
+    throw error;
   } finally {
     database.close();
   }

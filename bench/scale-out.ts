@@ -274,7 +274,7 @@ async function main(): Promise<void> {
   try {
     const db = join(work, 'bench.db');
     console.log(`generating ${db} (${args.assemblies} assemblies)`);
-    await generate(db, { assemblies: args.assemblies, users: Math.max(USERS_SIGNED_IN, Math.round(args.assemblies / 10)), campaigns: 100, fts: 'bulk', log: () => {} });
+    await generate(db, { assemblies: args.assemblies, users: Math.max(USERS_SIGNED_IN, Math.round(args.assemblies / 10)), campaigns: 100, fts: 'bulk', progress: () => {} });
     // sqld takes the file as it is: no WAL beside it.
     const checkpoint = new Database(db);
     checkpoint.pragma('wal_checkpoint(TRUNCATE)');

@@ -1,36 +1,20 @@
 /**
- * A typed TypeScript client of Tidewatch over native tRPC (superjson), as a front end would write it.
+ * A typed TypeScript client of Tidewatch over native tRPC, as a front end would write it with the
+ * @tidewatch/client package (docs/client.md):
  *
  *   TIDEWATCH_URL=http://127.0.0.1:3000 node --import tsx examples/trpc-client.ts
  *
- * Only the router's *type* is imported: no server code ends up in the client.
+ * A front end imports from '@tidewatch/client'; inside this repository the example imports the
+ * package's source, which takes only the router's *type* from the server.
  */
 import { pathToFileURL } from 'node:url';
-import { createTRPCClient, httpBatchLink, TRPCClientError } from '@trpc/client';
-import superjson from 'superjson';
-import type { AppRouter } from 'tidewatch';
-
-export function createClient(baseUrl: string, token?: () => string | undefined) {
-  return createTRPCClient<AppRouter>({
-    links: [
-      // Calls made in the same tick go out as one request (at most 10: the server's TRPC_MAX_BATCH_SIZE).
-      httpBatchLink({
-        url: `${baseUrl}/trpc`,
-        maxItems: 10,
-        transformer: superjson,
-        headers: () => {
-          const current = token?.();
-          return current ? { authorization: `Bearer ${current}` } : {};
-        },
-      }),
-    ],
-  });
-}
+import { createTidewatchClient, TRPCClientError } from '../packages/client/src/index';
 
 /** Signs up, keeps a map collection, reads public data, signs out; prints one line per step. */
 export async function run(baseUrl: string, print: (line: string) => void = console.log): Promise<void> {
   let token: string | undefined;
-  const client = createClient(baseUrl, () => token);
+  // The token is read before every request: the client is made once, before signing up.
+  const client = createTidewatchClient(baseUrl, { token: () => token });
 
   // Two calls in one tick: one batched request.
   const [health, challenge] = await Promise.all([client.health.get.query(), client.captcha.get.query()]);

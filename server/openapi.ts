@@ -1,101 +1,190 @@
-import type { AnyRouter } from '@trpc/server';
-import { forEachOpenApiProcedure, generateOpenApiDocument, normalizePath, type OpenAPIObject } from 'trpc-to-openapi';
+import { TRPCError, type AnyRouter } from '@trpc/server';
+import { forEachOpenApiProcedure, generateOpenApiDocument, getInputOutputParsers, normalizePath, unwrapZodType, type OpenAPIObject } from 'trpc-to-openapi';
+import { z } from 'zod';
+import { ZAttributes } from './domains/assembly/attributes-schema';
+import { ZClientAssembly, ZClientAttr, ZClientLoadout } from './domains/assembly/client-schemas';
+import { ZAssembly, ZAssemblyList, ZAssemblySummary, ZLockedAssembly, ZPublished, ZTrashedAssembly, ZWeaponEntry } from './domains/assembly/schemas';
+import { ZCalendar, ZCalendarEvent, ZCalendarEventInput } from './domains/calendar/schemas';
+import { ZChallenge } from './domains/captcha/schemas';
+import { ZHullRecord, ZImportReport, ZItemRecord } from './domains/catalog/schemas';
+import { ZComment, ZMyComment } from './domains/comment/schemas';
+import { ZDropCampaign, ZDropCampaignInput, ZDropCurrent } from './domains/drop/schemas';
+import { ZHealth } from './domains/health/schemas';
+import { ZMapPoint, ZNearby } from './domains/map/point-schemas';
+import { ZCollection, ZCollectionSummary, ZMapPointInput, ZPoint } from './domains/map/schemas';
+import { ZAdminOrder, ZCatalogImport, ZHallEntry, ZOrder, ZPayType, ZPlan, ZProgress, ZTier } from './domains/subscription/schemas';
+import { ZProfile, ZPublicProfile, ZSignedIn } from './domains/user/schemas';
+import { ZCompanyStanding, ZSeasonOut, ZSnapshotInput, ZWarHistory, ZWarState } from './domains/war/schemas';
+import { toPublicError } from './errors';
+import recordedExamples from './openapi-examples.json' with { type: 'json' };
+import { ZPagination } from './schemas';
+import { adminProcedure } from './trpc';
 
 type TJson = Record<string, any>;
+type TProcedure = Parameters<typeof getInputOutputParsers>[0];
+
+/**
+ * The shapes the document names under components/schemas (and refers to with $ref wherever a
+ * procedure uses them) instead of repeating them inline. Registered once, keeping their other metadata.
+ */
+const COMPONENTS: Record<string, z.ZodType> = {
+  Pagination: ZPagination,
+  Health: ZHealth,
+  CaptchaChallenge: ZChallenge,
+  AssemblyAttributes: ZAttributes,
+  AssemblySummary: ZAssemblySummary,
+  Assembly: ZAssembly,
+  LockedAssembly: ZLockedAssembly,
+  PublishedAssembly: ZPublished,
+  TrashedAssembly: ZTrashedAssembly,
+  AssemblyList: ZAssemblyList,
+  WeaponEntry: ZWeaponEntry,
+  ClientAssemblyForm: ZClientAssembly,
+  ClientLoadout: ZClientLoadout,
+  ClientDisplaySettings: ZClientAttr,
+  PublicProfile: ZPublicProfile,
+  Profile: ZProfile,
+  Session: ZSignedIn,
+  MapCollectionSummary: ZCollectionSummary,
+  MapCollection: ZCollection,
+  MapCollectionPoint: ZPoint,
+  MapPoint: ZMapPoint,
+  NewMapPoint: ZMapPointInput,
+  Comment: ZComment,
+  MyComment: ZMyComment,
+  Order: ZOrder,
+  AdminOrder: ZAdminOrder,
+  Plan: ZPlan,
+  Tier: ZTier,
+  PayType: ZPayType,
+  SponsorshipCatalog: ZCatalogImport,
+  SponsorshipProgress: ZProgress,
+  HallEntry: ZHallEntry,
+  NearbyPoints: ZNearby,
+  DropCurrent: ZDropCurrent,
+  DropCampaignInput: ZDropCampaignInput,
+  WarSnapshotInput: ZSnapshotInput,
+  WarHistory: ZWarHistory,
+  CalendarEventInput: ZCalendarEventInput,
+  CatalogImportReport: ZImportReport,
+  DropCampaign: ZDropCampaign,
+  Season: ZSeasonOut,
+  CompanyStanding: ZCompanyStanding,
+  WarState: ZWarState,
+  Calendar: ZCalendar,
+  CalendarEvent: ZCalendarEvent,
+  Hull: ZHullRecord,
+  CatalogItem: ZItemRecord,
+};
+for (const [id, schema] of Object.entries(COMPONENTS)) z.globalRegistry.add(schema, { ...z.globalRegistry.get(schema), id });
+
+/**
+ * What one operation was sent and answered when scripts/openapi-examples.ts called it on a server
+ * holding the demo data: its parameters, its JSON body, and the `data` of its answer (lists cut short).
+ */
+export interface TRecordedExample {
+  parameters?: Record<string, unknown>;
+  headers?: Record<string, string>;
+  body?: unknown;
+  response?: unknown;
+}
+
+/** The recorded examples, by `METHOD /path` as the document writes the path. */
+export const RECORDED_EXAMPLES: Record<string, TRecordedExample> = recordedExamples;
 
 const ERROR_ENVELOPE = {
   type: 'object',
+  description: 'The body of every error: `code` equals the HTTP status',
   required: ['code', 'message', 'data'],
   properties: {
-    code: { type: 'integer', description: 'Equals the HTTP status', example: 400 },
-    message: { type: 'string', description: 'What went wrong; for 400 it names the field', example: 'Invalid input: password: must be at least 8 characters' },
+    code: { type: 'integer', description: 'Equals the HTTP status', example: 404 },
+    message: { type: 'string', description: 'What went wrong; for 400 it names the first field', example: 'Map collection not found' },
     data: {
       type: 'object',
+      description: 'Details: the message key, and what the error kind adds (issues, requestId, limit, retryAfterSeconds)',
       properties: {
         key: {
           type: 'string',
           description: "The live service's message key (e.g. `user.tokenExpired`, `request.bad`): one per error kind, or a more specific one; table in docs/compatibility.md",
-          example: 'request.bad',
+          example: 'request.notFound',
         },
         issues: {
           type: 'array',
-          items: { type: 'object', properties: { path: { type: 'string' }, message: { type: 'string' } } },
+          description: 'On 400: every field that failed validation',
+          items: {
+            type: 'object',
+            properties: {
+              path: { type: 'string', description: 'The field, as a dotted path (`points[0].latitude`); empty for the input as a whole' },
+              message: { type: 'string', description: 'What is wrong with it' },
+            },
+          },
         },
-        requestId: { type: 'string', description: 'On 500 responses: quote it to the operator' },
+        requestId: { type: 'string', description: 'On 500 and 503: quote it to the operator' },
+        limit: { type: 'integer', description: 'On 429: the number of requests allowed per window' },
+        retryAfterSeconds: { type: 'integer', description: 'On 429 and 503: seconds to wait, as the Retry-After header says' },
       },
     },
   },
 };
 
-const RETRY_AFTER = { description: 'Seconds to wait before retrying', schema: { type: 'integer', minimum: 1 } };
-
-const ERROR_EXAMPLES: Record<number, [string, TJson]> = {
-  400: ['Invalid input: username: Too small: expected string to have >=3 characters', { key: 'request.bad', issues: [{ path: 'username', message: 'Too small: expected string to have >=3 characters' }] }],
-  401: ['Invalid or expired access token', { key: 'user.tokenExpired' }],
-  403: ['Not allowed', { key: 'request.forbidden' }],
-  404: ['Not found', { key: 'request.notFound' }],
-  409: ['Conflict', { key: 'request.conflict' }],
-  429: ['Too many requests; retry in 42 s', { key: 'request.rateLimited', limit: 600, retryAfterSeconds: 42 }],
-  500: ['Internal server error', { key: 'error', requestId: '7f9c2ba4-e88f-4e2a-9b61-8d2a7b6c1f00' }],
+/** The fields every success envelope shares (its `data` is the operation's own). */
+const SUCCESS_ENVELOPE_FIELDS = {
+  SuccessCode: { type: 'integer', const: 200, description: 'Equals the HTTP status' },
+  SuccessMessage: { type: 'string', const: 'success', description: 'Always `success` on a 2xx answer' },
 };
 
-function errorExample(status: number): TJson {
-  const [message, data] = ERROR_EXAMPLES[status] ?? ['Error', {}];
-  return { code: status, message, data };
-}
-
-const STRING_FORMATS: Record<string, string> = {
-  'date-time': '2026-05-01T12:00:00.000Z',
-  date: '2026-05-01',
-  uuid: '3f6c8a52-1d4e-4b7a-9c0e-5a2b7d9e1f34',
-  email: 'anne@example.com',
-  uri: 'https://example.com/',
-  url: 'https://example.com/',
+const HEADERS = {
+  'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer', minimum: 1, example: 42 } },
+  'RateLimit-Limit': { description: 'Requests allowed per window for this client (the global per-client budget, server/http/rate-limit.ts)', schema: { type: 'integer', example: 600 } },
+  'RateLimit-Remaining': { description: 'Requests left in the current window', schema: { type: 'integer', example: 599 } },
+  'RateLimit-Reset': { description: 'Seconds until the window starts again', schema: { type: 'integer', example: 60 } },
 };
+const RATE_LIMIT_HEADERS = Object.fromEntries(
+  ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'].map((name) => [name, { $ref: `#/components/headers/${name}` }]),
+);
+/** Paths outside the global per-client budget (server/app.ts, UNLIMITED): no RateLimit-* headers, no global 429. */
+const UNLIMITED_PATHS = new Set(['/health']);
 
-/**
- * A plausible instance of a JSON schema, for the document's response examples. Schemas that carry
- * their own `example`/`examples`/`default` (zod `.meta({ example })`) win over the generated value.
- */
-export function exampleOf(schema: TJson | undefined, document: TJson, depth = 0): unknown {
-  if (!schema || depth > 8) return {};
-  if (schema.$ref) {
-    const name = String(schema.$ref).split('/').pop()!;
-    return exampleOf(document.components?.schemas?.[name], document, depth + 1);
-  }
-  if ('example' in schema) return schema.example;
-  if (Array.isArray(schema.examples) && schema.examples.length > 0) return schema.examples[0];
-  if ('const' in schema) return schema.const;
-  if ('default' in schema) return schema.default;
-  if (Array.isArray(schema.enum) && schema.enum.length > 0) return schema.enum[0];
-  const variants: TJson[] | undefined = schema.anyOf ?? schema.oneOf;
-  if (variants) return exampleOf(variants.find((variant) => variant.type !== 'null') ?? variants[0], document, depth + 1);
-  if (Array.isArray(schema.allOf)) {
-    return Object.assign({}, ...schema.allOf.map((part: TJson) => exampleOf(part, document, depth + 1)));
-  }
-  const type = Array.isArray(schema.type) ? schema.type.find((kind: string) => kind !== 'null') : schema.type;
-  switch (type) {
-    case 'string':
-      return STRING_FORMATS[schema.format] ?? (schema.minLength > 6 ? 'x'.repeat(schema.minLength) : 'string');
-    case 'integer':
-    case 'number':
-      // zod's int() bounds are the safe-integer range; 1 reads better and fits any real bound.
-      return Math.min(Math.max(1, schema.minimum ?? 1, (schema.exclusiveMinimum ?? 0) + 1), schema.maximum ?? Infinity);
-    case 'boolean':
-      return true;
-    case 'null':
-      return null;
-    case 'array':
-      return schema.maxItems === 0 ? [] : [exampleOf(schema.items, document, depth + 1)];
-    default: {
-      const example: TJson = {};
-      for (const [name, property] of Object.entries<TJson>(schema.properties ?? {})) {
-        example[name] = exampleOf(property, document, depth + 1);
-      }
-      return example;
-    }
-  }
+const IDEMPOTENCY_KEY = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  description:
+    'Makes a retry safe: the same key (per account) answers the order it already made, with `Idempotent-Replayed: true`; ' +
+    'the same key with a different tierId or payType is a 422. 1-255 printable ASCII characters without spaces (a UUID fits).',
+  schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' },
+  example: '0b7e2f0c-5d7a-4c1e-9a34-6f1d2b8c9e10',
+};
+/** The operations that read Idempotency-Key (server/domains/subscription/procedures/member.ts). */
+const IDEMPOTENT_OPERATIONS = new Set(['POST /subscription/orders/create']);
+
+function envelope(code: number, message: string, data: TJson): TJson {
+  return { code, message, data };
 }
+
+function errorResponse(description: string, example: TJson, headers?: TJson): TJson {
+  return {
+    description,
+    ...(headers && { headers }),
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' }, example } },
+  };
+}
+
+/** Errors any operation of a kind may answer, with the message the server sends. */
+const SHARED_RESPONSES = {
+  Unauthorized: errorResponse('No valid session token', envelope(401, 'Invalid or expired access token', { key: 'user.tokenExpired' })),
+  TooManyRequests: errorResponse(
+    'Too many requests from this client (or for this account, on sign-in and writes)',
+    envelope(429, 'Too many requests; retry in 42 s', { key: 'request.rateLimited', limit: 600, retryAfterSeconds: 42 }),
+    { 'Retry-After': { $ref: '#/components/headers/Retry-After' }, ...RATE_LIMIT_HEADERS },
+  ),
+  InternalError: errorResponse('Unexpected failure: logged in full with the request id', envelope(500, 'Internal server error', { key: 'error', requestId: '7f9c2ba4-e88f-4e2a-9b61-8d2a7b6c1f00' })),
+  Unavailable: errorResponse(
+    'The database cannot be reached',
+    envelope(503, 'The database is unavailable; retry in 2 s', { key: 'request.unavailable', requestId: '7f9c2ba4-e88f-4e2a-9b61-8d2a7b6c1f00', retryAfterSeconds: 2 }),
+    { 'Retry-After': { $ref: '#/components/headers/Retry-After' } },
+  ),
+};
 
 const ICALENDAR_EXAMPLE = [
   'BEGIN:VCALENDAR',
@@ -117,52 +206,175 @@ const ICALENDAR_EXAMPLE = [
   'END:VCALENDAR',
 ].join('\r\n');
 
+/** What an operation takes, as the document describes it: its parameters, and its JSON body's fields. */
+function inputFields(operation: TJson): { name: string; required: boolean; inPath: boolean; inBody: boolean }[] {
+  const parameters = (operation.parameters ?? []).filter((parameter: TJson) => parameter.in !== 'header');
+  const body = operation.requestBody?.content?.['application/json']?.schema ?? {};
+  return [
+    ...parameters.map((parameter: TJson) => ({ name: parameter.name, required: Boolean(parameter.required), inPath: parameter.in === 'path', inBody: false })),
+    ...Object.keys(body.properties ?? {}).map((name) => ({ name, required: (body.required ?? []).includes(name), inPath: false, inBody: true })),
+  ];
+}
+
+/** Values that some field of any input refuses: a negative number, an overlong text, an object where a scalar belongs. */
+const INVALID_VALUES: unknown[] = ['-1', 'x'.repeat(10_001), { invalid: true }];
+
+/**
+ * The 400 an operation answers, produced by its own input schema and the server's error mapper:
+ * the input without its required fields, or, when nothing is required, one field given a bad value.
+ * None for an operation that takes no input.
+ */
+function inputErrorExample(procedure: TProcedure, operation: TJson): TJson | undefined {
+  const fields = inputFields(operation);
+  if (fields.length === 0) return undefined;
+  const { inputParser } = getInputOutputParsers(procedure);
+  const candidates = [{}, ...fields.flatMap((field) => INVALID_VALUES.map((value) => ({ [field.name]: value })))];
+  for (const candidate of candidates) {
+    const result = inputParser.safeParse(candidate);
+    if (result.success) continue;
+    const error = toPublicError(new TRPCError({ code: 'BAD_REQUEST', cause: result.error }), '');
+    return envelope(400, error.message, error.data);
+  }
+  return undefined;
+}
+
+/** Input fields that name an existing thing: an operation given one answers 404 when there is none. */
+const LOOKUP_FIELDS = new Set(['uuid', 'id', 'userId', 'targetId', 'collectionUuid', 'season', 'eventId']);
+/** Operations that look up a thing without being given one. */
+const LOOKUPS_WITHOUT_INPUT = new Set(['GET /stateOfWar/latest']);
+
+/** The 404 of a lookup, by the operation's tag: component name and the message the server sends. */
+const NOT_FOUND: Record<string, [name: string, message: string]> = {
+  assembly: ['AssemblyNotFound', 'Assembly 3f6c8a52-1d4e-4b7a-9c0e-5a2b7d9e1f34 not found'],
+  comment: ['CommentNotFound', 'Comment 42 not found'],
+  map: ['MapCollectionNotFound', 'Map collection not found'],
+  user: ['UserNotFound', 'User not found'],
+  subscription: ['OrderNotFound', 'Order not found'],
+  drop: ['DropCampaignNotFound', 'No drop campaign with id or campaign id "y2s4-w1"'],
+  stateOfWar: ['SeasonNotFound', 'Unknown season "y9s9"'],
+  calendar: ['SeasonNotFound', 'Unknown season "y9s9"'],
+  admin: ['SeasonNotFound', 'Unknown season "y9s9"'],
+};
+
+/** The name of the 404 response an operation may answer: it is given a thing to look up. */
+function notFoundResponse(key: string, operation: TJson, tag: string): string | undefined {
+  const looksUp = LOOKUPS_WITHOUT_INPUT.has(key) || inputFields(operation).some((field) => field.inPath || (field.required && LOOKUP_FIELDS.has(field.name)));
+  return looksUp ? (NOT_FOUND[tag]?.[0] ?? 'NotFound') : undefined;
+}
+
+/** The 403s: an admin route's role check, a wrong current password, or a rule of ownership or privacy. */
+const FORBIDDEN: Record<string, string> = {
+  AdminRequired: 'Administrator role required',
+  CurrentPasswordWrong: 'Current password is wrong',
+  AssemblyPasswordWrong: 'Wrong password for this private assembly',
+  NotAssemblyCreator: 'Only the creator may edit this assembly',
+  NotCollectionAuthor: 'Only the author may edit this collection',
+  NotCommentAuthor: 'Only its author may edit a comment',
+};
+
+function forbiddenResponse(operation: TJson, tag: string, adminOnly: boolean): keyof typeof FORBIDDEN | undefined {
+  const names = new Set(inputFields(operation).map((field) => field.name));
+  if (adminOnly) return 'AdminRequired';
+  if (names.has('currentPassword') || names.has('oldPassword')) return 'CurrentPasswordWrong';
+  if (names.has('password') && tag !== 'user') return 'AssemblyPasswordWrong';
+  if (!operation.security) return undefined;
+  return ({ assembly: 'NotAssemblyCreator', map: 'NotCollectionAuthor', comment: 'NotCommentAuthor' } as const)[tag as 'assembly'];
+}
+
+/** Every 403 and 404 response, named as operations refer to them. */
+function lookupAndAccessResponses(): Record<string, TJson> {
+  const notFound = Object.values(NOT_FOUND).map(([name, message]) => [name, errorResponse('Not found', envelope(404, message, { key: message === 'User not found' ? 'user.notFound' : 'request.notFound' }))]);
+  const forbidden = Object.entries(FORBIDDEN).map(([name, message]) => [name, errorResponse('Not allowed', envelope(403, message, { key: 'request.forbidden' }))]);
+  return Object.fromEntries([...notFound, ['NotFound', errorResponse('Not found', envelope(404, 'Not found', { key: 'request.notFound' }))], ...forbidden]);
+}
+
+const ADMIN_CHECK = adminProcedure._def.middlewares.at(-1);
+/** Whether a procedure is built on adminProcedure (its chain holds the admin check). */
+function isAdminOnly(procedure: unknown): boolean {
+  return (procedure as { _def: { middlewares: unknown[] } })._def.middlewares.includes(ADMIN_CHECK);
+}
+
 /**
  * trpc-to-openapi documents the input of a DELETE as query parameters; the REST adapter reads a
  * DELETE's fields from its JSON body (rest/handler.ts, BODY_METHODS), as the web client sends them
  * (`DELETE /map/collection/{uuid}/points` with `{pointUuids}`). Those parameters become the body.
  */
-function documentDeleteBodies(document: TJson): void {
-  for (const pathItem of Object.values<TJson>(document.paths ?? {})) {
-    const operation = pathItem.delete;
-    const query: TJson[] = (operation?.parameters ?? []).filter((parameter: TJson) => parameter.in === 'query');
-    if (query.length === 0) continue;
-    operation.parameters = operation.parameters.filter((parameter: TJson) => parameter.in !== 'query');
-    const required = query.filter((parameter) => parameter.required).map((parameter) => parameter.name);
-    const properties = Object.fromEntries(query.map((parameter) => [parameter.name, { ...parameter.schema, ...(parameter.description && { description: parameter.description }) }]));
-    operation.requestBody = {
-      required: required.length > 0,
-      content: { 'application/json': { schema: { type: 'object', properties, ...(required.length > 0 && { required }), additionalProperties: false } } },
-    };
-  }
+function documentDeleteBody(operation: TJson): void {
+  const query: TJson[] = (operation.parameters ?? []).filter((parameter: TJson) => parameter.in === 'query');
+  if (query.length === 0) return;
+  operation.parameters = operation.parameters.filter((parameter: TJson) => parameter.in !== 'query');
+  const required = query.filter((parameter) => parameter.required).map((parameter) => parameter.name);
+  const properties = Object.fromEntries(query.map((parameter) => [parameter.name, { ...parameter.schema, ...(parameter.description && { description: parameter.description }) }]));
+  operation.requestBody = {
+    required: required.length > 0,
+    content: { 'application/json': { schema: { type: 'object', properties, ...(required.length > 0 && { required }), additionalProperties: false } } },
+  };
 }
 
 /**
  * The 200 answer of procedures with `meta.rawResponse` (server/trpc.ts) is their string output with
  * that Content-Type, not the envelope; their errors stay envelopes.
  */
-function documentRawResponses(router: AnyRouter, document: TJson): void {
-  forEachOpenApiProcedure(router._def.procedures, ({ meta }) => {
-    const contentType = (meta as { rawResponse?: { contentType: string } }).rawResponse?.contentType;
-    if (contentType === undefined) return;
-    const operation = document.paths?.[normalizePath(meta.openapi.path)]?.[meta.openapi.method.toLowerCase()];
-    const success = operation?.responses?.['200'];
-    if (!success) return;
-    const mediaType = contentType.split(';', 1)[0]!.trim();
-    // A family (`image/*`: uploaded avatars) is answered as bytes of one of its types (rest/handler.ts, rawBody).
-    if (mediaType === 'image/*') {
-      success.content = Object.fromEntries(['image/png', 'image/jpeg', 'image/webp', 'image/gif'].map((type) => [type, { schema: { type: 'string', format: 'binary' } }]));
-      return;
-    }
-    success.content = {
-      [mediaType]: { schema: { type: 'string' }, ...(mediaType === 'text/calendar' ? { example: ICALENDAR_EXAMPLE } : {}) },
-    };
-  });
+function rawSuccessContent(contentType: string): TJson {
+  const mediaType = contentType.split(';', 1)[0]!.trim();
+  // A family (`image/*`: uploaded avatars) is answered as bytes of one of its types (rest/handler.ts, rawBody).
+  if (mediaType === 'image/*') {
+    return Object.fromEntries(['image/png', 'image/jpeg', 'image/webp', 'image/gif'].map((type) => [type, { schema: { type: 'string', format: 'binary' } }]));
+  }
+  return { [mediaType]: { schema: { type: 'string' }, ...(mediaType === 'text/calendar' ? { example: ICALENDAR_EXAMPLE } : {}) } };
+}
+
+/** The success envelope around the procedure's output schema, with the recorded answer as its example. */
+function successContent(schema: TJson | undefined, recorded: TRecordedExample | undefined): TJson {
+  return {
+    'application/json': {
+      schema: {
+        type: 'object',
+        required: ['code', 'message', 'data'],
+        properties: {
+          code: { $ref: '#/components/schemas/SuccessCode' },
+          message: { $ref: '#/components/schemas/SuccessMessage' },
+          data: schema ?? { type: 'object' },
+        },
+      },
+      ...(recorded && 'response' in recorded ? { example: envelope(200, 'success', recorded.response as TJson) } : {}),
+    },
+  };
 }
 
 /**
- * The OpenAPI document of the REST surface. trpc-to-openapi documents the raw procedure outputs;
- * the REST adapter wraps them in `{ code, message, data }`, so the document is rewritten to match.
+ * A parameter's description, from its input field: trpc-to-openapi leaves it on the parameter's
+ * schema, or drops it with the `.optional()` wrapper that carried it.
+ */
+function describeParameters(operation: TJson, procedure: TProcedure): void {
+  const input = unwrapZodType(getInputOutputParsers(procedure).inputParser, true) as z.ZodType & { shape?: Record<string, z.ZodType> };
+  for (const parameter of operation.parameters ?? []) {
+    if (parameter.description !== undefined || parameter.in === 'header') continue;
+    const description = parameter.schema?.description ?? input.shape?.[parameter.name]?.description;
+    if (description !== undefined) parameter.description = description;
+  }
+}
+
+/** A body with no field (the input of a procedure that takes none) is no body. */
+function dropEmptyBody(operation: TJson): void {
+  const schema = operation.requestBody?.content?.['application/json']?.schema;
+  if (schema && Object.keys(schema.properties ?? {}).length === 0 && !schema.additionalProperties) delete operation.requestBody;
+}
+
+/** Examples of the operation's parameters and body, from the recorded call. */
+function documentInputExamples(operation: TJson, recorded: TRecordedExample | undefined): void {
+  for (const parameter of operation.parameters ?? []) {
+    const value = parameter.in === 'header' ? recorded?.headers?.[parameter.name] : recorded?.parameters?.[parameter.name];
+    if (value !== undefined && parameter.example === undefined) parameter.example = value;
+  }
+  const media = operation.requestBody?.content?.['application/json'];
+  if (media && recorded?.body !== undefined) media.example = recorded.body;
+}
+
+/**
+ * The OpenAPI document of the REST surface. trpc-to-openapi documents the raw procedure outputs
+ * and generic errors; the REST adapter wraps them in `{ code, message, data }`, and an operation
+ * answers only some errors, so each operation's responses are written here from its procedure.
  */
 export function buildOpenApiDocument(router: AnyRouter, version: string): OpenAPIObject {
   const document = generateOpenApiDocument(router, {
@@ -170,48 +382,54 @@ export function buildOpenApiDocument(router: AnyRouter, version: string): OpenAP
     description:
       'Community backend for Skull and Bones. Every response is an envelope `{ code, message, data }` whose `code` equals the HTTP status, ' +
       'except the successful answers of the iCalendar feeds (/calendar/events.ics, /calendar/event.ics: text/calendar) and of uploaded avatars (/user/avatar/{userId}: the image). ' +
-      'Send the session token from /user/signin or /user/signup as `Authorization: Bearer <token>`.',
+      'Send the session token from /user/signin or /user/signup as `Authorization: Bearer <token>`. ' +
+      'Every answer but /health carries the RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset headers of the per-client budget; a 429 or 503 says when to retry in Retry-After.',
     version,
     baseUrl: '/api',
     securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'Session token from /user/signin' } },
   }) as TJson;
 
-  document.components ??= {};
-  document.components.schemas ??= {};
-  document.components.schemas.ErrorEnvelope = ERROR_ENVELOPE;
+  const schemas: TJson = Object.fromEntries(Object.entries<TJson>(document.components?.schemas ?? {}).filter(([name]) => !name.startsWith('error.')));
+  document.components = {
+    ...document.components,
+    schemas: { ...schemas, ...SUCCESS_ENVELOPE_FIELDS, ErrorEnvelope: ERROR_ENVELOPE },
+    headers: HEADERS,
+    parameters: { IdempotencyKey: IDEMPOTENCY_KEY },
+    responses: { ...SHARED_RESPONSES, ...lookupAndAccessResponses() },
+  };
 
-  document.components.headers = { ...document.components.headers, 'Retry-After': RETRY_AFTER };
-  documentRawResponses(router, document);
-  documentDeleteBodies(document);
-  for (const pathItem of Object.values<TJson>(document.paths ?? {})) {
-    for (const operation of Object.values<TJson>(pathItem)) {
-      if (!operation?.responses) continue;
-      // The global per-client limit applies to every path.
-      operation.responses['429'] ??= {
-        description: 'Too many requests',
-        headers: { 'Retry-After': { $ref: '#/components/headers/Retry-After' } },
-        content: { 'application/json': { schema: {} } },
-      };
-      for (const [status, response] of Object.entries<TJson>(operation.responses)) {
-        const media = response.content?.['application/json'];
-        if (!media) continue;
-        if (status === '200') {
-          media.schema = {
-            type: 'object',
-            required: ['code', 'message', 'data'],
-            properties: {
-              code: { type: 'integer', const: 200 },
-              message: { type: 'string', const: 'success' },
-              data: media.schema ?? { type: 'object' },
-            },
-          };
-          media.example = { code: 200, message: 'success', data: exampleOf(media.schema.properties.data, document) };
-        } else {
-          media.schema = { $ref: '#/components/schemas/ErrorEnvelope' };
-          media.example = errorExample(Number(status));
-        }
-      }
-    }
-  }
+  forEachOpenApiProcedure(router._def.procedures, ({ procedure, meta }) => {
+    const path = normalizePath(meta.openapi.path);
+    const method = meta.openapi.method.toLowerCase();
+    const operation: TJson | undefined = document.paths?.[path]?.[method];
+    if (!operation) return;
+    const key = `${meta.openapi.method} ${path}`;
+    const tag = operation.tags?.[0] ?? '';
+    const recorded = RECORDED_EXAMPLES[key];
+    describeParameters(operation, procedure);
+    if (method === 'delete') documentDeleteBody(operation);
+    dropEmptyBody(operation);
+    if (IDEMPOTENT_OPERATIONS.has(key)) operation.parameters = [...(operation.parameters ?? []), { $ref: '#/components/parameters/IdempotencyKey' }];
+    documentInputExamples(operation, recorded);
+
+    const success = operation.responses['200'];
+    const rawContentType = (meta as { rawResponse?: { contentType: string } }).rawResponse?.contentType;
+    success.content = rawContentType === undefined ? successContent(success.content?.['application/json']?.schema, recorded) : rawSuccessContent(rawContentType);
+    if (!UNLIMITED_PATHS.has(path)) success.headers = { ...success.headers, ...RATE_LIMIT_HEADERS };
+
+    const badRequest = inputErrorExample(procedure, operation);
+    const forbidden = forbiddenResponse(operation, tag, isAdminOnly(procedure));
+    const notFound = notFoundResponse(key, operation, tag);
+    operation.responses = {
+      '200': success,
+      ...(badRequest && { '400': errorResponse('The input is invalid: the message names the first field', badRequest) }),
+      ...(operation.security && { '401': { $ref: '#/components/responses/Unauthorized' } }),
+      ...(forbidden && { '403': { $ref: `#/components/responses/${forbidden}` } }),
+      ...(notFound && { '404': { $ref: `#/components/responses/${notFound}` } }),
+      ...(!UNLIMITED_PATHS.has(path) && { '429': { $ref: '#/components/responses/TooManyRequests' } }),
+      '500': { $ref: '#/components/responses/InternalError' },
+      '503': { $ref: '#/components/responses/Unavailable' },
+    };
+  });
   return document as OpenAPIObject;
 }

@@ -43,16 +43,16 @@ export const MAX_PAGE_SIZE = 100;
 /** Pagination input with per-endpoint default page size; pageSize above 100 is a 400, not clamped. */
 export function zPageInput(defaultPageSize: number) {
   return {
-    page: zInt({ min: 1, max: 1_000_000 }).default(1),
-    pageSize: zInt({ min: 1, max: MAX_PAGE_SIZE }).default(defaultPageSize),
+    page: zInt({ min: 1, max: 1_000_000 }).meta({ description: 'The page to answer, from 1' }).default(1),
+    pageSize: zInt({ min: 1, max: MAX_PAGE_SIZE }).meta({ description: `Records per page, 1 to ${MAX_PAGE_SIZE} (more is a 400); ${defaultPageSize} when absent` }).default(defaultPageSize),
   };
 }
 
 export const ZPagination = z.object({
-  page: z.number().int(),
-  pageSize: z.number().int(),
-  total: z.number().int(),
-  totalPages: z.number().int(),
+  page: z.number().int().meta({ description: 'The page answered, from 1' }),
+  pageSize: z.number().int().meta({ description: 'Records per page, as asked' }),
+  total: z.number().int().meta({ description: 'Records in the whole list' }),
+  totalPages: z.number().int().meta({ description: 'Pages in the whole list: ceil(total / pageSize)' }),
 });
 
 export type TPagination = z.infer<typeof ZPagination>;

@@ -1,4 +1,3 @@
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { suite } from 'uvu';
@@ -6,6 +5,7 @@ import * as assert from 'uvu/assert';
 import superjson from 'superjson';
 import { appRouter } from '../../server/router';
 import { generateOpenApiTypes } from '../../scripts/openapi-types';
+import { writeRestTypesFile } from '../../packages/client/build';
 import { startTestServer, type TTestServer } from '../support/helpers';
 import { documentOperations } from '../support/openapi-operations';
 import { ROOT, runNode } from '../support/process';
@@ -225,11 +225,11 @@ Clients('openapi-typescript types from /api/openapi.json type-check a client tha
   const document = (await (await fetch(`${app.url}/api/openapi.json`)).json()) as object;
   const types = await generateOpenApiTypes(document);
   assert.match(types, /"\/user\/me": \{/);
-  writeFileSync(join(ROOT, 'examples/rest-client/schema.d.ts'), types);
+  writeRestTypesFile(types);
   const tsc = await run([join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'examples/rest-client']);
   assert.is(tsc.status, 0, `tsc on the generated client failed:\n${tsc.stdout}${tsc.stderr}`);
 
-  // A computed specifier: the client needs the generated schema.d.ts, so the project's own tsc must not follow it
+  // A computed specifier: the client needs the generated REST types, so the project's own tsc must not follow it
   // (it is type-checked just above, with its own tsconfig, once the types exist).
   const clientModule = '../../examples/rest-client/client.ts';
   const client = (await import(clientModule)) as { run: (baseUrl: string) => Promise<any> };

@@ -15,15 +15,15 @@ const ZClientJson = z
   .unknown()
   .refine((value) => value === undefined || JSON.stringify(value).length <= MAX_CLIENT_JSON, { error: `must be at most ${MAX_CLIENT_JSON} characters of JSON` })
   .meta({ description: 'Kept verbatim and answered back; not interpreted by Tidewatch' });
-const ZSlotRef = z.strictObject({ id: ZCatalogId.nullable() }).nullable();
+const ZSlotRef = z.strictObject({ id: ZCatalogId.nullable().meta({ description: 'Catalog id of the item in the slot; null for an empty slot' }) }).nullable();
 const ZSlotRefs = z.array(ZSlotRef).max(20, 'at most 20 slots');
-const ZVersion = z.string().max(32, 'must be at most 32 characters');
+const ZVersion = z.string().max(32, 'must be at most 32 characters').meta({ description: "The web client's version of this form" });
 
 /** The client's loadout (`assembly.data`): mapped onto shipId, weapons, armor and furnitures (client-format.ts), and kept verbatim. */
-const ZClientLoadout = z.strictObject({
-  shipSlot: z.strictObject({ id: ZCatalogId }).meta({ description: 'The hull (shipId)' }),
+export const ZClientLoadout = z.strictObject({
+  shipSlot: z.strictObject({ id: ZCatalogId.meta({ description: 'Catalog id of the hull' }) }).meta({ description: 'The hull (shipId)' }),
   weaponSlots: ZSlotRefs.optional().meta({ description: 'Weapons; weaponSlots[i] goes in the slot kind weaponDirections[i]' }),
-  weaponDirections: z.array(z.enum(WEAPON_SLOT_KINDS).nullable()).max(20, 'at most 20 slots').optional(),
+  weaponDirections: z.array(z.enum(WEAPON_SLOT_KINDS).nullable()).max(20, 'at most 20 slots').optional().meta({ description: 'The slot kind of each entry of weaponSlots, in the same order' }),
   secondaryWeaponSlots: ZSlotRefs.optional().meta({ description: 'Weapons of the auxiliaryWeapon slot kind' }),
   armorSlot: ZSlotRef.optional().meta({ description: 'The armor' }),
   displaySlots: ZSlotRefs.optional().meta({ description: 'The furniture (furnitures)' }),
@@ -37,25 +37,25 @@ const ZClientLoadout = z.strictObject({
 });
 
 /** The client's display settings of an assembly (`assembly.attr`); `password` is the access password, never stored here. */
-const ZClientAttr = z.strictObject({
+export const ZClientAttr = z.strictObject({
   password: z
     .union([z.string(), z.number().transform(String)])
     .nullable()
     .optional()
     .meta({ description: "The access password (private assemblies only). '' or absent: none on publish, unchanged on edit; null: removed" }),
-  assemblyUseVersion: ZVersion.optional(),
-  language: z.union([z.string().max(16), z.array(z.string().max(16)).max(20)]).optional(),
+  assemblyUseVersion: ZVersion.optional().meta({ description: 'The version of the web client that saved the assembly' }),
+  language: z.union([z.string().max(16), z.array(z.string().max(16)).max(20)]).optional().meta({ description: 'Language(s) of the item names shown, as the web client sets them' }),
   isComment: z.boolean().optional().meta({ description: 'Stored and answered; comments are not served yet' }),
-  isLike: z.boolean().optional(),
-  isShowItemName: z.boolean().optional(),
-  isFullName: z.boolean().optional(),
+  isLike: z.boolean().optional().meta({ description: 'Likes are on; false switches them off for this assembly' }),
+  isShowItemName: z.boolean().optional().meta({ description: 'Show item names on the loadout picture' }),
+  isFullName: z.boolean().optional().meta({ description: 'Show full item names rather than short ones' }),
   isAnonymous: z.boolean().optional().meta({ description: "Answers hide the creator (userId null, username '')" }),
-  backgroundPresentation: z.string().max(2048, 'must be at most 2048 characters').nullable().optional(),
+  backgroundPresentation: z.string().max(2048, 'must be at most 2048 characters').nullable().optional().meta({ description: 'Background of the loadout picture, as the web client stores it' }),
 });
 
-const ZClientAssembly = z.strictObject({
+export const ZClientAssembly = z.strictObject({
   visibility: z.enum(VISIBILITIES, { error: 'must be publicly or private' }).optional().meta({ description: 'publicly (isPublic true, the default) or private' }),
-  tags: ZTags.optional(),
+  tags: ZTags.optional().meta({ description: 'Up to 10 tags (replaces the top-level tags when both are given)' }),
   attr: ZClientAttr.optional(),
   data: ZClientLoadout.optional(),
 });

@@ -31,7 +31,7 @@ export type { TDateRange, TListOrder, TListSort } from './client-schemas';
 
 export const ZWeaponEntry = z.strictObject({
   slot: z.enum(WEAPON_SLOT_KINDS, { error: `must be one of ${WEAPON_SLOT_KINDS.join(', ')}` }).meta({ description: 'Weapon slot kind; the hull must have it' }),
-  itemId: ZCatalogId,
+  itemId: ZCatalogId.meta({ description: 'Catalog id of the weapon' }),
 });
 
 /** Fields of the contract's form of publish and of an edit's data. */
@@ -113,31 +113,43 @@ export const ZEditInput = z
     return { uuid, data: patch, ...(ifMatch !== undefined ? { ifMatch } : {}) };
   });
 
-const ZRating = z.object({
-  average: z.number().nullable().meta({ description: 'Plain mean of the 1-5 ratings; null when unrated' }),
-  count: z.number().int(),
-  smoothed: z.number().meta({ description: 'Bayesian mean used by sort=rating: (sum + 3 x 5) / (count + 5)' }),
-});
+const ZRating = z
+  .object({
+    average: z.number().nullable().meta({ description: 'Plain mean of the 1-5 ratings; null when unrated' }),
+    count: z.number().int().meta({ description: 'How many users rated it' }),
+    smoothed: z.number().meta({ description: 'Bayesian mean used by sort=rating: (sum + 3 x 5) / (count + 5)' }),
+  })
+  .meta({ description: 'Its 1-5 ratings (POST /assembly/rate)' });
 
-const ZClientPartOut = z.object({ attr: ZJsonObject, data: z.unknown().meta({ description: 'As the web client stored it; null when none' }) });
+const ZClientPartOut = z.object({
+  attr: ZJsonObject.meta({ description: 'Settings as the web client stored them; {} when none' }),
+  data: z.unknown().meta({ description: 'As the web client stored it; null when none' }),
+});
 
 /** What a list item and an item share (issue 18: the web client's names). */
 const summaryFields = {
-  uuid: z.string(),
-  name: z.string(),
-  description: z.string(),
-  tags: z.array(z.string()),
+  uuid: z.string().meta({ description: 'The assembly (v4 UUID)' }),
+  name: z.string().meta({ description: 'Its name, 1-80 characters' }),
+  description: z.string().meta({ description: "The creator's notes; '' when none" }),
+  tags: z.array(z.string()).meta({ description: 'Up to 10 tags, as given' }),
   userId: z.string().nullable().meta({ description: "The creator's id; null when the creator chose to be anonymous (attr.isAnonymous)" }),
   username: z.string().meta({ description: "The creator's name; '' when anonymous" }),
   userAvatar: z.string().nullable().meta({ description: "The creator's avatar (an https URL, or /api/user/avatar/{userId}?v=… for an uploaded picture); null without one or when anonymous" }),
-  likes: z.number().int(),
-  views: z.number().int(),
+  likes: z.number().int().meta({ description: 'How many users like it' }),
+  views: z.number().int().meta({ description: 'How many times it was read (GET /assembly/item); counted in batches, so a read shows a little later' }),
   forkCount: z.number().int().meta({ description: 'How many assemblies were forked from this one by other users (POST /assembly/fork) and are not purged; trashed forks still count' }),
   rating: ZRating,
-  shipId: z.string(),
-  ship: z.object({ id: z.string(), size: z.string().nullable(), archetype: z.string().nullable() }).nullable(),
-  createdTime: ZTimestamp,
-  updatedTime: ZTimestamp,
+  shipId: z.string().meta({ description: 'Its hull (catalog id)' }),
+  ship: z
+    .object({
+      id: z.string().meta({ description: 'Catalog id of the hull' }),
+      size: z.string().nullable().meta({ description: 'extraSmall, small, medium or large; null when the catalog lacks it' }),
+      archetype: z.string().nullable().meta({ description: 'Hull archetype; null when the catalog lacks it' }),
+    })
+    .nullable()
+    .meta({ description: 'The hull as the catalog describes it; null when the hull is not in the catalog' }),
+  createdTime: ZTimestamp.meta({ description: 'When it was published' }),
+  updatedTime: ZTimestamp.meta({ description: 'When it was last edited (its publication time until then)' }),
 };
 
 /** One assembly of a list (GET /assembly/list): its loadout in the web client's form under `assembly`, its display settings under `attr`. */
@@ -153,16 +165,18 @@ export type TAssemblySummary = z.infer<typeof ZAssemblySummary>;
 export const ZAssembly = z.object({
   ...summaryFields,
   assembly: z.object({
-    visibility: z.enum(VISIBILITIES),
-    tags: z.array(z.string()),
+    visibility: z.enum(VISIBILITIES).meta({ description: 'publicly (listed) or private' }),
+    tags: z.array(z.string()).meta({ description: 'The tags, again, where the web client reads them' }),
     attr: ZJsonObject.meta({ description: "Display settings as the web client stored them (never the password); {} when none" }),
     data: ZJsonObject.meta({ description: "The loadout in the web client's form: as it sent it, or built from shipId, weapons, armor and furnitures" }),
-  }),
-  wheel: ZClientPartOut,
-  warehouse: ZClientPartOut,
-  weapons: z.array(z.object({ slot: z.string(), itemId: z.string() })),
-  armor: z.string().nullable(),
-  furnitures: z.array(z.string()),
+  }).meta({ description: "The web client's form of the assembly" }),
+  wheel: ZClientPartOut.meta({ description: "The web client's wheel part, kept verbatim" }),
+  warehouse: ZClientPartOut.meta({ description: "The web client's warehouse part, kept verbatim" }),
+  weapons: z
+    .array(z.object({ slot: z.string().meta({ description: 'Slot kind (leftSideWeapon, frontWeapon, ...)' }), itemId: z.string().meta({ description: 'Catalog id of the weapon' }) }))
+    .meta({ description: 'The weapons by slot kind' }),
+  armor: z.string().nullable().meta({ description: 'Catalog id of the armor; null without one' }),
+  furnitures: z.array(z.string()).meta({ description: 'Catalog ids of the furniture' }),
   isVisibility: z.literal(true).meta({ description: 'The content is readable (false only on the locked answer)' }),
   isPassword: z.literal(false).meta({ description: 'A password is needed to read the content (true only on the locked answer)' }),
   isOwner: z.boolean().meta({ description: 'The caller is the creator' }),
@@ -174,10 +188,10 @@ export type TAssemblyView = z.infer<typeof ZAssembly>;
 
 /** A private assembly with a password, read without it: no content, so the client shows its password prompt. */
 export const ZLockedAssembly = z.object({
-  uuid: z.string(),
-  isVisibility: z.literal(false),
-  isPassword: z.literal(true),
-  isOwner: z.literal(false),
+  uuid: z.string().meta({ description: 'The assembly' }),
+  isVisibility: z.literal(false).meta({ description: 'The content is not readable without the password' }),
+  isPassword: z.literal(true).meta({ description: 'Send the password (password=...) to read it' }),
+  isOwner: z.literal(false).meta({ description: 'The caller is not the creator' }),
 });
 export type TLockedAssembly = z.infer<typeof ZLockedAssembly>;
 export const ZAssemblyItem = z.union([ZAssembly, ZLockedAssembly]);
@@ -186,7 +200,10 @@ export type TAssemblyItem = z.infer<typeof ZAssemblyItem>;
 /** The answer of publish: the assembly, with its uuid also under the key the web client reads (`assembly.uuid`). */
 export const ZPublished = ZAssembly.extend({ 'assembly.uuid': z.string().meta({ description: 'The uuid again, under the key the web client reads after publishing' }) });
 
-export const ZTrashedAssembly = ZAssemblySummary.extend({ deletedAt: ZTimestamp, purgeAt: ZTimestamp });
+export const ZTrashedAssembly = ZAssemblySummary.extend({
+  deletedAt: ZTimestamp.meta({ description: 'When it was deleted (moved to the trash)' }),
+  purgeAt: ZTimestamp.meta({ description: 'When it is purged for good unless restored' }),
+});
 export type TTrashedAssembly = z.infer<typeof ZTrashedAssembly>;
 
 /** The one canonical list query the service takes: the contract's form and the client's normalised into it. */
@@ -241,7 +258,7 @@ export const ZListInput = z
 export const ZTrashInput = z.strictObject({ ...zPageInput(20) });
 
 export const ZAssemblyList = z.object({
-  data: z.array(ZAssemblySummary),
+  data: z.array(ZAssemblySummary).meta({ description: "The page's assemblies" }),
   pagination: ZPagination,
   truncated: z.boolean().meta({
     description:
@@ -251,38 +268,49 @@ export const ZAssemblyList = z.object({
   }),
 });
 export type TAssemblyList = z.infer<typeof ZAssemblyList>;
-export const ZTrashList = z.object({ data: z.array(ZTrashedAssembly), pagination: ZPagination });
+export const ZTrashList = z.object({ data: z.array(ZTrashedAssembly).meta({ description: "The page's trashed assemblies, latest deleted first" }), pagination: ZPagination });
 
 export { ZAttributes, type TAttributes, type TProblem, type TProblemCode, type TWeaponFigures } from './attributes-schema';
+
+/** The password of a private assembly, for callers other than its creator. */
+const ZAccessPassword = z.string().max(256).meta({ description: 'The password of a private assembly (its creator needs none)' });
 
 export const ZLikeInput = z.strictObject({
   uuid: ZAssemblyUuid,
   like: zBool().default(true).meta({ description: 'true likes (idempotent), false takes the like back' }),
-  password: z.string().max(256).optional(),
+  password: ZAccessPassword.optional(),
 });
 
 export const ZRateInput = z.strictObject({
   uuid: ZAssemblyUuid,
   score: zInt({ min: 1, max: 5 }).meta({ description: '1 to 5; rating again replaces your previous score' }),
-  password: z.string().max(256).optional(),
+  password: ZAccessPassword.optional(),
 });
 
 export const ZItemInput = z.strictObject({
   uuid: ZAssemblyUuid,
-  password: z.string().max(256).optional(),
+  password: ZAccessPassword.optional(),
   force: zBool().optional().meta({ description: 'Bypass the read cache' }),
 });
 
-export const ZAttributesInput = z.strictObject({ uuid: ZAssemblyUuid, password: z.string().max(256).optional() });
+export const ZAttributesInput = z.strictObject({ uuid: ZAssemblyUuid, password: ZAccessPassword.optional() });
 
-export const ZLikeResult = z.object({ uuid: z.string(), liked: z.boolean(), likes: z.number().int() });
+export const ZLikeResult = z.object({
+  uuid: z.string().meta({ description: 'The assembly' }),
+  liked: z.boolean().meta({ description: 'You like it now' }),
+  likes: z.number().int().meta({ description: 'How many users like it now' }),
+});
 
 export const ZRateResult = z.object({
-  uuid: z.string(),
-  yourScore: z.number().int(),
-  rating: z.object({ average: z.number().nullable(), count: z.number().int(), smoothed: z.number() }),
+  uuid: z.string().meta({ description: 'The assembly' }),
+  yourScore: z.number().int().meta({ description: 'The score you gave, 1-5' }),
+  rating: ZRating,
 });
 
 export const ZUuidInput = z.strictObject({ uuid: ZAssemblyUuid });
 
-export const ZTrashResult = z.object({ uuid: z.string(), deletedAt: ZTimestamp, purgeAt: ZTimestamp });
+export const ZTrashResult = z.object({
+  uuid: z.string().meta({ description: 'The deleted assembly' }),
+  deletedAt: ZTimestamp.meta({ description: 'When it was moved to the trash' }),
+  purgeAt: ZTimestamp.meta({ description: 'When it is purged for good unless restored (POST /assembly/restore)' }),
+});

@@ -12,16 +12,17 @@ const ZEventId = z
 
 export const ZCalendarEventInput = z
   .strictObject({
-    id: ZEventId,
-    title: z.string().trim().min(1).max(200),
+    id: ZEventId.meta({ description: 'The event, unique within the season (1-64 of letters, digits and . _ -)' }),
+    title: z.string().trim().min(1).max(200).meta({ description: 'Name of the event, 1-200 characters' }),
     category: z
       .string()
       .trim()
-      .regex(/^[a-z][a-z0-9-]{0,31}$/, 'must be 1-32 of a-z 0-9 - (e.g. world-event, maintenance)'),
-    description: z.string().trim().max(4000).optional(),
-    url: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).max(2000).optional(),
-    startsAt: ZInstant,
-    endsAt: ZInstant,
+      .regex(/^[a-z][a-z0-9-]{0,31}$/, 'must be 1-32 of a-z 0-9 - (e.g. world-event, maintenance)')
+      .meta({ description: 'Kind of event: world-event, maintenance, ...' }),
+    description: z.string().trim().max(4000).optional().meta({ description: 'Details, up to 4000 characters' }),
+    url: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).max(2000).optional().meta({ description: 'A page about it (http or https)' }),
+    startsAt: ZInstant.meta({ description: 'When it starts (ISO-8601 with offset)' }),
+    endsAt: ZInstant.meta({ description: 'When it ends; after startsAt, and the event overlaps the season' }),
   })
   .refine((event) => Date.parse(event.endsAt) > Date.parse(event.startsAt), { path: ['endsAt'], message: 'must be after startsAt' });
 
@@ -46,7 +47,7 @@ export type TCalendarEventInput = z.infer<typeof ZCalendarEventInput>;
  * and `status` stay beside them.
  */
 export const ZCalendarEvent = z.object({
-  id: z.string(),
+  id: z.string().meta({ description: 'The event, unique within the season' }),
   name: z.string().meta({ description: 'The title given when the calendar was imported' }),
   description: z.string().meta({ description: 'Empty when none was given' }),
   duration: z
@@ -54,21 +55,30 @@ export const ZCalendarEvent = z.object({
     .int()
     .meta({ description: 'UTC days the event runs on, counting its first and last day (an event ending at midnight ends the day before)' }),
   occurrences: z
-    .array(z.object({ year: z.number().int(), month: z.number().int().meta({ description: '1-12' }), day: z.number().int() }))
+    .array(
+      z.object({
+        year: z.number().int().meta({ description: 'Year' }),
+        month: z.number().int().meta({ description: '1-12' }),
+        day: z.number().int().meta({ description: 'Day of the month, 1-31' }),
+      }),
+    )
     .meta({ description: 'The UTC day each run starts on; one entry per event today' }),
   droppeds: z
-    .record(z.string(), z.object({ category: z.string(), isUnknown: z.boolean() }))
+    .record(
+      z.string(),
+      z.object({ category: z.string().meta({ description: 'Item category of the reward' }), isUnknown: z.boolean().meta({ description: 'The item is not in the catalog' }) }),
+    )
     .meta({ description: 'Rewards by item id: not modelled yet, always {}' }),
-  category: z.string(),
-  url: z.string().nullable(),
-  startsAt: z.string(),
-  endsAt: z.string(),
-  status: ZSeasonStatus,
+  category: z.string().meta({ description: 'Kind of event: world-event, maintenance, ...' }),
+  url: z.string().nullable().meta({ description: 'A page about it; null when none' }),
+  startsAt: z.string().meta({ description: 'When it starts (ISO-8601)' }),
+  endsAt: z.string().meta({ description: 'When it ends (ISO-8601)' }),
+  status: ZSeasonStatus.meta({ description: 'active, upcoming or ended, from the clock at response time' }),
 });
 export type TCalendarEvent = z.infer<typeof ZCalendarEvent>;
 
 export const ZCalendar = z.object({
-  season: ZSeasonOut,
+  season: ZSeasonOut.meta({ description: 'The season the calendar belongs to' }),
   events: z.record(z.string(), ZCalendarEvent).meta({ description: 'Keyed by event id, in order of start' }),
 });
 export type TCalendar = z.infer<typeof ZCalendar>;
@@ -77,8 +87,14 @@ export const ZCalendarInput = z.strictObject({
   season: ZSeasonRef.meta({ description: 'Season id (y2s4), key (gutsAndGlory) or number' }),
 });
 
-export const ZCalendarReplaceInput = z.strictObject({ season: ZSeasonRef, events: ZCalendarEvents });
-export const ZCalendarReplaceResult = z.object({ seasonId: z.string(), events: z.number().int() });
+export const ZCalendarReplaceInput = z.strictObject({
+  season: ZSeasonRef.meta({ description: 'Season id (y2s4), key (gutsAndGlory) or number' }),
+  events: ZCalendarEvents.meta({ description: "The season's events: they replace the whole calendar (at most 2000)" }),
+});
+export const ZCalendarReplaceResult = z.object({
+  seasonId: z.string().meta({ description: 'The season written' }),
+  events: z.number().int().meta({ description: 'Events it now holds' }),
+});
 export type TCalendarReplaceResult = z.infer<typeof ZCalendarReplaceResult>;
 
 export const ZCalendarFileEntry = z.object({ season: ZSeasonRef, events: ZCalendarEvents }).strict();

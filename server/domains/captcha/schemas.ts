@@ -14,10 +14,10 @@ export const ZChallengeInput = z
 
 export const ZChallenge = z.object({
   algorithm: z.string().meta({ description: 'ALTCHA: hash algorithm of the proof of work' }),
-  challenge: z.string(),
-  salt: z.string(),
-  signature: z.string(),
-  maxnumber: z.number().int().optional(),
+  challenge: z.string().meta({ description: 'ALTCHA: the hash to find a number for' }),
+  salt: z.string().meta({ description: 'ALTCHA: hashed before the number' }),
+  signature: z.string().meta({ description: 'ALTCHA: the server\'s signature of the challenge, sent back with the solution' }),
+  maxnumber: z.number().int().optional().meta({ description: 'ALTCHA: the number is at most this' }),
   expiresAt: ZTimestamp.meta({ description: 'Both the ALTCHA challenge and the SVG picture expire then' }),
   hash: z.string().meta({ description: 'SVG captcha: send back as `captcha.encryptCaptcha`, with the text read from `content` as `captcha.response`' }),
   content: z.string().meta({ description: 'SVG captcha: an SVG image of 4 characters (case does not matter)' }),

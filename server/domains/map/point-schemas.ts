@@ -23,13 +23,14 @@ function zDecimal(min: number, max: number, message: string) {
     .pipe(z.number().min(min, message).max(max, message));
 }
 
-const ZPointUuid = z.uuid('must be a point UUID');
-const ZTitle = z.string().trim().min(1, 'is required').max(100, 'must be at most 100 characters');
-const ZDescription = z.string().max(2000, 'must be at most 2000 characters').nullish();
-const ZAddress = z.string().max(200, 'must be at most 200 characters').nullish();
-const ZLatitude = z.number('must be a number').min(-90, 'must be between -90 and 90').max(90, 'must be between -90 and 90');
-const ZLongitude = z.number('must be a number').min(-180, 'must be between -180 and 180').max(180, 'must be between -180 and 180');
-const ZTags = z.array(ZTag).max(10, 'at most 10 tags');
+const ZPointUuid = z.uuid('must be a point UUID').meta({ description: 'The point (v4 UUID)' });
+const ZCollectionUuid = z.uuid('must be a collection UUID').meta({ description: 'The collection (v4 UUID)' });
+const ZTitle = z.string().trim().min(1, 'is required').max(100, 'must be at most 100 characters').meta({ description: 'Name of the spot, 1-100 characters' });
+const ZDescription = z.string().max(2000, 'must be at most 2000 characters').nullish().meta({ description: 'Notes, up to 2000 characters; null clears them' });
+const ZAddress = z.string().max(200, 'must be at most 200 characters').nullish().meta({ description: 'Where it is in words, up to 200 characters; null clears it' });
+const ZLatitude = z.number('must be a number').min(-90, 'must be between -90 and 90').max(90, 'must be between -90 and 90').meta({ description: 'Latitude in degrees, -90 to 90' });
+const ZLongitude = z.number('must be a number').min(-180, 'must be between -180 and 180').max(180, 'must be between -180 and 180').meta({ description: 'Longitude in degrees, -180 to 180' });
+const ZTags = z.array(ZTag).max(10, 'at most 10 tags').meta({ description: 'Up to 10 tags of 1-24 characters' });
 
 /**
  * The web client sends `sharedUsers` with every point (always `[]`). A point is shared through its
@@ -42,7 +43,7 @@ const ZPointSharedUsers = z
 
 const pointVisibility = {
   public: ZPublicFlag.optional(),
-  isPublic: zBool().optional(),
+  isPublic: zBool().optional().meta({ description: 'Readable by anyone while the point is in no collection (in a collection it is as visible as the collection)' }),
   sharedUsers: ZPointSharedUsers.optional(),
 };
 
@@ -100,42 +101,42 @@ export type TPointPatch = Omit<z.output<typeof ZUpdatePoint>, 'uuid'>;
 /** One point as the web client's `MapPoint` reads it (src/assets/types/Map.ts). */
 export const ZMapPoint = z.object({
   id: z.string().meta({ description: 'The point UUID (the web client reads `id` and `uuid`; Tidewatch has one identifier)' }),
-  uuid: z.string(),
+  uuid: z.string().meta({ description: 'The point (v4 UUID)' }),
   userId: z.string().meta({ description: "The owner's user id" }),
   collectionId: z.string().nullable().meta({ description: 'The UUID of its collection; null for an orphan point' }),
-  title: z.string(),
-  description: z.string().nullable(),
-  latitude: z.number(),
-  longitude: z.number(),
-  address: z.string().nullable(),
-  tags: z.array(z.string()),
+  title: z.string().meta({ description: 'Name of the spot' }),
+  description: z.string().nullable().meta({ description: 'Notes; null when none' }),
+  latitude: z.number().meta({ description: 'Latitude in degrees' }),
+  longitude: z.number().meta({ description: 'Longitude in degrees' }),
+  address: z.string().nullable().meta({ description: 'Where it is in words; null when none' }),
+  tags: z.array(z.string()).meta({ description: 'Its tags' }),
   public: z
     .union([z.literal(0), z.literal(1)])
     .meta({ description: "The point's own flag: 1 lets anyone read it while it is in no collection; in a collection it is as visible as the collection" }),
   sharedUsers: z.array(z.string()).meta({ description: 'Always []: a point is shared through its collection' }),
-  createdAt: ZTimestamp,
-  updatedAt: ZTimestamp,
+  createdAt: ZTimestamp.meta({ description: 'When it was created' }),
+  updatedAt: ZTimestamp.meta({ description: 'When it last changed' }),
 });
 export type TMapPoint = z.infer<typeof ZMapPoint>;
 
 export const ZPointPage = zPage(ZMapPoint);
 export type TPointPage = z.infer<typeof ZPointPage>;
 
-export const ZPointDeleted = z.object({ uuid: z.string(), deleted: z.literal(true) });
+export const ZPointDeleted = z.object({ uuid: z.string().meta({ description: 'The deleted point' }), deleted: z.literal(true).meta({ description: 'Always true' }) });
 
 export const ZUserPointsInput = z
   .strictObject({
     ...zPageInput(20),
-    collectionUuid: z.uuid('must be a collection UUID').optional().meta({ description: 'Only your points in this collection (in its order)' }),
+    collectionUuid: ZCollectionUuid.optional().meta({ description: 'Only your points in this collection (in its order)' }),
   })
   .prefault({});
 
 export const ZOrphanPointsInput = z.strictObject(zPageInput(20)).prefault({});
 
-export const ZCollectionPointsInput = z.strictObject({ uuid: z.uuid('must be a collection UUID'), ...zPageInput(50) });
+export const ZCollectionPointsInput = z.strictObject({ uuid: ZCollectionUuid, ...zPageInput(50) });
 
 export const ZPointUuidsInput = z.strictObject({
-  uuid: z.uuid('must be a collection UUID'),
+  uuid: ZCollectionUuid,
   pointUuids: z
     .array(ZPointUuid)
     .min(1, 'give at least one point')
@@ -144,14 +145,14 @@ export const ZPointUuidsInput = z.strictObject({
 });
 
 export const ZMembershipChange = z.object({
-  collection: ZCollectionSummary,
+  collection: ZCollectionSummary.meta({ description: 'The collection after the change' }),
   pointUuids: z.array(z.string()).meta({ description: 'The points this call moved (in, or out to orphans); points already in place are left out' }),
 });
 export type TMembershipChange = z.infer<typeof ZMembershipChange>;
 
 export const ZNearbyInput = z.strictObject({
-  latitude: zDecimal(-90, 90, 'must be between -90 and 90'),
-  longitude: zDecimal(-180, 180, 'must be between -180 and 180'),
+  latitude: zDecimal(-90, 90, 'must be between -90 and 90').meta({ description: 'Latitude of the place to search around, in degrees' }),
+  longitude: zDecimal(-180, 180, 'must be between -180 and 180').meta({ description: 'Longitude of the place to search around, in degrees' }),
   radius: zDecimal(0, MAX_NEARBY_RADIUS_KM, `must be between 0 and ${MAX_NEARBY_RADIUS_KM} (kilometres)`)
     .meta({ description: `Kilometres, great-circle distance (default ${DEFAULT_NEARBY_RADIUS_KM}, at most ${MAX_NEARBY_RADIUS_KM})` })
     .default(DEFAULT_NEARBY_RADIUS_KM),
@@ -165,7 +166,7 @@ export const ZNearbyPoint = ZMapPoint.extend({ distance: z.number().meta({ descr
 
 export const ZNearby = z.object({
   points: z.array(ZNearbyPoint).meta({ description: 'The points you may read within radius, nearest first' }),
-  radius: z.number(),
-  limit: z.number().int(),
+  radius: z.number().meta({ description: 'The radius searched, in kilometres' }),
+  limit: z.number().int().meta({ description: 'The most points answered' }),
 });
 export type TNearby = z.infer<typeof ZNearby>;

@@ -19,19 +19,19 @@ export const MAX_SHARED_USERS = 50;
 export const ZTag = z.string().trim().min(1, 'must not be empty').max(24, 'must be at most 24 characters');
 
 export const ZMapPointInput = z.strictObject({
-  uuid: z.uuid('must be a UUID').optional(),
-  title: z.string().trim().min(1, 'is required').max(100, 'must be at most 100 characters'),
-  description: z.string().max(2000, 'must be at most 2000 characters').nullish(),
-  latitude: z.number('must be a number').min(-90, 'must be between -90 and 90').max(90, 'must be between -90 and 90'),
-  longitude: z.number('must be a number').min(-180, 'must be between -180 and 180').max(180, 'must be between -180 and 180'),
-  tags: z.array(ZTag).max(10, 'at most 10 tags').optional(),
+  uuid: z.uuid('must be a UUID').optional().meta({ description: 'An existing point of yours to keep (its uuid); absent for a new point' }),
+  title: z.string().trim().min(1, 'is required').max(100, 'must be at most 100 characters').meta({ description: 'Name of the spot, 1-100 characters' }),
+  description: z.string().max(2000, 'must be at most 2000 characters').nullish().meta({ description: 'Notes, up to 2000 characters; null for none' }),
+  latitude: z.number('must be a number').min(-90, 'must be between -90 and 90').max(90, 'must be between -90 and 90').meta({ description: 'Latitude in degrees, -90 to 90' }),
+  longitude: z.number('must be a number').min(-180, 'must be between -180 and 180').max(180, 'must be between -180 and 180').meta({ description: 'Longitude in degrees, -180 to 180' }),
+  tags: z.array(ZTag).max(10, 'at most 10 tags').optional().meta({ description: 'Up to 10 tags of 1-24 characters' }),
 });
 export type TPointInput = z.infer<typeof ZMapPointInput>;
 
 const ZPoints = z.array(ZMapPointInput).max(MAX_POINTS_PER_COLLECTION, `at most ${MAX_POINTS_PER_COLLECTION} points per collection`);
-const ZTitle = z.string().trim().min(1, 'is required').max(120, 'must be at most 120 characters');
-const ZDescription = z.string().max(4000, 'must be at most 4000 characters').nullish();
-const ZCollectionId = z.uuid('must be a collection UUID');
+const ZTitle = z.string().trim().min(1, 'is required').max(120, 'must be at most 120 characters').meta({ description: 'Name of the collection, 1-120 characters' });
+const ZDescription = z.string().max(4000, 'must be at most 4000 characters').nullish().meta({ description: 'Notes, up to 4000 characters; null for none' });
+const ZCollectionId = z.uuid('must be a collection UUID').meta({ description: 'The collection (v4 UUID)' });
 
 /** The web client's visibility field: 0 (private) or 1 (public); true/false and "0"/"1" mean the same. */
 export const ZPublicFlag = zBool().meta({ description: "The web client's name for isPublic: 0 or false is private, 1 or true public" });
@@ -47,7 +47,7 @@ const ZSharedUsers = z
   .meta({ description: `User ids or usernames (at most ${MAX_SHARED_USERS}) who may read the collection; replaces the shares when given. Unknown users and the author: 400` });
 
 const visibilityFields = {
-  isPublic: zBool().optional(),
+  isPublic: zBool().optional().meta({ description: 'Readable by everyone (true) or by its author and the users it is shared with (false); private when absent on create' }),
   public: ZPublicFlag.optional(),
   sharedUsers: ZSharedUsers.optional(),
 };
@@ -75,7 +75,7 @@ export const ZNewCollection = z
     title: ZTitle,
     description: ZDescription,
     ...visibilityFields,
-    points: ZPoints.optional(),
+    points: ZPoints.optional().meta({ description: `Its points (at most ${MAX_POINTS_PER_COLLECTION})` }),
   })
   .superRefine(agreeOnVisibility)
   .transform(canonicalVisibility);
@@ -87,7 +87,7 @@ export const ZUpdateCollection = z
     title: ZTitle.optional(),
     description: ZDescription,
     ...visibilityFields,
-    points: ZPoints.optional(),
+    points: ZPoints.optional().meta({ description: `Replaces the whole set of points (at most ${MAX_POINTS_PER_COLLECTION}); a point given with its uuid is kept` }),
   })
   .superRefine(agreeOnVisibility)
   .refine(
@@ -105,28 +105,28 @@ export const ZUpdateCollection = z
 export type TCollectionPatch = Omit<z.output<typeof ZUpdateCollection>, 'uuid'>;
 
 export const ZPoint = z.object({
-  uuid: z.string(),
-  title: z.string(),
-  description: z.string().nullable(),
-  latitude: z.number(),
-  longitude: z.number(),
-  tags: z.array(z.string()),
+  uuid: z.string().meta({ description: 'The point (v4 UUID)' }),
+  title: z.string().meta({ description: 'Name of the spot' }),
+  description: z.string().nullable().meta({ description: 'Notes; null when none' }),
+  latitude: z.number().meta({ description: 'Latitude in degrees' }),
+  longitude: z.number().meta({ description: 'Longitude in degrees' }),
+  tags: z.array(z.string()).meta({ description: 'Its tags' }),
 });
 export type TPoint = z.infer<typeof ZPoint>;
 
 /** One collection as the web client's `MapCollection` reads it (src/assets/types/Map.ts). */
 export const ZCollectionSummary = z.object({
   id: z.string().meta({ description: 'The collection UUID (the web client reads `id` and `uuid`; Tidewatch has one identifier)' }),
-  uuid: z.string(),
+  uuid: z.string().meta({ description: 'The collection (v4 UUID)' }),
   userId: z.string().meta({ description: "The author's user id" }),
   username: z.string().meta({ description: "The author's username" }),
-  title: z.string(),
-  description: z.string().nullable(),
+  title: z.string().meta({ description: 'Name of the collection' }),
+  description: z.string().nullable().meta({ description: 'Notes; null when none' }),
   public: z.union([z.literal(0), z.literal(1)]).meta({ description: '1 public, 0 private (readable by its author and the users it is shared with)' }),
   sharedUsers: z.array(z.string()).meta({ description: 'The usernames it is shared with, shown to its author only ([] for everyone else)' }),
-  pointCount: z.number().int(),
-  createdAt: ZTimestamp,
-  updatedAt: ZTimestamp,
+  pointCount: z.number().int().meta({ description: 'How many points it holds' }),
+  createdAt: ZTimestamp.meta({ description: 'When it was created' }),
+  updatedAt: ZTimestamp.meta({ description: 'When it or its points last changed' }),
 });
 export type TCollectionSummary = z.infer<typeof ZCollectionSummary>;
 
@@ -139,8 +139,8 @@ export const ZCollectionList = zPage(ZCollectionSummary);
 export type TCollectionList = z.infer<typeof ZCollectionList>;
 
 export const ZCollection = ZCollectionSummary.extend({
-  points: z.array(ZPoint),
+  points: z.array(ZPoint).meta({ description: 'Its points, in the order given' }),
 });
 export type TCollection = z.infer<typeof ZCollection>;
 
-export const ZCollectionDeleted = z.object({ uuid: z.string(), deleted: z.literal(true) });
+export const ZCollectionDeleted = z.object({ uuid: z.string().meta({ description: 'The deleted collection' }), deleted: z.literal(true).meta({ description: 'Always true' }) });

@@ -47,14 +47,14 @@ export const ZUserAttr = z.object({
 });
 
 const profileFields = {
-  id: z.string(),
-  username: z.string(),
+  id: z.string().meta({ description: 'The user id' }),
+  username: z.string().meta({ description: 'The unique sign-in name' }),
   alternativeName: z.string().nullable().meta({ description: 'Display name (PUT /user/changeAlternativeName); null when none (clients show username)' }),
   userAvatar: z.string().nullable().meta({
     description: 'Avatar: the https URL the user gave, or the path of the uploaded image served here (`/api/user/avatar/{id}?v=…`); null when none',
   }),
   role: ZRoles,
-  attr: ZUserAttr,
+  attr: ZUserAttr.meta({ description: 'Profile settings (POST /user/me)' }),
   joinTime: ZTimestamp.meta({ description: 'When the account was created' }),
 };
 
@@ -64,19 +64,19 @@ export const ZPublicProfile = z.object({
 });
 export type TPublicProfile = z.infer<typeof ZPublicProfile>;
 
-export const ZProfile = ZPublicProfile.extend({ email: z.string() });
+export const ZProfile = ZPublicProfile.extend({ email: z.string().meta({ description: 'The e-mail address of the account (shown to its owner only)' }) });
 export type TProfile = z.infer<typeof ZProfile>;
 
 /** The signed-in account, as the web client keeps it (its UserLocalResult): sign-up, sign-in, password change. */
 export const ZSignedIn = z.object({
   token: z.string().meta({ description: 'Send as `Authorization: Bearer <token>` or `x-access-token: <token>`' }),
-  expiresAt: ZTimestamp,
-  userId: z.string(),
-  username: z.string(),
+  expiresAt: ZTimestamp.meta({ description: 'When the token stops working: sign in again after it' }),
+  userId: z.string().meta({ description: 'The user id' }),
+  username: z.string().meta({ description: 'The unique sign-in name' }),
   alternativeName: profileFields.alternativeName,
   userAvatar: profileFields.userAvatar,
   role: ZRoles,
-  email: z.string(),
+  email: z.string().meta({ description: 'The e-mail address of the account' }),
 });
 export type TSignedIn = z.infer<typeof ZSignedIn>;
 
