@@ -5,7 +5,9 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { importedSpecifiers } from '../../packages/client/build';
 import { createConsumerProject, packClient, runCommand, typeCheck } from '../../packages/client/consumer';
+import { fencedBlocks } from '../support/docs-blocks';
 import { startTestServer, type TTestServer } from '../support/helpers';
+import { ROOT } from '../support/process';
 
 /** What the published code and declarations may import: the package's own dependencies and its own files. */
 const DEPENDENCIES = ['@trpc/client', '@trpc/server', 'superjson', 'openapi-fetch'];
@@ -139,6 +141,14 @@ ClientPackage('the project\'s own tsc accepts a file using both clients and refu
   assert.is.not(refused.status, 0);
   const errorLines = new Set([...refused.output.matchAll(/^wrong\.ts\((\d+),\d+\): error TS\d+/gm)].map((match) => Number(match[1])));
   WRONG_CALLS.forEach((call, index) => assert.ok(errorLines.has(FIRST_WRONG_LINE + index), `not refused: ${call}\n${refused.output}`));
+});
+
+ClientPackage("the TypeScript snippets of the package's README type-check as one file", async ({ project }) => {
+  const snippets = fencedBlocks(ROOT, 'packages/client/README.md').filter((block) => block.info === 'ts');
+  assert.ok(snippets.length >= 2, `${snippets.length} snippets`);
+  writeFileSync(join(project, 'readme.ts'), snippets.map((block) => block.body).join('\n'));
+  const checked = await typeCheck(project, ['readme.ts']);
+  assert.is(checked.status, 0, checked.output);
 });
 
 ClientPackage('a plain .mjs script calls the live server through both clients, signed out and signed in', async ({ project, app }) => {
