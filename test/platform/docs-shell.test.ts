@@ -3,24 +3,41 @@
  * blocks (```sh or ```bash), a fresh server with the demo data, then the file's run blocks in order in one
  * bash process (`set -euo pipefail`), with TIDEWATCH_URL set to that server and the CLI's DATABASE_URL to
  * its database, from the repository root. And no shell block is left unmarked: run, or ```sh illustrative.
+ *
+ * The database is always a SQLite file, as in the set-up the README describes (the driver is the pass's:
+ * better-sqlite3 or libSQL): under TEST_DATABASE=sqld too, since `backup` copies local databases only.
+ * The blocks' scratch files (mktemp) go to a directory of the run's own (TMPDIR), removed afterwards, and
+ * PAYMENT_MANUAL_SECRET is the key the server signs webhooks with.
  */
 import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { docFiles, failedBlock, fencedBlocks, scriptOf, shellBlockKind } from '../support/docs-blocks';
+import { manualSecret } from '../../server/domains/subscription/payment/manual';
 import { startTestServer } from '../support/helpers';
 import { ROOT } from '../support/process';
 
-const BASH_TIMEOUT_MS = 60_000;
+// A file's blocks take 5 to 20 s here (each `npm run cli` starts node with tsx); the machine may be busy.
+const BASH_TIMEOUT_MS = 180_000;
 
 function runBash(script: string, env: Record<string, string>): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn('bash', ['-c', script], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    // A process group of its own, so that a timeout ends the commands the blocks started (npm, node) too.
+    const child = spawn('bash', ['-c', script], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), BASH_TIMEOUT_MS);
+    const timer = setTimeout(() => {
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        child.kill('SIGKILL');
+      }
+    }, BASH_TIMEOUT_MS);
     child.once('error', reject);
     child.once('close', (status) => {
       clearTimeout(timer);
@@ -44,12 +61,17 @@ for (const file of files) {
   const runBlocks = fencedBlocks(ROOT, file).filter((block) => shellBlockKind(block) === 'run');
   if (runBlocks.length === 0) continue;
   Docs(`${file}: ${runBlocks.length} run blocks against a fresh demo server`, async () => {
-    const app = await startTestServer({ SEED_DEMO: true });
+    const dir = mkdtempSync(join(tmpdir(), 'tidewatch-docs-'));
+    const scratch = join(dir, 'tmp');
+    mkdirSync(scratch);
+    const app = await startTestServer({ SEED_DEMO: true, DATABASE_URL: `file:${join(dir, 'tidewatch.db')}` });
     try {
       const result = await runBash(scriptOf(runBlocks), {
         TIDEWATCH_URL: app.url,
         DATABASE_URL: app.config.DATABASE_URL,
         ...(app.config.DATABASE_DRIVER ? { DATABASE_DRIVER: app.config.DATABASE_DRIVER } : {}),
+        PAYMENT_MANUAL_SECRET: manualSecret(app.config),
+        TMPDIR: scratch,
       });
       if (result.status !== 0) {
         const failed = failedBlock(result.stderr);
@@ -57,6 +79,7 @@ for (const file of files) {
       }
     } finally {
       await app.stop();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 }
