@@ -20,9 +20,7 @@ const requireFromRoot = createRequire(join(ROOT, 'package.json'));
 
 /** Packages loaded at run time from dist/node_modules, with the files each needs (relative to the package). */
 const RUNTIME_PACKAGES: Record<string, string[]> = {
-  'better-sqlite3': ['package.json', 'LICENSE', 'lib', 'build/Release/better_sqlite3.node'],
-  bindings: ['package.json', 'LICENSE.md', 'bindings.js'],
-  'file-uri-to-path': ['package.json', 'LICENSE', 'index.js'],
+  'better-sqlite3': ['package.json', 'LICENSE', 'lib', ...betterSqlite3Binaries()],
   '@node-rs/argon2': ['package.json', 'LICENSE', 'index.js'],
   'swagger-ui-dist': ['package.json', 'LICENSE', 'swagger-ui.css', 'swagger-ui-bundle.js', 'swagger-ui-standalone-preset.js', 'favicon-32x32.png'],
 };
@@ -32,6 +30,17 @@ const RUNTIME_PACKAGES: Record<string, string[]> = {
  */
 const RUNTIME_TREES = ['@libsql/client', 'svg-captcha'];
 const EXTERNAL = ['better-sqlite3', '@node-rs/argon2', 'swagger-ui-dist', ...RUNTIME_TREES];
+
+/**
+ * better-sqlite3's binaries for this platform: one compiled on purpose (build/Release, when npm had to
+ * build it), else its prebuilt Node-API binaries for this OS and architecture (glibc and musl).
+ */
+function betterSqlite3Binaries(): string[] {
+  const dir = packageDir('better-sqlite3');
+  if (existsSync(join(dir, 'build/Release/better_sqlite3.node'))) return ['build/Release/better_sqlite3.node'];
+  const systems = process.platform === 'linux' ? ['linux', 'linuxmusl'] : [process.platform];
+  return systems.map((system) => `prebuilds/${system}-${process.arch}.node`).filter((file) => existsSync(join(dir, file)));
+}
 
 function packageDir(name: string): string {
   return dirname(requireFromRoot.resolve(`${name}/package.json`));

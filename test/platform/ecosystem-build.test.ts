@@ -31,9 +31,12 @@ Build.after((context) => {
 });
 
 Build('dist holds the bundles, the migrations and only the native and static modules', ({ dist }) => {
-  for (const file of ['main.js', 'cli.js', 'package.json', 'migrations/meta/_journal.json', 'node_modules/better-sqlite3/build/Release/better_sqlite3.node', 'node_modules/swagger-ui-dist/swagger-ui-bundle.js']) {
+  for (const file of ['main.js', 'cli.js', 'package.json', 'migrations/meta/_journal.json', 'node_modules/better-sqlite3/lib/index.js', 'node_modules/swagger-ui-dist/swagger-ui-bundle.js']) {
     assert.ok(existsSync(join(dist, file)), `dist/${file}`);
   }
+  const sqliteBinaries = ['build/Release/better_sqlite3.node', `prebuilds/linux-${process.arch}.node`, `prebuilds/${process.platform}-${process.arch}.node`];
+  assert.ok(sqliteBinaries.some((file) => existsSync(join(dist, 'node_modules/better-sqlite3', file))), "better-sqlite3's binary for this platform");
+  assert.not.ok(existsSync(join(dist, 'node_modules/better-sqlite3/prebuilds/win32-x64.node')), "only this platform's binaries");
   assert.not.ok(existsSync(join(dist, 'node_modules/zod')), 'pure-JS dependencies are bundled, not copied');
   assert.not.ok(existsSync(join(dist, 'node_modules/tsx')));
   assert.is(JSON.parse(readFileSync(join(dist, 'package.json'), 'utf8')).type, 'module');
