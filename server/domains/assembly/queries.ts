@@ -44,10 +44,14 @@ const viewColumns = {
 };
 
 /**
- * Rows of `assemblies` with their creator's name and hull as correlated scalar subqueries, not joins:
- * with better-sqlite3 12 (SQLite 3.53) a lookup by uuid joined to users and hulls took ~32 µs against
- * ~10 µs for the same columns through subqueries (bench/README.md, issue 22). Every assembly has its
- * creator (a foreign key, cascading), so the inner join filtered nothing.
+ * Rows of `assemblies` with their creator's name and hull as correlated scalar subqueries, not joins.
+ * better-sqlite3's SQLite is built with SQLITE_ENABLE_STAT4, and on an analyzed database the planner
+ * of a join reads the bound uuid, so SQLite re-prepares the statement every time a new one is bound
+ * (sqlite3_stmt_status REPREPARE counted one per call) and better-sqlite3 then rebuilds its row
+ * factory: ~60-75 µs a lookup joined to users and hulls, against ~10-15 µs for the same columns
+ * through subqueries, whose every select is on one table and takes the planner's one-table shortcut
+ * (bench/README.md, issue 22). Every assembly has its creator (a foreign key, cascading), so the
+ * inner join filtered nothing.
  */
 export function selectRows(db: TDb) {
   return db.select(viewColumns).from(assemblies);

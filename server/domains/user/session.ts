@@ -1,7 +1,7 @@
 import { sha256 } from '@oslojs/crypto/sha2';
 import { encodeBase32LowerCaseNoPadding, encodeHexLowerCase } from '@oslojs/encoding';
 import { randomBytes } from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { sessions, users } from '../../../db/schema';
 import type { TDepsOf } from '../../deps';
 import type { TRole } from './schemas';
@@ -45,14 +45,18 @@ export async function validateSessionToken(deps: TDepsOf<'db' | 'now'>, { token 
   const now = deps.now();
   const { db } = deps;
   const sessionId = sessionIdFromToken(token);
+  // One statement over `users` alone, the session read through scalar subqueries: a join of the two
+  // with the token bound is re-prepared on every call once the database has been analyzed (see
+  // selectRows in domains/assembly/queries.ts and bench/README.md, issue 22).
+  const ofSession = (column: typeof sessions.userId | typeof sessions.expiresAt) =>
+    sql`(select ${column} from ${sessions} where ${sessions.id} = ${sessionId})`;
   const row = await db
     .select({
-      expiresAt: sessions.expiresAt,
+      expiresAt: ofSession(sessions.expiresAt).mapWith(sessions.expiresAt),
       user: { id: users.id, username: users.username, email: users.email, role: users.role, createdAt: users.createdAt },
     })
-    .from(sessions)
-    .innerJoin(users, eq(users.id, sessions.userId))
-    .where(eq(sessions.id, sessionId))
+    .from(users)
+    .where(eq(users.id, ofSession(sessions.userId)))
     .get();
   if (!row) return null;
   if (now.getTime() >= row.expiresAt.getTime()) {
