@@ -2,19 +2,23 @@ import { TRPCError, type AnyRouter } from '@trpc/server';
 import { forEachOpenApiProcedure, generateOpenApiDocument, getInputOutputParsers, normalizePath, unwrapZodType, type OpenAPIObject } from 'trpc-to-openapi';
 import { z } from 'zod';
 import { ZAttributes } from './domains/assembly/attributes-schema';
-import { ZClientAssembly, ZClientAttr, ZClientLoadout } from './domains/assembly/client-schemas';
-import { ZAssembly, ZAssemblyList, ZAssemblySummary, ZLockedAssembly, ZPublished, ZTrashedAssembly, ZWeaponEntry } from './domains/assembly/schemas';
-import { ZCalendar, ZCalendarEvent, ZCalendarEventInput } from './domains/calendar/schemas';
-import { ZChallenge } from './domains/captcha/schemas';
-import { ZHullRecord, ZImportReport, ZItemRecord } from './domains/catalog/schemas';
-import { ZComment, ZMyComment } from './domains/comment/schemas';
-import { ZDropCampaign, ZDropCampaignInput, ZDropCurrent } from './domains/drop/schemas';
+import { ZClientAssembly, ZClientAttr, ZClientJson, ZClientLoadout, ZClientWarehouse, ZClientWheel, ZSlotRef } from './domains/assembly/client-schemas';
+import { ZLikeCheck, ZLikeCount, ZLikeTarget, ZLikeToggle } from './domains/assembly/like-schemas';
+import { ZAssembly, ZAssemblyCore, ZAssemblyList, ZAssemblySummary, ZAssemblyWeapon, ZClientAssemblyOut, ZClientPartOut, ZContractPatch, ZLikeResult, ZLockedAssembly, ZPublished, ZRateResult, ZRating, ZTrashedAssembly, ZTrashList, ZTrashResult, ZWeaponEntry } from './domains/assembly/schemas';
+import { ZCalendar, ZCalendarEvent, ZCalendarEventInput, ZCalendarReplaceResult } from './domains/calendar/schemas';
+import { ZChallenge, ZClientCaptcha } from './domains/captcha/schemas';
+import { ZHullPage, ZHullRecord, ZHullSummary, ZImportReport, ZItemPage, ZItemRecord } from './domains/catalog/schemas';
+import { ZComment, ZCommentDeleted, ZCommentList, ZMyComment, ZMyCommentList } from './domains/comment/schemas';
+import { ZDropCampaign, ZDropCampaignInput, ZDropCurrent, ZDropUpsertResult } from './domains/drop/schemas';
 import { ZHealth } from './domains/health/schemas';
-import { ZMapPoint, ZNearby } from './domains/map/point-schemas';
-import { ZCollection, ZCollectionSummary, ZMapPointInput, ZPoint } from './domains/map/schemas';
-import { ZAdminOrder, ZCatalogImport, ZHallEntry, ZOrder, ZPayType, ZPlan, ZProgress, ZTier } from './domains/subscription/schemas';
-import { ZProfile, ZPublicProfile, ZSignedIn } from './domains/user/schemas';
-import { ZCompanyStanding, ZSeasonOut, ZSnapshotInput, ZWarHistory, ZWarState } from './domains/war/schemas';
+import { ZMapPoint, ZMembershipChange, ZNearby, ZNearbyPoint, ZPointDeleted, ZPointPage } from './domains/map/point-schemas';
+import { ZCollection, ZCollectionDeleted, ZCollectionList, ZCollectionSummary, ZMapPointInput, ZPoint } from './domains/map/schemas';
+import {
+  ZAdminOrder, ZCatalogImport, ZConfirmation, ZExpired, ZGoalResult, ZHall, ZHallEntry, ZImportCounts, ZMyOrders, ZMyStatus, ZOrder, ZPayType, ZPlan, ZPlans, ZProgress,
+  ZPutPayTypeResult, ZPutPlanResult, ZPutTierResult, ZTier, ZVisibility, ZWebhookResult,
+} from './domains/subscription/schemas';
+import { ZProfile, ZPublicProfile, ZSignedIn, ZUserIdentity } from './domains/user/schemas';
+import { ZBucketCompany, ZCompanyStanding, ZSeasonList, ZSeasonOut, ZSeasonSummary, ZSnapshotInput, ZSnapshotRecorded, ZThinResult, ZWarCompany, ZWarHistory, ZWarReferenceResult, ZWarState } from './domains/war/schemas';
 import { toPublicError } from './errors';
 import recordedExamples from './openapi-examples.json' with { type: 'json' };
 import { ZPagination } from './schemas';
@@ -32,6 +36,11 @@ const COMPONENTS: Record<string, z.ZodType> = {
   Health: ZHealth,
   CaptchaChallenge: ZChallenge,
   AssemblyAttributes: ZAttributes,
+  AssemblyRating: ZRating,
+  HullSummary: ZHullSummary,
+  ClientAssembly: ZClientAssemblyOut,
+  ClientPart: ZClientPartOut,
+  AssemblyWeapon: ZAssemblyWeapon,
   AssemblySummary: ZAssemblySummary,
   Assembly: ZAssembly,
   LockedAssembly: ZLockedAssembly,
@@ -39,9 +48,15 @@ const COMPONENTS: Record<string, z.ZodType> = {
   TrashedAssembly: ZTrashedAssembly,
   AssemblyList: ZAssemblyList,
   WeaponEntry: ZWeaponEntry,
+  AssemblyPatch: ZContractPatch,
   ClientAssemblyForm: ZClientAssembly,
   ClientLoadout: ZClientLoadout,
+  ClientSlot: ZSlotRef,
+  ClientJson: ZClientJson,
   ClientDisplaySettings: ZClientAttr,
+  ClientWheelForm: ZClientWheel,
+  ClientWarehouseForm: ZClientWarehouse,
+  SvgCaptchaAnswer: ZClientCaptcha,
   PublicProfile: ZPublicProfile,
   Profile: ZProfile,
   Session: ZSignedIn,
@@ -49,6 +64,7 @@ const COMPONENTS: Record<string, z.ZodType> = {
   MapCollection: ZCollection,
   MapCollectionPoint: ZPoint,
   MapPoint: ZMapPoint,
+  MapPointPage: ZPointPage,
   NewMapPoint: ZMapPointInput,
   Comment: ZComment,
   MyComment: ZMyComment,
@@ -61,6 +77,7 @@ const COMPONENTS: Record<string, z.ZodType> = {
   SponsorshipProgress: ZProgress,
   HallEntry: ZHallEntry,
   NearbyPoints: ZNearby,
+  NearbyPoint: ZNearbyPoint,
   DropCurrent: ZDropCurrent,
   DropCampaignInput: ZDropCampaignInput,
   WarSnapshotInput: ZSnapshotInput,
@@ -69,14 +86,144 @@ const COMPONENTS: Record<string, z.ZodType> = {
   CatalogImportReport: ZImportReport,
   DropCampaign: ZDropCampaign,
   Season: ZSeasonOut,
+  SeasonSummary: ZSeasonSummary,
   CompanyStanding: ZCompanyStanding,
+  WarCompany: ZWarCompany,
+  WarHistoryCompany: ZBucketCompany,
   WarState: ZWarState,
   Calendar: ZCalendar,
   CalendarEvent: ZCalendarEvent,
   Hull: ZHullRecord,
   CatalogItem: ZItemRecord,
+  // Pages of the lists.
+  HullPage: ZHullPage,
+  CatalogItemPage: ZItemPage,
+  MapCollectionPage: ZCollectionList,
+  OrderPage: ZMyOrders,
+  CommentPage: ZCommentList,
+  MyCommentPage: ZMyCommentList,
+  TrashPage: ZTrashList,
+  Hall: ZHall,
+  // The answers of writes and of the other reads, so that a client can name their types too.
+  SeasonList: ZSeasonList,
+  AssemblyTrashed: ZTrashResult,
+  AssemblyLikeResult: ZLikeResult,
+  AssemblyRateResult: ZRateResult,
+  LikeState: ZLikeCheck,
+  LikeToggleResult: ZLikeToggle,
+  LikeCount: ZLikeCount,
+  PointMembershipChange: ZMembershipChange,
+  MembershipStatus: ZMyStatus,
+  HallVisibility: ZVisibility,
+  SubscriptionPlans: ZPlans,
+  WebhookResult: ZWebhookResult,
+  OrderConfirmation: ZConfirmation,
+  ExpiredOrders: ZExpired,
+  AdminPlan: ZPutPlanResult,
+  AdminTier: ZPutTierResult,
+  AdminPayType: ZPutPayTypeResult,
+  FundingGoal: ZGoalResult,
+  SponsorshipImportReport: ZImportCounts,
+  DropImportReport: ZDropUpsertResult,
+  WarReferenceReport: ZWarReferenceResult,
+  WarSnapshotRecorded: ZSnapshotRecorded,
+  WarThinReport: ZThinResult,
+  CalendarReplaceReport: ZCalendarReplaceResult,
+  MapCollectionDeleted: ZCollectionDeleted,
+  MapPointDeleted: ZPointDeleted,
+  CommentDeleted: ZCommentDeleted,
 };
 for (const [id, schema] of Object.entries(COMPONENTS)) z.globalRegistry.add(schema, { ...z.globalRegistry.get(schema), id });
+
+/**
+ * Fields that several shapes share, which no operation answers alone: written once in the document,
+ * under this name, for the shapes of EXTENSIONS that extend them.
+ */
+const FIELD_GROUPS: Record<string, z.ZodObject> = { AssemblyCore: ZAssemblyCore, LikeTarget: ZLikeTarget, UserIdentity: ZUserIdentity };
+
+/**
+ * Shapes that extend another (zod `.extend()`, or the fields of a FIELD_GROUPS entry and their own),
+ * in an order where a shape is composed before it is extended. The document writes the shared fields
+ * once: an extension is allOf its base's fields plus its own, and `unevaluatedProperties: false`
+ * (JSON Schema 2020-12). A base that zod closes (no other property) moves its fields to an open
+ * `<Base>Fields` and becomes allOf that, closed the same way: every shape stays exactly as closed as
+ * zod makes it.
+ */
+const EXTENSIONS: [name: string, base: string][] = [
+  ['AssemblySummary', 'AssemblyCore'],
+  ['Assembly', 'AssemblyCore'],
+  ['TrashedAssembly', 'AssemblySummary'],
+  ['PublishedAssembly', 'Assembly'],
+  ['PublicProfile', 'UserIdentity'],
+  ['Session', 'UserIdentity'],
+  ['Profile', 'PublicProfile'],
+  ['MapCollection', 'MapCollectionSummary'],
+  ['MapPoint', 'MapCollectionPoint'],
+  ['NearbyPoint', 'MapPoint'],
+  ['AdminOrder', 'Order'],
+  ['MyComment', 'Comment'],
+  ['SeasonSummary', 'Season'],
+  ['Hull', 'HullSummary'],
+  ['AdminTier', 'Tier'],
+  ['AdminPayType', 'PayType'],
+  ['CompanyStanding', 'WarCompany'],
+  ['WarHistoryCompany', 'WarCompany'],
+  ['LikeState', 'LikeTarget'],
+  ['LikeCount', 'LikeTarget'],
+  ['LikeToggleResult', 'LikeTarget'],
+];
+
+function sameJson(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/** Rewrites each shape of EXTENSIONS as its base's fields plus its own; throws when it no longer extends its base. */
+function composeExtensions(schemas: TJson): void {
+  const target = (node: TJson): TJson => (node.$ref ? schemas[node.$ref.split('/').at(-1)] : node);
+  const propertiesOf = (schema: TJson): TJson => Object.assign({}, ...(schema.allOf ?? []).map((part: TJson) => propertiesOf(target(part))), schema.properties);
+  const requiredOf = (schema: TJson): string[] => [...(schema.allOf ?? []).flatMap((part: TJson) => requiredOf(target(part))), ...(schema.required ?? [])];
+
+  /** The name of the open schema holding a base's fields, made on first use. */
+  function fieldsOf(baseName: string, extension: TJson): string {
+    if (schemas[`${baseName}Fields`]) return `${baseName}Fields`;
+    const base = schemas[baseName];
+    if (!base) {
+      const group = FIELD_GROUPS[baseName];
+      if (!group) throw new Error(`OpenAPI: no schema ${baseName} to extend (server/openapi.ts, EXTENSIONS)`);
+      const keys = Object.keys(group.shape);
+      const required = (extension.required ?? []).filter((key: string) => keys.includes(key));
+      schemas[baseName] = { type: 'object', description: group.description, properties: Object.fromEntries(keys.map((key) => [key, extension.properties?.[key]])), required };
+      return baseName;
+    }
+    if (base.additionalProperties !== false && base.unevaluatedProperties !== false) return baseName;
+    const fieldsName = `${baseName}Fields`;
+    const { additionalProperties: _closed, unevaluatedProperties: _composed, description, ...fields } = base;
+    schemas[fieldsName] = fields;
+    schemas[baseName] = { ...(description && { description }), allOf: [{ $ref: `#/components/schemas/${fieldsName}` }], unevaluatedProperties: false };
+    return fieldsName;
+  }
+
+  for (const [name, baseName] of EXTENSIONS) {
+    const extension = schemas[name];
+    const isPlain = extension?.type === 'object' && extension.additionalProperties === false && !extension.allOf;
+    const fieldsName = isPlain ? fieldsOf(baseName, extension) : undefined;
+    const fields = fieldsName && schemas[fieldsName];
+    const baseProperties = fields ? propertiesOf(fields) : {};
+    const extends_ =
+      fields && Object.entries<TJson>(baseProperties).every(([key, property]) => sameJson(extension.properties[key], property)) && requiredOf(fields).every((key) => extension.required?.includes(key));
+    if (!extends_) throw new Error(`OpenAPI: ${name} no longer extends ${baseName} (server/openapi.ts, EXTENSIONS)`);
+    const own = Object.keys(extension.properties).filter((key) => !(key in baseProperties));
+    const required = (extension.required ?? []).filter((key: string) => own.includes(key));
+    schemas[name] = {
+      ...(extension.description && { description: extension.description }),
+      allOf: [{ $ref: `#/components/schemas/${fieldsName}` }],
+      type: 'object',
+      properties: Object.fromEntries(own.map((key) => [key, extension.properties[key]])),
+      ...(required.length > 0 && { required }),
+      unevaluatedProperties: false,
+    };
+  }
+}
 
 /**
  * What one operation was sent and answered when scripts/openapi-examples.ts called it on a server
@@ -98,7 +245,11 @@ const ERROR_ENVELOPE = {
   required: ['code', 'message', 'data'],
   properties: {
     code: { type: 'integer', description: 'Equals the HTTP status', example: 404 },
-    message: { type: 'string', description: 'What went wrong; for 400 it names the first field', example: 'Map collection not found' },
+    message: {
+      type: 'string',
+      description: 'What went wrong. On 400 it names the first field that failed: `Invalid input: <field>: <problem>`, with `(and N more)` when others failed too (all in data.issues)',
+      example: 'Map collection not found',
+    },
     data: {
       type: 'object',
       description: 'Details: the message key, and what the error kind adds (issues, requestId, limit, retryAfterSeconds)',
@@ -243,23 +394,57 @@ const LOOKUP_FIELDS = new Set(['uuid', 'id', 'userId', 'targetId', 'collectionUu
 /** Operations that look up a thing without being given one. */
 const LOOKUPS_WITHOUT_INPUT = new Set(['GET /stateOfWar/latest']);
 
-/** The 404 of a lookup, by the operation's tag: component name and the message the server sends. */
-const NOT_FOUND: Record<string, [name: string, message: string]> = {
-  assembly: ['AssemblyNotFound', 'Assembly 3f6c8a52-1d4e-4b7a-9c0e-5a2b7d9e1f34 not found'],
-  comment: ['CommentNotFound', 'Comment 42 not found'],
-  map: ['MapCollectionNotFound', 'Map collection not found'],
-  user: ['UserNotFound', 'User not found'],
-  subscription: ['OrderNotFound', 'Order not found'],
-  drop: ['DropCampaignNotFound', 'No drop campaign with id or campaign id "y2s4-w1"'],
-  stateOfWar: ['SeasonNotFound', 'Unknown season "y9s9"'],
-  calendar: ['SeasonNotFound', 'Unknown season "y9s9"'],
-  admin: ['SeasonNotFound', 'Unknown season "y9s9"'],
+/** The 404 responses, by name: the message the server sends. */
+const NOT_FOUND: Record<string, string> = {
+  AssemblyNotFound: 'Assembly 3f6c8a52-1d4e-4b7a-9c0e-5a2b7d9e1f34 not found',
+  CommentNotFound: 'Comment 42 not found',
+  MapCollectionNotFound: 'Map collection not found',
+  MapPointNotFound: 'Map point not found',
+  UserNotFound: 'User not found',
+  AvatarNotFound: 'This user has no uploaded avatar',
+  OrderNotFound: 'Order not found',
+  DropCampaignNotFound: 'No drop campaign with id or campaign id "y2s4-w1"',
+  SeasonNotFound: 'Unknown season "y9s9"',
+  NotFound: 'Not found',
+};
+
+/** The 404 of a lookup, by the operation's tag. */
+const NOT_FOUND_OF_TAG: Record<string, string> = {
+  assembly: 'AssemblyNotFound',
+  comment: 'CommentNotFound',
+  map: 'MapCollectionNotFound',
+  user: 'UserNotFound',
+  subscription: 'OrderNotFound',
+  drop: 'DropCampaignNotFound',
+  stateOfWar: 'SeasonNotFound',
+  calendar: 'SeasonNotFound',
+  admin: 'SeasonNotFound',
+};
+
+/** Operations whose 404 is another than their tag's; null: none, although given an id. */
+const NOT_FOUND_OF_OPERATION: Record<string, string | null> = {
+  'GET /map/point/{uuid}': 'MapPointNotFound',
+  'PUT /map/point/{uuid}': 'MapPointNotFound',
+  'DELETE /map/point/{uuid}': 'MapPointNotFound',
+  'GET /user/avatar/{userId}': 'AvatarNotFound',
+  // The assembly commented on.
+  'GET /comment/comments': 'AssemblyNotFound',
+  'POST /comment': 'AssemblyNotFound',
+  'GET /admin/subscription/orders/{orderId}': 'OrderNotFound',
+  'POST /admin/subscription/orders/{orderId}/confirm': 'OrderNotFound',
+  // Upserts: a new id is created; an unknown plan (of a tier) or payment provider is a 400.
+  'PUT /admin/subscription/plans/{planId}': null,
+  'PUT /admin/subscription/tiers/{tierId}': null,
+  'PUT /admin/subscription/pay-types/{payType}': null,
+  // An unknown season is one of the snapshot's 400 issues.
+  'POST /admin/war/snapshots': null,
 };
 
 /** The name of the 404 response an operation may answer: it is given a thing to look up. */
 function notFoundResponse(key: string, operation: TJson, tag: string): string | undefined {
+  if (key in NOT_FOUND_OF_OPERATION) return NOT_FOUND_OF_OPERATION[key] ?? undefined;
   const looksUp = LOOKUPS_WITHOUT_INPUT.has(key) || inputFields(operation).some((field) => field.inPath || (field.required && LOOKUP_FIELDS.has(field.name)));
-  return looksUp ? (NOT_FOUND[tag]?.[0] ?? 'NotFound') : undefined;
+  return looksUp ? (NOT_FOUND_OF_TAG[tag] ?? 'NotFound') : undefined;
 }
 
 /** The 403s: an admin route's role check, a wrong current password, or a rule of ownership or privacy. */
@@ -283,9 +468,56 @@ function forbiddenResponse(operation: TJson, tag: string, adminOnly: boolean): k
 
 /** Every 403 and 404 response, named as operations refer to them. */
 function lookupAndAccessResponses(): Record<string, TJson> {
-  const notFound = Object.values(NOT_FOUND).map(([name, message]) => [name, errorResponse('Not found', envelope(404, message, { key: message === 'User not found' ? 'user.notFound' : 'request.notFound' }))]);
+  const notFound = Object.entries(NOT_FOUND).map(([name, message]) => [name, errorResponse('Not found', envelope(404, message, { key: name === 'UserNotFound' ? 'user.notFound' : 'request.notFound' }))]);
   const forbidden = Object.entries(FORBIDDEN).map(([name, message]) => [name, errorResponse('Not allowed', envelope(403, message, { key: 'request.forbidden' }))]);
-  return Object.fromEntries([...notFound, ['NotFound', errorResponse('Not found', envelope(404, 'Not found', { key: 'request.notFound' }))], ...forbidden]);
+  return Object.fromEntries([...notFound, ...forbidden]);
+}
+
+/**
+ * The description of every 400 (its example is the operation's own). What the message says is
+ * described once, on ErrorEnvelope, rather than in each operation.
+ */
+const BAD_REQUEST = 'Invalid input';
+
+/**
+ * The name of a 400 that several operations answer alike (same fields, same rule broken): the field
+ * and the start of the rule's message, e.g. `InvalidInput.uuid.isRequired`.
+ */
+function badRequestName(example: TJson): string {
+  const [first, ...others] = example.data.issues as { path: string; message: string }[];
+  const field = first!.path.split(/[.[]/)[0] || 'input';
+  const words = first!.message.replace(/^Invalid input: /, '').split(/[(:,;]/)[0]!.match(/[A-Za-z0-9]+/g) ?? [];
+  const rule = words.slice(0, 4).map((word, index) => (index === 0 ? word.toLowerCase() : word[0]!.toUpperCase() + word.slice(1).toLowerCase())).join('');
+  return `InvalidInput.${field}.${rule}${others.length > 0 ? `.and${others.length}More` : ''}`;
+}
+
+/** Named responses no operation refers to (a 404 or 403 of a kind no operation answers) are left out. */
+function dropUnusedResponses(document: TJson): void {
+  const paths = JSON.stringify(document.paths);
+  for (const name of Object.keys(document.components.responses)) {
+    if (!paths.includes(`"#/components/responses/${name}"`)) delete document.components.responses[name];
+  }
+}
+
+/**
+ * A 400 that several operations answer exactly alike (same example) becomes one named response
+ * they refer to, instead of a copy in each; one only its operation answers stays inline.
+ */
+function shareBadRequests(document: TJson): void {
+  const operations = Object.values<TJson>(document.paths).flatMap((item) => Object.values<TJson>(item)).filter((operation) => operation.responses?.['400']);
+  const groups = new Map<string, TJson[]>();
+  for (const operation of operations) {
+    const key = JSON.stringify(operation.responses['400']);
+    groups.set(key, [...(groups.get(key) ?? []), operation]);
+  }
+  for (const [key, sharing] of groups) {
+    if (sharing.length < 2) continue;
+    const response = JSON.parse(key) as TJson;
+    let name = badRequestName(response.content['application/json'].example);
+    for (let n = 2; name in document.components.responses; n++) name = `${badRequestName(response.content['application/json'].example)}.${n}`;
+    document.components.responses[name] = response;
+    for (const operation of sharing) operation.responses['400'] = { $ref: `#/components/responses/${name}` };
+  }
 }
 
 const ADMIN_CHECK = adminProcedure._def.middlewares.at(-1);
@@ -397,6 +629,7 @@ export function buildOpenApiDocument(router: AnyRouter, version: string): OpenAP
     parameters: { IdempotencyKey: IDEMPOTENCY_KEY },
     responses: { ...SHARED_RESPONSES, ...lookupAndAccessResponses() },
   };
+  composeExtensions(document.components.schemas);
 
   forEachOpenApiProcedure(router._def.procedures, ({ procedure, meta }) => {
     const path = normalizePath(meta.openapi.path);
@@ -413,6 +646,9 @@ export function buildOpenApiDocument(router: AnyRouter, version: string): OpenAP
     documentInputExamples(operation, recorded);
 
     const success = operation.responses['200'];
+    // The status's reason phrase, rather than trpc-to-openapi's 'Successful response' in every
+    // operation: what the answer holds is for its schema (the envelope and its data) to say.
+    success.description = 'OK';
     const rawContentType = (meta as { rawResponse?: { contentType: string } }).rawResponse?.contentType;
     success.content = rawContentType === undefined ? successContent(success.content?.['application/json']?.schema, recorded) : rawSuccessContent(rawContentType);
     if (!UNLIMITED_PATHS.has(path)) success.headers = { ...success.headers, ...RATE_LIMIT_HEADERS };
@@ -422,7 +658,7 @@ export function buildOpenApiDocument(router: AnyRouter, version: string): OpenAP
     const notFound = notFoundResponse(key, operation, tag);
     operation.responses = {
       '200': success,
-      ...(badRequest && { '400': errorResponse('The input is invalid: the message names the first field', badRequest) }),
+      ...(badRequest && { '400': errorResponse(BAD_REQUEST, badRequest) }),
       ...(operation.security && { '401': { $ref: '#/components/responses/Unauthorized' } }),
       ...(forbidden && { '403': { $ref: `#/components/responses/${forbidden}` } }),
       ...(notFound && { '404': { $ref: `#/components/responses/${notFound}` } }),
@@ -431,5 +667,7 @@ export function buildOpenApiDocument(router: AnyRouter, version: string): OpenAP
       '503': { $ref: '#/components/responses/Unavailable' },
     };
   });
+  shareBadRequests(document);
+  dropUnusedResponses(document);
   return document as OpenAPIObject;
 }

@@ -59,7 +59,7 @@ export type TPagination = z.infer<typeof ZPagination>;
 
 /** The list shape every paginated endpoint returns: `data` (the page's records, as the web client reads lists) and `pagination`. */
 export function zPage<T extends z.ZodType>(item: T) {
-  return z.object({ data: z.array(item), pagination: ZPagination });
+  return z.object({ data: z.array(item).meta({ description: "The page's records" }), pagination: ZPagination });
 }
 
 /** The one pagination helper: offset for the query, and the envelope's pagination block. */

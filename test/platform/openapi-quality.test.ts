@@ -146,6 +146,28 @@ Quality('each error response is one the operation can return, with a message tha
   assert.equal(statusesOf('POST /admin/catalog/import'), ['400', '401', '403', '429', '500', '503']);
   assert.is(resolved(document.paths['/admin/catalog/import'].post.responses['403']).content['application/json'].example.message, 'Administrator role required');
   assert.is(resolved(document.paths['/map/collection/{uuid}'].get.responses['404']).content['application/json'].example.message, 'Map collection not found');
+  assert.is(resolved(document.paths['/map/point/{uuid}'].get.responses['404']).content['application/json'].example.message, 'Map point not found');
+  assert.is(resolved(document.paths['/admin/subscription/orders/{orderId}'].get.responses['404']).content['application/json'].example.message, 'Order not found');
+  assert.equal(statusesOf('PUT /admin/subscription/plans/{planId}'), ['400', '401', '403', '429', '500', '503'], 'an upsert looks nothing up');
+});
+
+Quality('a shape that extends another is written once, and stays as closed as zod makes it', () => {
+  const schemas = document.components.schemas;
+  const composed = Object.entries<TJson>(schemas).filter(([, schema]) => schema.allOf);
+  assert.ok(composed.length >= 10, `${composed.length} composed shapes`);
+  // The open fields a composed shape is made of, and which no operation answers alone.
+  const bases = new Set(composed.flatMap(([, schema]) => schema.allOf.map((part: TJson) => part.$ref.split('/').at(-1))));
+  assert.not.ok(JSON.stringify(document.paths).match(new RegExp(`"#/components/schemas/(${[...bases].join('|')})"`)), 'no operation answers open fields');
+  for (const [name, schema] of composed) if (!bases.has(name)) assert.is(schema.unevaluatedProperties, false, `${name} is closed`);
+  assert.equal(schemas.PublishedAssembly.allOf, [{ $ref: '#/components/schemas/AssemblyFields' }]);
+  assert.equal(Object.keys(schemas.PublishedAssembly.properties), ['assembly.uuid']);
+  assert.equal(schemas.Assembly, { allOf: [{ $ref: '#/components/schemas/AssemblyFields' }], unevaluatedProperties: false });
+  assert.equal(Object.keys(schemas.AdminOrder.properties), ['userId']);
+  // Every other object component is closed as zod closes it.
+  for (const [name, schema] of Object.entries<TJson>(schemas)) {
+    if (schema.type !== 'object' || schema.allOf || bases.has(name) || !schema.properties || name.endsWith('Envelope')) continue;
+    assert.is(schema.additionalProperties, false, `${name} is closed`);
+  }
 });
 
 Quality('documents Idempotency-Key, the RateLimit-* headers and Retry-After', () => {
@@ -181,6 +203,8 @@ Quality('generated client types stay small (schema.d.ts was 398 KB with inline s
   const types = await generateOpenApiTypes(document);
   assert.ok(types.length < 300_000, `schema.d.ts is ${types.length} bytes`);
   assert.match(types, /Assembly: \{/);
+  assert.match(types, /^ {8}Assembly: /m);
+  assert.match(types, /^ {8}AssemblyFields: \{/m);
 });
 
 Quality.run();

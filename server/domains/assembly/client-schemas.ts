@@ -11,11 +11,13 @@ import { ZAssemblyPassword, ZAssemblyUuid, ZCatalogId, ZTags, type TAssemblyPatc
 
 /** Opaque JSON the client stores and reads back (weapon modifications, wheel and warehouse data): at most this many characters. */
 const MAX_CLIENT_JSON = 32_768;
-const ZClientJson = z
+/** ClientJson in the OpenAPI document. */
+export const ZClientJson = z
   .unknown()
   .refine((value) => value === undefined || JSON.stringify(value).length <= MAX_CLIENT_JSON, { error: `must be at most ${MAX_CLIENT_JSON} characters of JSON` })
   .meta({ description: 'Kept verbatim and answered back; not interpreted by Tidewatch' });
-const ZSlotRef = z.strictObject({ id: ZCatalogId.nullable().meta({ description: 'Catalog id of the item in the slot; null for an empty slot' }) }).nullable();
+/** A slot of the client's loadout (ClientSlot in the OpenAPI document): an item, or null for an empty slot. */
+export const ZSlotRef = z.strictObject({ id: ZCatalogId.nullable().meta({ description: 'Catalog id of the item in the slot; null for an empty slot' }) }).nullable();
 const ZSlotRefs = z.array(ZSlotRef).max(20, 'at most 20 slots');
 const ZVersion = z.string().max(32, 'must be at most 32 characters').meta({ description: "The web client's version of this form" });
 
@@ -61,16 +63,25 @@ export const ZClientAssembly = z.strictObject({
 });
 
 const ZClientPart = (version: string) =>
-  z.strictObject({ attr: z.strictObject({ [version]: ZVersion.optional() }).optional(), data: ZClientJson.optional() }).meta({ description: 'Kept verbatim and answered back' });
+  z
+    .strictObject({
+      attr: z.strictObject({ [version]: ZVersion.optional() }).optional().meta({ description: `Its settings: only ${version}` }),
+      data: ZClientJson.optional(),
+    })
+    .meta({ description: 'Kept verbatim and answered back' });
+
+/** The client's wheel and warehouse parts of publish and edit (ClientWheelForm, ClientWarehouseForm in the OpenAPI document). */
+export const ZClientWheel = ZClientPart('wheelUseVersion');
+export const ZClientWarehouse = ZClientPart('warehouseUseVersion');
 
 /** The client's fields of publish and edit (beside name, description and tags, which the contract has too). */
 export const clientFields = {
   assembly: ZClientAssembly.optional().meta({ description: "The web client's form: visibility, tags, attr (display settings and password), data (its loadout)" }),
-  wheel: ZClientPart('wheelUseVersion').optional(),
-  warehouse: ZClientPart('warehouseUseVersion').optional(),
+  wheel: ZClientWheel.optional(),
+  warehouse: ZClientWarehouse.optional(),
 };
 
-export type TClientForm = { assembly?: z.infer<typeof ZClientAssembly>; wheel?: z.infer<ReturnType<typeof ZClientPart>>; warehouse?: z.infer<ReturnType<typeof ZClientPart>>; tags?: string[] };
+export type TClientForm = { assembly?: z.infer<typeof ZClientAssembly>; wheel?: z.infer<typeof ZClientWheel>; warehouse?: z.infer<typeof ZClientWarehouse>; tags?: string[] };
 
 /**
  * The one normalisation of the client's form (issue 18): its loadout to ours (a weapon without a
@@ -116,8 +127,8 @@ export const ZAttributesEditInput = z
   .strictObject({
     uuid: ZAssemblyUuid,
     assembly: ZClientAssembly.pick({ visibility: true, attr: true }).optional().meta({ description: 'visibility and the display settings (attr; attr.password as on edit)' }),
-    wheel: ZClientPart('wheelUseVersion').pick({ attr: true }).optional(),
-    warehouse: ZClientPart('warehouseUseVersion').pick({ attr: true }).optional(),
+    wheel: ZClientWheel.pick({ attr: true }).optional(),
+    warehouse: ZClientWarehouse.pick({ attr: true }).optional(),
     password: z.boolean().optional().meta({ description: 'What GET /assembly/attr answers (whether there is a password), sent back by the web client: ignored' }),
     ifMatch: z.string().min(1, 'must not be empty').max(1024, 'must be at most 1024 characters').optional().meta({ description: 'As on POST /assembly/edit (or the If-Match header)' }),
   })

@@ -18,7 +18,16 @@ export const ZLikeToggleInput = z.strictObject({
   userId: z.string().max(64, 'must be at most 64 characters').optional().meta({ description: "Sent by the web client: the caller's own id. Optional; another user's id is a 403" }),
 });
 
-const targetOut = { targetType: z.enum(LIKE_TARGET_TYPES), targetId: z.string() };
+const targetOut = {
+  targetType: z.enum(LIKE_TARGET_TYPES).meta({ description: 'Always assembly (the only target type served)' }),
+  targetId: z.string().meta({ description: "The assembly's uuid" }),
+};
+/** What the answers of the likes name (LikeTarget in the OpenAPI document). */
+export const ZLikeTarget = z.object(targetOut).meta({ description: 'What the likes are of' });
 export const ZLikeCheck = z.object({ ...targetOut, isLiked: z.boolean().meta({ description: 'You like it' }) });
-export const ZLikeCount = z.object({ ...targetOut, likeCount: z.number().int() });
-export const ZLikeToggle = z.object({ ...targetOut, isLiked: z.boolean().meta({ description: 'You like it now' }), likeCount: z.number().int() });
+export const ZLikeCount = z.object({ ...targetOut, likeCount: z.number().int().meta({ description: 'How many users like it' }) });
+export const ZLikeToggle = z.object({
+  ...targetOut,
+  isLiked: z.boolean().meta({ description: 'You like it now' }),
+  likeCount: z.number().int().meta({ description: 'How many users like it now' }),
+});

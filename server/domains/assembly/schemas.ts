@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { zBool, zInt, zPageInput, ZPagination, ZTimestamp } from '../../schemas';
 import { WEAPON_SLOT_KINDS } from '../catalog/kinds';
+import { ZHullSummary } from '../catalog/schemas';
 import { ZJsonObject } from './attributes-schema';
 import { VISIBILITIES } from './client-format';
 import { checkClientListQuery, clientFields, clientListFields, fromClientForm, LIST_SORTS, rangeDescription, rangeOf, sortOfField, type TDateRange, type TListOrder, type TListSort } from './client-schemas';
@@ -36,13 +37,13 @@ export const ZWeaponEntry = z.strictObject({
 
 /** Fields of the contract's form of publish and of an edit's data. */
 const contractFields = {
-  name: ZName,
+  name: ZName.meta({ description: 'Its name, 1-80 characters' }),
   shipId: ZCatalogId,
   weapons: z.array(ZWeaponEntry).max(20, 'at most 20 weapons'),
   armor: ZCatalogId.nullable().optional(),
   furnitures: z.array(ZCatalogId).max(20, 'at most 20 furnitures').optional(),
-  description: ZDescription.optional(),
-  tags: ZTags.optional(),
+  description: ZDescription.optional().meta({ description: 'Notes, up to 2000 characters' }),
+  tags: ZTags.optional().meta({ description: 'Up to 10 tags of 1-24 characters' }),
   isPublic: zBool().optional().meta({ description: 'Listed publicly; default true' }),
 };
 
@@ -71,16 +72,17 @@ export const ZAssemblyDraft = z
     return draft;
   });
 
-const ZContractPatch = z
+/** The contract's form of an edit's `data` (AssemblyPatch in the OpenAPI document). */
+export const ZContractPatch = z
   .strictObject({
-    name: ZName.optional(),
-    shipId: ZCatalogId.optional(),
-    weapons: contractFields.weapons.optional(),
+    name: contractFields.name.optional(),
+    shipId: ZCatalogId.optional().meta({ description: 'Base hull (catalog id); the weapons must fit it' }),
+    weapons: contractFields.weapons.optional().meta({ description: 'Replaces all the weapons' }),
     armor: ZCatalogId.nullable().optional().meta({ description: 'null removes the armor' }),
-    furnitures: contractFields.furnitures,
-    description: ZDescription.optional(),
-    tags: ZTags.optional(),
-    isPublic: zBool().optional(),
+    furnitures: contractFields.furnitures.meta({ description: 'Replaces all the furniture (catalog ids)' }),
+    description: contractFields.description,
+    tags: contractFields.tags,
+    isPublic: contractFields.isPublic,
     password: ZAssemblyPassword.nullable().optional().meta({ description: 'null removes the password' }),
   })
   .refine((patch) => Object.values(patch).some((value) => value !== undefined), { error: 'must change at least one field' });
@@ -97,10 +99,10 @@ export const ZEditInput = z
   .strictObject({
     uuid: ZAssemblyUuid,
     data: ZContractPatch.optional().meta({ description: "The contract's form: the fields to change (required unless the web client's fields are given)" }),
-    ifMatch: z.string().min(1, 'must not be empty').max(1024, 'must be at most 1024 characters').optional().meta({ description: IF_MATCH_DESCRIPTION }),
+    ifMatch: z.string().min(1, 'must not be empty').max(1024, 'must be at most 1024 characters').optional().meta({ description: 'The If-Match header, as a field: the same values and rules' }),
     name: ZName.optional().meta({ description: "The web client's form (with description, tags, assembly, wheel, warehouse)" }),
-    description: ZDescription.optional(),
-    tags: ZTags.optional(),
+    description: contractFields.description,
+    tags: contractFields.tags,
     ...clientFields,
   })
   .transform((input, ctx): { uuid: string; data: TAssemblyPatch; ifMatch?: string } => {
@@ -113,7 +115,8 @@ export const ZEditInput = z
     return { uuid, data: patch, ...(ifMatch !== undefined ? { ifMatch } : {}) };
   });
 
-const ZRating = z
+/** An assembly's ratings; named in the OpenAPI document as AssemblyRating (the item, list items, the trash and POST /assembly/rate answer it). */
+export const ZRating = z
   .object({
     average: z.number().nullable().meta({ description: 'Plain mean of the 1-5 ratings; null when unrated' }),
     count: z.number().int().meta({ description: 'How many users rated it' }),
@@ -121,10 +124,28 @@ const ZRating = z
   })
   .meta({ description: 'Its 1-5 ratings (POST /assembly/rate)' });
 
-const ZClientPartOut = z.object({
-  attr: ZJsonObject.meta({ description: 'Settings as the web client stored them; {} when none' }),
-  data: z.unknown().meta({ description: 'As the web client stored it; null when none' }),
-});
+/** The web client's wheel or warehouse part of an assembly, as answered (ClientPart in the OpenAPI document). */
+export const ZClientPartOut = z
+  .object({
+    attr: ZJsonObject.meta({ description: 'Settings as the web client stored them; {} when none' }),
+    data: z.unknown().meta({ description: 'As the web client stored it; null when none' }),
+  })
+  .meta({ description: "A part of the web client's form (wheel or warehouse), kept verbatim" });
+
+/** The web client's form of a readable assembly, as answered (ClientAssembly in the OpenAPI document). */
+export const ZClientAssemblyOut = z
+  .object({
+    visibility: z.enum(VISIBILITIES).meta({ description: 'publicly (listed) or private' }),
+    tags: z.array(z.string()).meta({ description: 'The tags, again, where the web client reads them' }),
+    attr: ZJsonObject.meta({ description: 'Display settings as the web client stored them (never the password); {} when none' }),
+    data: ZJsonObject.meta({ description: "The loadout in the web client's form: as it sent it, or built from shipId, weapons, armor and furnitures" }),
+  })
+  .meta({ description: "The web client's form of the assembly" });
+
+/** A weapon of an assembly, by slot kind, as answered (AssemblyWeapon in the OpenAPI document). */
+export const ZAssemblyWeapon = z
+  .object({ slot: z.string().meta({ description: 'Slot kind (leftSideWeapon, frontWeapon, ...)' }), itemId: z.string().meta({ description: 'Catalog id of the weapon' }) })
+  .meta({ description: 'A weapon mounted on the assembly, by slot kind' });
 
 /** What a list item and an item share (issue 18: the web client's names). */
 const summaryFields = {
@@ -140,17 +161,13 @@ const summaryFields = {
   forkCount: z.number().int().meta({ description: 'How many assemblies were forked from this one by other users (POST /assembly/fork) and are not purged; trashed forks still count' }),
   rating: ZRating,
   shipId: z.string().meta({ description: 'Its hull (catalog id)' }),
-  ship: z
-    .object({
-      id: z.string().meta({ description: 'Catalog id of the hull' }),
-      size: z.string().nullable().meta({ description: 'extraSmall, small, medium or large; null when the catalog lacks it' }),
-      archetype: z.string().nullable().meta({ description: 'Hull archetype; null when the catalog lacks it' }),
-    })
-    .nullable()
-    .meta({ description: 'The hull as the catalog describes it; null when the hull is not in the catalog' }),
+  ship: ZHullSummary.nullable().meta({ description: 'The hull as the catalog describes it; null when the hull is not in the catalog' }),
   createdTime: ZTimestamp.meta({ description: 'When it was published' }),
   updatedTime: ZTimestamp.meta({ description: 'When it was last edited (its publication time until then)' }),
 };
+
+/** What every answer of an assembly holds (AssemblyCore in the OpenAPI document: AssemblySummary and Assembly are it and their own fields). */
+export const ZAssemblyCore = z.object(summaryFields).meta({ description: 'What AssemblySummary and Assembly share' });
 
 /** One assembly of a list (GET /assembly/list): its loadout in the web client's form under `assembly`, its display settings under `attr`. */
 export const ZAssemblySummary = z.object({
@@ -164,17 +181,10 @@ export type TAssemblySummary = z.infer<typeof ZAssemblySummary>;
 /** One readable assembly (GET /assembly/item, and the answer of every write that returns it). */
 export const ZAssembly = z.object({
   ...summaryFields,
-  assembly: z.object({
-    visibility: z.enum(VISIBILITIES).meta({ description: 'publicly (listed) or private' }),
-    tags: z.array(z.string()).meta({ description: 'The tags, again, where the web client reads them' }),
-    attr: ZJsonObject.meta({ description: "Display settings as the web client stored them (never the password); {} when none" }),
-    data: ZJsonObject.meta({ description: "The loadout in the web client's form: as it sent it, or built from shipId, weapons, armor and furnitures" }),
-  }).meta({ description: "The web client's form of the assembly" }),
+  assembly: ZClientAssemblyOut,
   wheel: ZClientPartOut.meta({ description: "The web client's wheel part, kept verbatim" }),
   warehouse: ZClientPartOut.meta({ description: "The web client's warehouse part, kept verbatim" }),
-  weapons: z
-    .array(z.object({ slot: z.string().meta({ description: 'Slot kind (leftSideWeapon, frontWeapon, ...)' }), itemId: z.string().meta({ description: 'Catalog id of the weapon' }) }))
-    .meta({ description: 'The weapons by slot kind' }),
+  weapons: z.array(ZAssemblyWeapon).meta({ description: 'The weapons by slot kind' }),
   armor: z.string().nullable().meta({ description: 'Catalog id of the armor; null without one' }),
   furnitures: z.array(z.string()).meta({ description: 'Catalog ids of the furniture' }),
   isVisibility: z.literal(true).meta({ description: 'The content is readable (false only on the locked answer)' }),

@@ -58,7 +58,8 @@ export const ZClientCaptcha = z
       return z.NEVER;
     }
     return { kind: 'svg', hash: value.encryptCaptcha, response: value.response };
-  });
+  })
+  .meta({ description: "The web client's SVG captcha answer (`{captchaType: 'svg', encryptCaptcha, response}`); `''` or `{}` is no answer" });
 
 export const ZCaptchaCode = z.string().min(1).max(4096);
 

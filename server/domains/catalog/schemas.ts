@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { zPage, zPageInput } from '../../schemas';
 import { HULL_SIZES, ITEM_CATEGORIES } from './kinds';
 
-export const ZItemCategory = z.enum(ITEM_CATEGORIES);
+export const ZItemCategory = z.enum(ITEM_CATEGORIES).meta({ description: 'weapon, armor, furniture, or other (consumables...: no loadout can use them)' });
 export type TItemCategory = z.infer<typeof ZItemCategory>;
 
 /** A finite number, or a numeric string; anything else (absent, null, "n/a") reads as absent. */
@@ -91,48 +91,66 @@ export const ZCatalogFile = z.record(z.string(), z.unknown(), { error: 'must be 
 
 const ZNumberOrNull = z.number().nullable();
 
+/** `…; null when the catalog lacks it`: the community format's fields are often absent. */
+const lacking = (what: string) => ZNumberOrNull.meta({ description: `${what}; null when the catalog lacks it` });
+
+/** A hull in short, as an assembly's answers show it (HullSummary in the OpenAPI document; Hull extends it). */
+export const ZHullSummary = z
+  .object({
+    id: z.string().meta({ description: 'The hull: its id in the catalog (its key in ships.json), what assemblies give as shipId' }),
+    size: z.string().nullable().meta({ description: 'extraSmall, small, medium or large; null when the catalog lacks it' }),
+    archetype: z.string().nullable().meta({ description: 'Hull archetype (dps, tank, support, cargo...); null when the catalog lacks it' }),
+  })
+  .meta({ description: 'A hull as the catalog describes it' });
+
 export const ZHullRecord = z.object({
-  id: z.string(),
-  size: z.string().nullable(),
-  archetype: z.string().nullable(),
-  hitpoints: ZNumberOrNull,
-  braceStrength: ZNumberOrNull,
-  halfSail: ZNumberOrNull,
-  fullSail: ZNumberOrNull,
-  travelSail: ZNumberOrNull,
-  cargoSlots: ZNumberOrNull,
-  cargoMaxWeight: ZNumberOrNull,
-  slots: z.record(z.string(), z.object({ count: z.number(), gunPorts: z.number() })).meta({ description: 'Slot kind: how many items, over how many gun ports' }),
-  perks: z.array(z.string()),
+  ...ZHullSummary.shape,
+  hitpoints: lacking('Hitpoints (hitpoints or hitPoints in the data)'),
+  braceStrength: lacking('Brace strength'),
+  halfSail: lacking('Speed at half sail'),
+  fullSail: lacking('Speed at full sail'),
+  travelSail: lacking('Speed at travel sail'),
+  cargoSlots: lacking('Cargo slots'),
+  cargoMaxWeight: lacking('Cargo weight limit'),
+  slots: z
+    .record(
+      z.string(),
+      z.object({
+        count: z.number().meta({ description: 'How many items the slot kind takes' }),
+        gunPorts: z.number().meta({ description: 'A weapon placed in the slot kind is mounted on each (1 when the data gives none)' }),
+      }),
+    )
+    .meta({ description: 'By slot kind (frontWeapon, ..., furniture): items and gun ports; unreadable slots are left out' }),
+  perks: z.array(z.string()).meta({ description: "The hull's perks" }),
 });
 export type THullRecord = z.infer<typeof ZHullRecord>;
 
 export const ZItemRecord = z.object({
-  id: z.string(),
-  type: z.string(),
+  id: z.string().meta({ description: 'The item (its key in items.json), as assemblies name it' }),
+  type: z.string().meta({ description: 'Its type as imported (culverin, armor, majorFurniture, consumable...)' }),
   category: ZItemCategory,
-  damagePerShot: ZNumberOrNull,
-  projectilesPerShot: ZNumberOrNull,
-  reloadSpeedMs: ZNumberOrNull,
-  optimalRange: ZNumberOrNull,
-  armor: ZNumberOrNull,
-  damageMitigation: z.record(z.string(), z.number()).nullable(),
-  gearScore: ZNumberOrNull,
-  weight: ZNumberOrNull,
-  perks: z.array(z.string()),
-  requiredSize: z.string().nullable(),
+  damagePerShot: lacking('Damage of one projectile'),
+  projectilesPerShot: lacking('Projectiles per shot (counted as 1 when null)'),
+  reloadSpeedMs: lacking('Reload time in milliseconds (the data\'s reloadSpeed)'),
+  optimalRange: lacking('Optimal range in metres'),
+  armor: lacking('Armor points (armor items)'),
+  damageMitigation: z.record(z.string(), z.number()).nullable().meta({ description: 'Damage reduction by damage kind, as fractions; null when the catalog lacks it' }),
+  gearScore: lacking('Gear score'),
+  weight: lacking('Weight'),
+  perks: z.array(z.string()).meta({ description: "The item's perks" }),
+  requiredSize: z.string().nullable().meta({ description: 'Smallest hull size that may carry it (extraSmall < small < medium < large); null: any' }),
 });
 export type TItemRecord = z.infer<typeof ZItemRecord>;
 
 export const ZHullQuery = z
-  .strictObject({ ...zPageInput(50), size: z.enum(HULL_SIZES, { error: 'must be extraSmall, small, medium or large' }).optional() })
+  .strictObject({ ...zPageInput(50), size: z.enum(HULL_SIZES, { error: 'must be extraSmall, small, medium or large' }).optional().meta({ description: 'Only hulls of this size' }) })
   .prefault({});
 export type THullQuery = z.infer<typeof ZHullQuery>;
 
 export const ZItemQuery = z
   .strictObject({
     ...zPageInput(50),
-    category: z.enum(ITEM_CATEGORIES, { error: 'must be weapon, armor, furniture or other' }).optional(),
+    category: z.enum(ITEM_CATEGORIES, { error: 'must be weapon, armor, furniture or other' }).optional().meta({ description: 'Only items of this category: weapon, armor, furniture or other' }),
     type: z.string().min(1).max(64).optional().meta({ description: 'Item type, e.g. culverin, majorFurniture, consumable' }),
   })
   .prefault({});
@@ -147,14 +165,29 @@ export const ZCatalogImportInput = z.strictObject({
   items: z.record(z.string(), z.unknown(), { error: 'must be a JSON object keyed by item id' }),
 });
 
-const ZCount = z.object({ inserted: z.number().int(), updated: z.number().int() });
+const ZCount = z.object({
+  inserted: z.number().int().meta({ description: 'Entries whose id was new' }),
+  updated: z.number().int().meta({ description: 'Entries whose id existed, updated in place' }),
+});
+
+const categoryCount = (category: string) => z.number().int().meta({ description: `Items imported of category ${category}` });
 
 export const ZImportReport = z.object({
-  hulls: ZCount,
+  hulls: ZCount.meta({ description: 'Hulls imported from ships (ships.json)' }),
   items: ZCount.extend({
-    byCategory: z.object({ weapon: z.number().int(), armor: z.number().int(), furniture: z.number().int(), other: z.number().int() }),
-    byType: z.record(z.string(), z.number().int()),
-  }),
-  skipped: z.array(z.object({ file: z.enum(['ships', 'items']), id: z.string(), reason: z.string() })),
+    byCategory: z
+      .object({ weapon: categoryCount('weapon'), armor: categoryCount('armor'), furniture: categoryCount('furniture'), other: categoryCount('other (no loadout can use them)') })
+      .meta({ description: 'Items imported, by category' }),
+    byType: z.record(z.string(), z.number().int()).meta({ description: 'Items imported, by type (culverin: 12, ...)' }),
+  }).meta({ description: 'Items imported from items (items.json)' }),
+  skipped: z
+    .array(
+      z.object({
+        file: z.enum(['ships', 'items']).meta({ description: 'The file it is in' }),
+        id: z.string().meta({ description: 'Its key in the file' }),
+        reason: z.string().meta({ description: 'Why it was skipped (not an object, no type, an unusable id...)' }),
+      }),
+    )
+    .meta({ description: 'Entries that could not be used, each with its reason; the rest is imported' }),
 });
 export type TImportReport = z.infer<typeof ZImportReport>;

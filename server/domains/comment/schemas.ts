@@ -113,7 +113,7 @@ export type TCommentDeleteInput = z.infer<typeof ZCommentDeleteInput>;
 export const ZComment = z.object({
   id: z.string().meta({ description: "The comment's id (a UUID)" }),
   content: z.string().meta({ description: 'Plain text as written (never HTML: escape it when you display it)' }),
-  targetType: z.enum(COMMENT_TARGET_TYPES),
+  targetType: z.enum(COMMENT_TARGET_TYPES).meta({ description: 'What it is on: always assembly (the only target type served)' }),
   targetId: z.string().meta({ description: "The assembly's uuid" }),
   userId: z.string().meta({ description: "The author's id" }),
   userName: z.string().meta({ description: "The author's display name (alternativeName, else username); the client's Comment type" }),
@@ -132,7 +132,7 @@ export const ZMyComment = ZComment.extend({
   assembly: z
     .object({
       uuid: z.string().meta({ description: "The assembly's uuid (also targetId)" }),
-      name: z.string(),
+      name: z.string().meta({ description: "The assembly's name" }),
     })
     .meta({ description: 'The assembly commented on' }),
 });
@@ -142,7 +142,7 @@ export const ZMyCommentList = zPage(ZMyComment);
 export type TMyCommentList = z.infer<typeof ZMyCommentList>;
 
 export const ZCommentDeleted = z.object({
-  id: z.string(),
-  deleted: z.literal(true),
+  id: z.string().meta({ description: 'The deleted comment' }),
+  deleted: z.literal(true).meta({ description: 'Always true' }),
 });
 export type TCommentDeleted = z.infer<typeof ZCommentDeleted>;

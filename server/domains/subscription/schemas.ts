@@ -164,14 +164,15 @@ export const ZTierWrite = z.strictObject({
 
 export const ZPutTier = ZTierWrite.extend({ tierId: ZSlug.meta({ description: 'The tier to create or replace (a slug)' }) });
 
+/** A tier as an admin writes it: the fields of a Tier (AdminTier extends Tier in the OpenAPI document), its plan, position and state. */
 export const ZPutTierResult = z.object({
-  tierId: z.string().meta({ description: 'The tier' }),
+  tierId: ZTier.shape.tierId,
   planId: z.string().meta({ description: 'The plan it belongs to' }),
-  name: z.string().meta({ description: 'Name shown to supporters' }),
-  description: z.string().nullable().meta({ description: 'What it gives; null when none' }),
-  price: z.number().meta({ description: 'Price in major units' }),
-  currency: z.string().meta({ description: 'ISO 4217 code' }),
-  months: z.number().int().meta({ description: 'Months of membership one payment buys' }),
+  name: ZTier.shape.name,
+  description: ZTier.shape.description,
+  price: ZTier.shape.price,
+  currency: ZTier.shape.currency,
+  months: ZTier.shape.months,
   position: z.number().int().meta({ description: 'Display order, smallest first' }),
   active: z.boolean().meta({ description: 'Offered to supporters' }),
 });
@@ -184,9 +185,10 @@ export const ZPayTypeWrite = z.strictObject({
 export type TPayTypeWrite = z.infer<typeof ZPayTypeWrite>;
 
 export const ZPutPayType = ZPayTypeWrite.extend({ payType: ZSlug.meta({ description: 'The payment method: the id of a payment provider (manual)' }) });
+/** A payment method as an admin writes it: the fields of a PayType (AdminPayType extends PayType in the OpenAPI document), its state and position. */
 export const ZPutPayTypeResult = z.object({
-  payType: z.string().meta({ description: 'The payment method' }),
-  name: z.string().meta({ description: 'Name shown to supporters' }),
+  payType: ZPayType.shape.payType,
+  name: ZPayType.shape.name,
   enabled: z.boolean().meta({ description: 'Offered to supporters' }),
   position: z.number().int().meta({ description: 'Display order, smallest first' }),
 });

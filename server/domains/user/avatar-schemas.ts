@@ -97,12 +97,12 @@ export const ZAvatarInput = z
   });
 
 export const ZAvatarRef = z.strictObject({
-  userId: z.string().min(1, 'is required').max(64),
+  userId: z.string().min(1, 'is required').max(64).meta({ description: 'The user whose avatar it is (their id)' }),
   v: z.string().max(64).optional().meta({ description: 'The version in the userAvatar path: with the current one the answer may be cached for a day' }),
 });
 
 export const ZAvatarImage = z.object({
-  userId: z.string(),
+  userId: z.string().meta({ description: 'The user whose avatar it is' }),
   contentType: z.enum(AVATAR_TYPES).meta({ description: 'The type read from the bytes when they were uploaded' }),
   base64: z.string().meta({ description: 'The picture (native tRPC; REST sends the bytes themselves)' }),
   etag: z.string().meta({ description: 'SHA-256 of the bytes, hex' }),

@@ -46,14 +46,20 @@ export const ZUserAttr = z.object({
   language: z.string().meta({ description: "Preferred language, a tag such as `en-US` or `zh-CN`; '' when none chosen" }),
 });
 
-const profileFields = {
-  id: z.string().meta({ description: 'The user id' }),
+/** How a user is shown: what a profile and the signed-in account both hold (UserIdentity in the OpenAPI document). */
+const identityFields = {
   username: z.string().meta({ description: 'The unique sign-in name' }),
   alternativeName: z.string().nullable().meta({ description: 'Display name (PUT /user/changeAlternativeName); null when none (clients show username)' }),
   userAvatar: z.string().nullable().meta({
     description: 'Avatar: the https URL the user gave, or the path of the uploaded image served here (`/api/user/avatar/{id}?v=…`); null when none',
   }),
   role: ZRoles,
+};
+export const ZUserIdentity = z.object(identityFields).meta({ description: 'How a user is shown (PublicProfile, Session)' });
+
+const profileFields = {
+  id: z.string().meta({ description: 'The user id' }),
+  ...identityFields,
   attr: ZUserAttr.meta({ description: 'Profile settings (POST /user/me)' }),
   joinTime: ZTimestamp.meta({ description: 'When the account was created' }),
 };
@@ -72,19 +78,16 @@ export const ZSignedIn = z.object({
   token: z.string().meta({ description: 'Send as `Authorization: Bearer <token>` or `x-access-token: <token>`' }),
   expiresAt: ZTimestamp.meta({ description: 'When the token stops working: sign in again after it' }),
   userId: z.string().meta({ description: 'The user id' }),
-  username: z.string().meta({ description: 'The unique sign-in name' }),
-  alternativeName: profileFields.alternativeName,
-  userAvatar: profileFields.userAvatar,
-  role: ZRoles,
+  ...identityFields,
   email: z.string().meta({ description: 'The e-mail address of the account' }),
 });
 export type TSignedIn = z.infer<typeof ZSignedIn>;
 
 export const ZSignUpInput = z
   .strictObject({
-    username: ZUsername,
-    email: z.email('must be a valid e-mail address').max(254),
-    password: ZPassword,
+    username: ZUsername.meta({ description: 'The sign-in name: 3-32 of A-Z a-z 0-9 _ -' }),
+    email: z.email('must be a valid e-mail address').max(254).meta({ description: 'E-mail address, unique' }),
+    password: ZPassword.meta({ description: 'The password, 8-256 characters' }),
     captchaCode: ZCaptchaCode.optional().meta({ description: 'The contract\'s captcha: base64 ALTCHA payload solving GET /captcha' }),
     captcha: ZClientCaptcha.optional().meta({ description: "The web client's SVG captcha answer; `''` or `{}` is no answer" }),
     alternativeName: ZAlternativeName.optional().meta({ description: "The web client's display name, stored as PUT /user/changeAlternativeName stores it ('' is none)" }),
@@ -107,16 +110,19 @@ export const ZSignInInput = z
   .transform(({ username, password, captcha }) => ({ login: username, password, captcha }));
 export type TSignInInput = z.output<typeof ZSignInInput>;
 
-export const ZUserRef = z.strictObject({ id: z.string().min(1, 'is required').max(64) });
+export const ZUserRef = z.strictObject({ id: z.string().min(1, 'is required').max(64).meta({ description: 'The user to show: their id (the userId of their assemblies and comments)' }) });
 
-export const ZChangePasswordInput = z.strictObject({ currentPassword: z.string().min(1, 'is required').max(256), newPassword: ZPassword });
+export const ZChangePasswordInput = z.strictObject({
+  currentPassword: z.string().min(1, 'is required').max(256),
+  newPassword: ZPassword.meta({ description: 'The new password, 8-256 characters' }),
+});
 export type TChangePasswordInput = z.infer<typeof ZChangePasswordInput>;
 
 /** The web client's form of the password change (PUT /user/changePassword), turned into the contract's. */
 export const ZClientChangePasswordInput = z
   .strictObject({
     oldPassword: z.string().min(1, 'is required').max(256).meta({ description: 'The current password' }),
-    newPassword: ZPassword,
+    newPassword: ZPassword.meta({ description: 'The new password, 8-256 characters' }),
   })
   .transform(({ oldPassword, newPassword }): TChangePasswordInput => ({ currentPassword: oldPassword, newPassword }));
 
