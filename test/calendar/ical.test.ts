@@ -3,6 +3,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { setRole } from '../../server/domains/user/account';
 import { startTestServer, trpcError, type TTestServer } from '../support/helpers';
+import { resolveRef } from '../support/openapi-operations';
 
 /** The calendar as an iCalendar feed (issue 19 item 5): the web client's links, parsed back with ical.js. */
 
@@ -174,7 +175,7 @@ Feed('OpenAPI documents both paths with text/calendar answers and envelope error
     assert.ok(operation, path);
     assert.equal(Object.keys(operation.responses['200'].content), ['text/calendar'], path);
     assert.is(operation.responses['200'].content['text/calendar'].schema.type, 'string');
-    assert.is(operation.responses['404'].content['application/json'].schema.$ref, '#/components/schemas/ErrorEnvelope');
+    assert.is(resolveRef(document, operation.responses['404']).content['application/json'].schema.$ref, '#/components/schemas/ErrorEnvelope');
     assert.equal(operation.parameters.map((p: { name: string }) => p.name).sort(), ['eventId', 'language', 'season']);
   }
 });

@@ -6,7 +6,7 @@ import { VERSION } from '../../server/app';
 import { buildOpenApiDocument, RECORDED_EXAMPLES } from '../../server/openapi';
 import { appRouter } from '../../server/router';
 import { generateOpenApiTypes } from '../../scripts/openapi-types';
-import { documentOperations, type TDocumentOperation } from '../support/openapi-operations';
+import { documentOperations, resolveRef, type TDocumentOperation } from '../support/openapi-operations';
 
 type TJson = Record<string, any>;
 type TProcedure = Parameters<typeof getInputOutputParsers>[0];
@@ -22,10 +22,7 @@ forEachOpenApiProcedure(appRouter._def.procedures, ({ procedure, meta }) => {
 
 /** A `$ref` of the document, followed. */
 function resolved(node: TJson): TJson {
-  if (typeof node?.$ref !== 'string') return node;
-  const target = node.$ref.replace(/^#\//, '').split('/').reduce((at: TJson, part: string) => at?.[part], document);
-  assert.ok(target, `${node.$ref} resolves`);
-  return resolved(target);
+  return resolveRef(document, node);
 }
 
 function jsonSuccess(operation: TJson): TJson | undefined {

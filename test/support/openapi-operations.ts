@@ -35,3 +35,17 @@ export function documentOperations(fetched: unknown): TDocumentOperation[] {
     }),
   );
 }
+
+/**
+ * A node of the document with its `$ref` followed (again, while the target is a reference itself):
+ * responses, parameters and schemas may be named components (`#/components/...`).
+ */
+export function resolveRef(document: unknown, node: any): any {
+  if (typeof node?.$ref !== 'string') return node;
+  const target = node.$ref
+    .replace(/^#\//, '')
+    .split('/')
+    .reduce((at: any, part: string) => at?.[part.replace(/~1/g, '/').replace(/~0/g, '~')], document);
+  if (target === undefined) throw new Error(`${node.$ref} does not resolve`);
+  return resolveRef(document, target);
+}
