@@ -11,7 +11,7 @@ import type { TLogger } from './logger';
 import { clientIpOf } from './http/client-ip';
 import { logRequest, onRequestDone } from './http/logging';
 import { createMetrics, createRouteLabeler } from './http/metrics';
-import { createRateLimits, rateLimitHeaders } from './http/rate-limit';
+import { createRateLimits, isUnlimitedPath, rateLimitHeaders } from './http/rate-limit';
 import { createSecurityMiddleware } from './http/security';
 import { buildOpenApiDocument } from './openapi';
 import { envelopeBody, sendJson } from './rest/envelope';
@@ -90,8 +90,6 @@ export function createDeps(
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 export const MAX_URL_LENGTH = 8 * 1024;
-/** Paths outside the global per-client limit: monitoring and the static reference (isDocsPath: only what it serves). */
-const UNLIMITED = /^(\/api\/(health|openapi\.json)|\/metrics)$/;
 
 function isTrpcPath(pathname: string): boolean {
   return pathname === '/trpc' || pathname.startsWith('/trpc/');
@@ -145,7 +143,8 @@ export function createApp(options: { db: TDb; deps: TAppDeps }): TApp {
     }
     const { pathname, search } = splitRequestTarget(req.url ?? '/');
     const isTrpc = isTrpcPath(pathname);
-    if (!UNLIMITED.test(pathname) && !isDocsPath(pathname)) {
+    // Outside the global per-client limit: monitoring and the static reference (isDocsPath: only what it serves).
+    if (!isUnlimitedPath(pathname) && !isDocsPath(pathname)) {
       // Each call of a tRPC batch counts, as if it came alone.
       const calls = isTrpc ? trpcCallCount(pathname.slice('/trpc/'.length), search, deps.config.TRPC_MAX_BATCH_SIZE) : 1;
       const state = await deps.limits.global.hit(identity.clientIp, undefined, calls);

@@ -22,6 +22,7 @@ import { ZBucketCompany, ZCompanyStanding, ZSeasonList, ZSeasonOut, ZSeasonSumma
 import { toPublicError } from './errors';
 import recordedExamples from './openapi-examples.json' with { type: 'json' };
 import { ZPagination } from './schemas';
+import { UNLIMITED_API_PATHS } from './http/rate-limit';
 import { adminProcedure } from './trpc';
 
 type TJson = Record<string, any>;
@@ -293,8 +294,6 @@ const HEADERS = {
 const RATE_LIMIT_HEADERS = Object.fromEntries(
   ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'].map((name) => [name, { $ref: `#/components/headers/${name}` }]),
 );
-/** Paths outside the global per-client budget (server/app.ts, UNLIMITED): no RateLimit-* headers, no global 429. */
-const UNLIMITED_PATHS = new Set(['/health']);
 
 const IDEMPOTENCY_KEY = {
   name: 'Idempotency-Key',
@@ -358,7 +357,14 @@ const ICALENDAR_EXAMPLE = [
 ].join('\r\n');
 
 /** What an operation takes, as the document describes it: its parameters, and its JSON body's fields. */
-function inputFields(operation: TJson): { name: string; required: boolean; inPath: boolean; inBody: boolean }[] {
+interface TInputField {
+  name: string;
+  required: boolean;
+  inPath: boolean;
+  inBody: boolean;
+}
+
+function inputFields(operation: TJson): TInputField[] {
   const parameters = (operation.parameters ?? []).filter((parameter: TJson) => parameter.in !== 'header');
   const body = operation.requestBody?.content?.['application/json']?.schema ?? {};
   return [
@@ -375,8 +381,7 @@ const INVALID_VALUES: unknown[] = ['-1', 'x'.repeat(10_001), { invalid: true }];
  * the input without its required fields, or, when nothing is required, one field given a bad value.
  * None for an operation that takes no input.
  */
-function inputErrorExample(procedure: TProcedure, operation: TJson): TJson | undefined {
-  const fields = inputFields(operation);
+function inputErrorExample(procedure: TProcedure, fields: TInputField[]): TJson | undefined {
   if (fields.length === 0) return undefined;
   const { inputParser } = getInputOutputParsers(procedure);
   const candidates = [{}, ...fields.flatMap((field) => INVALID_VALUES.map((value) => ({ [field.name]: value })))];
@@ -441,9 +446,9 @@ const NOT_FOUND_OF_OPERATION: Record<string, string | null> = {
 };
 
 /** The name of the 404 response an operation may answer: it is given a thing to look up. */
-function notFoundResponse(key: string, operation: TJson, tag: string): string | undefined {
+function notFoundResponse(key: string, fields: TInputField[], tag: string): string | undefined {
   if (key in NOT_FOUND_OF_OPERATION) return NOT_FOUND_OF_OPERATION[key] ?? undefined;
-  const looksUp = LOOKUPS_WITHOUT_INPUT.has(key) || inputFields(operation).some((field) => field.inPath || (field.required && LOOKUP_FIELDS.has(field.name)));
+  const looksUp = LOOKUPS_WITHOUT_INPUT.has(key) || fields.some((field) => field.inPath || (field.required && LOOKUP_FIELDS.has(field.name)));
   return looksUp ? (NOT_FOUND_OF_TAG[tag] ?? 'NotFound') : undefined;
 }
 
@@ -457,8 +462,8 @@ const FORBIDDEN: Record<string, string> = {
   NotCommentAuthor: 'Only its author may edit a comment',
 };
 
-function forbiddenResponse(operation: TJson, tag: string, adminOnly: boolean): keyof typeof FORBIDDEN | undefined {
-  const names = new Set(inputFields(operation).map((field) => field.name));
+function forbiddenResponse(operation: TJson, fields: TInputField[], tag: string, adminOnly: boolean): keyof typeof FORBIDDEN | undefined {
+  const names = new Set(fields.map((field) => field.name));
   if (adminOnly) return 'AdminRequired';
   if (names.has('currentPassword') || names.has('oldPassword')) return 'CurrentPasswordWrong';
   if (names.has('password') && tag !== 'user') return 'AssemblyPasswordWrong';
@@ -651,18 +656,19 @@ export function buildOpenApiDocument(router: AnyRouter, version: string): OpenAP
     success.description = 'OK';
     const rawContentType = (meta as { rawResponse?: { contentType: string } }).rawResponse?.contentType;
     success.content = rawContentType === undefined ? successContent(success.content?.['application/json']?.schema, recorded) : rawSuccessContent(rawContentType);
-    if (!UNLIMITED_PATHS.has(path)) success.headers = { ...success.headers, ...RATE_LIMIT_HEADERS };
+    if (!UNLIMITED_API_PATHS.has(path)) success.headers = { ...success.headers, ...RATE_LIMIT_HEADERS };
 
-    const badRequest = inputErrorExample(procedure, operation);
-    const forbidden = forbiddenResponse(operation, tag, isAdminOnly(procedure));
-    const notFound = notFoundResponse(key, operation, tag);
+    const fields = inputFields(operation);
+    const badRequest = inputErrorExample(procedure, fields);
+    const forbidden = forbiddenResponse(operation, fields, tag, isAdminOnly(procedure));
+    const notFound = notFoundResponse(key, fields, tag);
     operation.responses = {
       '200': success,
       ...(badRequest && { '400': errorResponse(BAD_REQUEST, badRequest) }),
       ...(operation.security && { '401': { $ref: '#/components/responses/Unauthorized' } }),
       ...(forbidden && { '403': { $ref: `#/components/responses/${forbidden}` } }),
       ...(notFound && { '404': { $ref: `#/components/responses/${notFound}` } }),
-      ...(!UNLIMITED_PATHS.has(path) && { '429': { $ref: '#/components/responses/TooManyRequests' } }),
+      ...(!UNLIMITED_API_PATHS.has(path) && { '429': { $ref: '#/components/responses/TooManyRequests' } }),
       '500': { $ref: '#/components/responses/InternalError' },
       '503': { $ref: '#/components/responses/Unavailable' },
     };

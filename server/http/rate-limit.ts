@@ -2,6 +2,17 @@ import { RateLimiterMemory, RateLimiterRes, type RateLimiterAbstract } from 'rat
 import type { TConfig } from '../config';
 import { AppError } from '../errors';
 
+/**
+ * REST paths (below /api) outside the global per-client budget: monitoring and the document itself. They
+ * answer no RateLimit-* headers and no global 429; /metrics is outside too, and so is the docs page.
+ */
+export const UNLIMITED_API_PATHS: ReadonlySet<string> = new Set(['/health', '/openapi.json']);
+
+/** Whether a request path is outside the global per-client budget (besides the docs page, docs.ts). */
+export function isUnlimitedPath(pathname: string): boolean {
+  return pathname === '/metrics' || (pathname.startsWith('/api/') && UNLIMITED_API_PATHS.has(pathname.slice('/api'.length)));
+}
+
 /** The state of one key after a hit: what the RateLimit-* headers report. */
 export interface TLimitState {
   limit: number;
