@@ -9,7 +9,6 @@
  * The blocks' scratch files (mktemp) go to a directory of the run's own (TMPDIR), removed afterwards, and
  * PAYMENT_MANUAL_SECRET is the key the server signs webhooks with.
  */
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,33 +17,10 @@ import * as assert from 'uvu/assert';
 import { docFiles, failedBlock, fencedBlocks, scriptOf, shellBlockKind } from '../support/docs-blocks';
 import { manualSecret } from '../../server/domains/subscription/payment/manual';
 import { startTestServer } from '../support/helpers';
-import { ROOT } from '../support/process';
+import { ROOT, runCommand } from '../support/process';
 
 // A file's blocks take 5 to 20 s here (each `npm run cli` starts node with tsx); the machine may be busy.
 const BASH_TIMEOUT_MS = 180_000;
-
-function runBash(script: string, env: Record<string, string>): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    // A process group of its own, so that a timeout ends the commands the blocks started (npm, node) too.
-    const child = spawn('bash', ['-c', script], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const timer = setTimeout(() => {
-      try {
-        process.kill(-child.pid!, 'SIGKILL');
-      } catch {
-        child.kill('SIGKILL');
-      }
-    }, BASH_TIMEOUT_MS);
-    child.once('error', reject);
-    child.once('close', (status) => {
-      clearTimeout(timer);
-      resolve({ status, stdout, stderr });
-    });
-  });
-}
 
 const files = docFiles(ROOT);
 const Docs = suite('docs: every shell block of README.md and docs/ runs, or is marked illustrative');
@@ -66,12 +42,17 @@ for (const file of files) {
     mkdirSync(scratch);
     const app = await startTestServer({ SEED_DEMO: true, DATABASE_URL: `file:${join(dir, 'tidewatch.db')}` });
     try {
-      const result = await runBash(scriptOf(runBlocks), {
-        TIDEWATCH_URL: app.url,
-        DATABASE_URL: app.config.DATABASE_URL,
-        ...(app.config.DATABASE_DRIVER ? { DATABASE_DRIVER: app.config.DATABASE_DRIVER } : {}),
-        PAYMENT_MANUAL_SECRET: manualSecret(app.config),
-        TMPDIR: scratch,
+      // A process group of its own, so that a timeout ends the commands the blocks started (npm, node) too.
+      const result = await runCommand('bash', ['-c', scriptOf(runBlocks)], {
+        env: {
+          TIDEWATCH_URL: app.url,
+          DATABASE_URL: app.config.DATABASE_URL,
+          ...(app.config.DATABASE_DRIVER ? { DATABASE_DRIVER: app.config.DATABASE_DRIVER } : {}),
+          PAYMENT_MANUAL_SECRET: manualSecret(app.config),
+          TMPDIR: scratch,
+        },
+        timeoutMs: BASH_TIMEOUT_MS,
+        processGroup: true,
       });
       if (result.status !== 0) {
         const failed = failedBlock(result.stderr);

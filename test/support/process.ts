@@ -24,21 +24,40 @@ export interface TProcessResult {
   stderr: string;
 }
 
-/** Runs `node <args>` to completion without blocking this process (a server under test may live in it). */
-export function runNode(args: string[], options: TSpawnOptions = {}): Promise<TProcessResult> {
+/**
+ * Runs a command to completion without blocking this process (a server under test may live in it); past
+ * the timeout it is killed, with `processGroup` together with every process it started.
+ */
+export function runCommand(command: string, args: string[], options: TSpawnOptions & { processGroup?: boolean } = {}): Promise<TProcessResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { cwd: options.cwd ?? ROOT, env: environment(options), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { cwd: options.cwd ?? ROOT, env: environment(options), stdio: ['ignore', 'pipe', 'pipe'], detached: options.processGroup === true });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 120_000);
+    const kill = () => {
+      if (options.processGroup) {
+        try {
+          process.kill(-child.pid!, 'SIGKILL');
+          return;
+        } catch {
+          // The group is gone already: the child itself, below.
+        }
+      }
+      child.kill('SIGKILL');
+    };
+    const timer = setTimeout(kill, options.timeoutMs ?? 120_000);
     child.once('error', reject);
     child.once('close', (status) => {
       clearTimeout(timer);
       resolve({ status, stdout, stderr });
     });
   });
+}
+
+/** Runs `node <args>` to completion (runCommand with this process's Node). */
+export function runNode(args: string[], options: TSpawnOptions = {}): Promise<TProcessResult> {
+  return runCommand(process.execPath, args, options);
 }
 
 export interface TServerProcess {
