@@ -63,7 +63,7 @@ async function timeTypeCheck(dir: string, file: string, tsc?: string): Promise<n
   for (let round = 0; round < ROUNDS; round++) {
     const started = performance.now();
     const result = await typeCheck(dir, [file], tsc);
-    if (result.status !== 0) throw new Error(`tsc failed on ${file}:\n${result.output}`);
+    if (result.status !== 0) throw new Error(`tsc failed on ${file}:\n${result.stdout}${result.stderr}`);
     times.push(performance.now() - started);
   }
   return times;

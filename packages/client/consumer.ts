@@ -3,14 +3,14 @@
  * nothing but its declared dependencies, type-checked by that project's own tsc. Used by
  * test/platform/client-package.test.ts and bench/client-typecheck.ts.
  */
-import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
+import { runCommand, type TProcessResult } from '../../test/support/process';
 import { CLIENT_DIR } from './build';
 
 const ROOT = resolve(CLIENT_DIR, '../..');
-const run = promisify(execFile);
+/** npm pack (which builds) and npm install into a fresh project: generous, on a busy machine. */
+const INSTALL_TIMEOUT_MS = 300_000;
 
 /** How the consumer project type-checks: a front end's usual settings (bundler resolution, strict). */
 export const CONSUMER_COMPILER_OPTIONS = {
@@ -24,25 +24,9 @@ export const CONSUMER_COMPILER_OPTIONS = {
   noEmit: true,
 };
 
-export interface TCommandResult {
-  status: number;
-  output: string;
-}
-
-/** Runs a command without blocking this process (a server under test may live in it). */
-export async function runCommand(command: string, args: string[], cwd: string, env: Record<string, string> = {}): Promise<TCommandResult> {
-  try {
-    const { stdout, stderr } = await run(command, args, { cwd, env: { ...process.env, ...env }, maxBuffer: 64 * 1024 * 1024 });
-    return { status: 0, output: stdout + stderr };
-  } catch (error) {
-    const failed = error as { code?: number; stdout?: string; stderr?: string };
-    return { status: typeof failed.code === 'number' ? failed.code : 1, output: `${failed.stdout ?? ''}${failed.stderr ?? ''}` };
-  }
-}
-
 async function mustRun(command: string, args: string[], cwd: string): Promise<void> {
-  const result = await runCommand(command, args, cwd);
-  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed:\n${result.output}`);
+  const result = await runCommand(command, args, { cwd, timeoutMs: INSTALL_TIMEOUT_MS });
+  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed:\n${result.stdout}${result.stderr}`);
 }
 
 /** Builds and packs the package (its prepack script builds) into `destination`; returns the tarball's path. */
@@ -78,7 +62,7 @@ function writeTsconfig(dir: string, files: string[]): void {
 }
 
 /** `tsc -p .` in `dir` on these files, by default with the project's own tsc; status 0 when they type-check. */
-export function typeCheck(dir: string, files: string[], tsc = join(dir, 'node_modules/typescript/bin/tsc')): Promise<TCommandResult> {
+export function typeCheck(dir: string, files: string[], tsc = join(dir, 'node_modules/typescript/bin/tsc')): Promise<TProcessResult> {
   writeTsconfig(dir, files);
-  return runCommand(process.execPath, [tsc, '-p', '.'], dir);
+  return runCommand(process.execPath, [tsc, '-p', '.'], { cwd: dir });
 }

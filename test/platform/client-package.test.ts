@@ -4,10 +4,10 @@ import { join, relative } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { importedSpecifiers } from '../../packages/client/build';
-import { createConsumerProject, packClient, runCommand, typeCheck } from '../../packages/client/consumer';
+import { createConsumerProject, packClient, typeCheck } from '../../packages/client/consumer';
 import { fencedBlocks } from '../support/docs-blocks';
 import { startTestServer, type TTestServer } from '../support/helpers';
-import { ROOT } from '../support/process';
+import { ROOT, runCommand } from '../support/process';
 
 /** What the published code and declarations may import: the package's own dependencies and its own files. */
 const DEPENDENCIES = ['@trpc/client', '@trpc/server', 'superjson', 'openapi-fetch'];
@@ -106,8 +106,8 @@ ClientPackage.before(async (context) => {
   mkdirSync(context.project);
   mkdirSync(context.unpacked);
   const tarball = await packClient(context.dir);
-  const untar = await runCommand('tar', ['-xzf', tarball, '-C', context.unpacked], context.dir);
-  assert.is(untar.status, 0, untar.output);
+  const untar = await runCommand('tar', ['-xzf', tarball, '-C', context.unpacked], { cwd: context.dir });
+  assert.is(untar.status, 0, untar.stderr);
   await createConsumerProject(context.project, tarball);
   context.app = await startTestServer({ SEED_DEMO: true });
 });
@@ -134,13 +134,13 @@ ClientPackage('the tarball holds the built clients and their declarations, and n
 ClientPackage('the project\'s own tsc accepts a file using both clients and refuses every wrong call', async ({ project }) => {
   writeFileSync(join(project, 'uses-both.ts'), USES_BOTH_CLIENTS);
   const accepted = await typeCheck(project, ['uses-both.ts']);
-  assert.is(accepted.status, 0, accepted.output);
+  assert.is(accepted.status, 0, accepted.stdout);
 
   writeFileSync(join(project, 'wrong.ts'), WRONG);
   const refused = await typeCheck(project, ['wrong.ts']);
   assert.is.not(refused.status, 0);
-  const errorLines = new Set([...refused.output.matchAll(/^wrong\.ts\((\d+),\d+\): error TS\d+/gm)].map((match) => Number(match[1])));
-  WRONG_CALLS.forEach((call, index) => assert.ok(errorLines.has(FIRST_WRONG_LINE + index), `not refused: ${call}\n${refused.output}`));
+  const errorLines = new Set([...refused.stdout.matchAll(/^wrong\.ts\((\d+),\d+\): error TS\d+/gm)].map((match) => Number(match[1])));
+  WRONG_CALLS.forEach((call, index) => assert.ok(errorLines.has(FIRST_WRONG_LINE + index), `not refused: ${call}\n${refused.stdout}`));
 });
 
 ClientPackage("the TypeScript snippets of the package's README type-check as one file", async ({ project }) => {
@@ -148,14 +148,14 @@ ClientPackage("the TypeScript snippets of the package's README type-check as one
   assert.ok(snippets.length >= 2, `${snippets.length} snippets`);
   writeFileSync(join(project, 'readme.ts'), snippets.map((block) => block.body).join('\n'));
   const checked = await typeCheck(project, ['readme.ts']);
-  assert.is(checked.status, 0, checked.output);
+  assert.is(checked.status, 0, checked.stdout);
 });
 
 ClientPackage('a plain .mjs script calls the live server through both clients, signed out and signed in', async ({ project, app }) => {
   writeFileSync(join(project, 'live.mjs'), LIVE_SCRIPT);
-  const result = await runCommand(process.execPath, ['live.mjs'], project, { TIDEWATCH_URL: app.url });
-  assert.is(result.status, 0, result.output);
-  const seen = JSON.parse(result.output);
+  const result = await runCommand(process.execPath, ['live.mjs'], { cwd: project, env: { TIDEWATCH_URL: app.url } });
+  assert.is(result.status, 0, result.stderr);
+  const seen = JSON.parse(result.stdout);
   const expected = await app.rest('GET', '/api/assembly/list?page=1&pageSize=5');
   assert.is(seen.health, 'ok');
   assert.ok(expected.body.data.pagination.total > 0, 'the demo seed has assemblies');
