@@ -7,7 +7,7 @@
  *        npx tsx bench/profile.ts /tmp/bench.db '/api/assembly/item?uuid={uuid}'   (5,000 assemblies in rotation)
  *        npx tsx bench/profile.ts /tmp/bench.db '/api/assembly/list?{search}'      (the search cell's keywords)
  *
- * Starts server/main.ts with `node --cpu-prof`, drives the path with autocannon, stops the server
+ * Starts our production build (PROFILE_TSX=1: server/main.ts through tsx) with `node --cpu-prof`, drives the path with autocannon, stops the server
  * and prints the functions with the most self time, grouped by file (the .cpuprofile is kept for
  * Chrome DevTools).
  */
@@ -16,6 +16,8 @@ import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import autocannon from 'autocannon';
+import { buildDist } from '../scripts/build';
+import { NODE_MEMORY_FLAGS } from '../server/node-flags';
 import { benchPublicAssemblyUuid, benchSearchInput, queryString, readBenchCounts } from './workload';
 
 interface TNode {
@@ -26,8 +28,8 @@ interface TNode {
 
 const [db, path, seconds = '5', connections = '10'] = process.argv.slice(2);
 if (!db || !path) throw new Error('usage: npx tsx bench/profile.ts <database file> <path> [seconds] [connections]');
-/** `{uuid}` in the path rotates over 5,000 public assemblies, `{search}` over 3,888 keyword searches, as bench/run.ts's cells do. */
-const ITEM_ROTATION = 5000;
+/** `{uuid}` in the path rotates over 5,000 public assemblies (PROFILE_ROTATION=100: the hot item cell's 100), `{search}` over 3,888 keyword searches, as bench/run.ts's cells do. */
+const ITEM_ROTATION = Number(process.env.PROFILE_ROTATION ?? 5000);
 
 const root = resolve(import.meta.dirname, '..');
 const dir = mkdtempSync(join(tmpdir(), 'tidewatch-prof-'));
@@ -36,10 +38,19 @@ const port = 3121;
 // `PROFILE_TARGET=equipped` the same peer with --equipped (its request log goes to a file in the profile's directory).
 const target = process.env.PROFILE_TARGET === 'peer' || process.env.PROFILE_TARGET === 'equipped' ? 'peer' : 'ours';
 const equipped = process.env.PROFILE_TARGET === 'equipped' ? ['--equipped', '--log', join(dir, 'requests.log')] : [];
+/**
+ * Ours runs as bench/run.ts runs it: the production build (bench/.build) with the heap flags, unless
+ * PROFILE_TSX=1 (the sources through tsx: names and lines of the sources, slower).
+ */
+async function ourEntry(): Promise<string[]> {
+  if (process.env.PROFILE_TSX === '1') return ['--import', 'tsx', 'server/main.ts'];
+  const { outdir } = await buildDist(join(root, 'bench', '.build'));
+  return [join(outdir, 'main.js')];
+}
 const child =
   target === 'peer'
     ? spawn(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${dir}`, '--import', 'tsx', 'bench/peer/server.ts', db, String(port), ...equipped], { cwd: root, stdio: 'inherit' })
-    : spawn(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${dir}`, '--import', 'tsx', 'server/main.ts'], {
+    : spawn(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${dir}`, ...NODE_MEMORY_FLAGS, ...(await ourEntry())], {
         cwd: root,
         stdio: 'inherit',
         env: {
