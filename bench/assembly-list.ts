@@ -50,7 +50,6 @@ async function fill() {
       tags: JSON.stringify([pick(words, i * 3 + 1)]),
       isPublic: i % 10 !== 0,
       likes: i % 37,
-      views: (i * 13) % 1000,
       ratingSum: (i % 5) * (i % 4),
       ratingCount: i % 4,
       createdAt: new Date(now.getTime() - i * 60_000),

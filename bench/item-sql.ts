@@ -15,7 +15,7 @@ const { assemblies } = readBenchCounts(file);
 const uuids = Array.from({ length: 5_000 }, (_, i) => benchPublicAssemblyUuid(i, assemblies));
 
 const COLUMNS = `a.id, a.uuid, a.name, a.ship_id, a.weapons, a.armor, a.furnitures, a.description, a.tags, a.client, a.is_public,
-  a.password_hash, a.creator_id, a.likes, a.views, a.rating_sum, a.rating_count, a.created_at, a.updated_at, a.deleted_at, a.fork_count`;
+  a.password_hash, a.creator_id, a.likes, (select v.views from assembly_views v where v.assembly_id = a.id) as views, a.rating_sum, a.rating_count, a.created_at, a.updated_at, a.deleted_at, a.fork_count`;
 const hull = (column: string) => `(select h.${column} from catalog_hulls h where h.id = a.ship_id)`;
 const FORMS: Record<string, string[]> = {
   'row by uuid alone': [`select ${COLUMNS} from assemblies a where a.uuid = ?`],

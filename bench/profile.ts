@@ -17,6 +17,7 @@ import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import autocannon from 'autocannon';
 import { buildDist } from '../scripts/build';
+import { migrateBenchDatabase } from './generate';
 import { NODE_MEMORY_FLAGS } from '../server/node-flags';
 import { benchPublicAssemblyUuid, benchSearchInput, queryString, readBenchCounts } from './workload';
 
@@ -32,6 +33,7 @@ if (!db || !path) throw new Error('usage: npx tsx bench/profile.ts <database fil
 const ITEM_ROTATION = Number(process.env.PROFILE_ROTATION ?? 5000);
 
 const root = resolve(import.meta.dirname, '..');
+await migrateBenchDatabase(db);
 const dir = mkdtempSync(join(tmpdir(), 'tidewatch-prof-'));
 const port = 3121;
 // `PROFILE_TARGET=peer` profiles the hand-written peer (bench/peer/server.ts) instead, to compare where each spends its time;

@@ -29,7 +29,7 @@ import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
 import { buildDist } from '../scripts/build';
 import { NODE_MEMORY_FLAGS } from '../server/node-flags';
-import { BENCH_PASSWORD, generate, WORDS } from './generate';
+import { BENCH_PASSWORD, generate, migrateBenchDatabase, WORDS } from './generate';
 import { benchPublicAssemblyUuid, benchSearchInput, queryString, readBenchCounts } from './workload';
 import { children, cpuMs, ROOT, rssMb, start, stop, waitFor } from './processes';
 
@@ -406,6 +406,7 @@ async function main(): Promise<void> {
   let userCount: number;
   if (db) {
     if (!existsSync(db)) throw new Error(`${db} does not exist: create it with npx tsx bench/generate.ts ${db}`);
+    await migrateBenchDatabase(db);
     const meta = readBenchCounts(db);
     assemblyCount = meta.assemblies;
     userCount = meta.users;

@@ -99,14 +99,13 @@ export const assemblies = sqliteTable(
     isPublic: integer('is_public', { mode: 'boolean' }).notNull(),
     passwordHash: text('password_hash'),
     likes: integer('likes').notNull().default(0),
-    views: integer('views').notNull().default(0),
     ratingSum: integer('rating_sum').notNull().default(0),
     ratingCount: integer('rating_count').notNull().default(0),
     createdAt: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
     updatedAt: integer('updated_at', { mode: 'timestamp_ms' }).notNull(),
     /** Set when moved to the trash; purged 30 days later. */
     deletedAt: integer('deleted_at', { mode: 'timestamp_ms' }),
-    /** sort=hottest's key (HOT_DECAY_MS), written by triggers on insert and on every change of likes or views. */
+    /** sort=hottest's key (HOT_DECAY_MS), written by triggers on insert and on every change of likes or views (assembly_views). */
     hotRank: real('hot_rank').notNull().default(0),
     /**
      * Forks (issue 19): the assembly this one was cloned from (the web client's `cloningUuid`), kept
@@ -151,6 +150,20 @@ export const assemblies = sqliteTable(
     index('assemblies_ship_created').on(table.shipId, table.createdAt).where(sql.raw(LISTABLE_SQL)),
   ],
 );
+
+/**
+ * How many times each assembly was read (GET /assembly/item), one narrow row per assembly, made by a
+ * trigger on every insert into `assemblies` (migration 0017) and dropped with it. Kept out of the
+ * wide `assemblies` row so that counting views rewrites small pages: the batched flush of the view
+ * counter (server/infra/view-counter.ts) touched a 4 KiB page of `assemblies` per viewed row, a few
+ * dozen rows per page here (bench/README.md, issue 22). A trigger on `views` moves hot_rank.
+ */
+export const assemblyViews = sqliteTable('assembly_views', {
+  assemblyId: integer('assembly_id')
+    .primaryKey()
+    .references(() => assemblies.id, { onDelete: 'cascade' }),
+  views: integer('views').notNull().default(0),
+});
 
 /**
  * How many listable assemblies each hull has, kept exact by triggers (migration 0012) on every

@@ -1,19 +1,20 @@
 import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import type { TDb } from '../../db/client';
 import { prepared } from '../../db/prepared';
-import { assemblies } from '../../db/schema';
+import { assemblies, assemblyViews } from '../../db/schema';
 
 /** How often each instance writes the views it counted (server/jobs.ts), and once more when it stops. */
 export const VIEW_FLUSH_INTERVAL_MS = 1_000;
 
 /**
- * Most assemblies one flush statement writes. Each row moves the list orders' indexes (hot_rank), so a
- * statement for every assembly read in a second of the item benchmark (~2,000) held the event loop
- * for ~105 ms; 250 a statement holds it ~13 ms at a time (bench/README.md).
+ * Most assemblies one flush statement writes, so that a flush of every assembly read in a second
+ * holds the event loop a few milliseconds at a time, never all at once (bench/README.md).
  */
 export const VIEW_FLUSH_CHUNK = 250;
 
 interface TCount {
+  /** The assembly's row id: the flush writes by it (assembly_views' key). */
+  id: number;
   /** The stored count when last read or written by this process. */
   stored: number;
   /** Views counted here and not yet written. */
@@ -22,10 +23,11 @@ interface TCount {
   flushing: number;
 }
 
+/** The stored count of a live assembly by uuid, with its id; one table per select (bench/README.md, issue 22). */
 function storedViewsQuery(db: TDb) {
   return prepared(db, 'assembly.views', (d) =>
     d
-      .select({ views: assemblies.views })
+      .select({ id: assemblies.id, views: sql<number>`(select ${assemblyViews.views} from ${assemblyViews} where ${assemblyViews.assemblyId} = ${assemblies.id})` })
       .from(assemblies)
       .where(and(eq(assemblies.uuid, sql.placeholder('uuid')), isNull(assemblies.deletedAt)))
       .prepare(),
@@ -33,21 +35,21 @@ function storedViewsQuery(db: TDb) {
 }
 
 /**
- * Adds every delta of `batch` (a JSON array of [uuid, delta]) in one statement, so a flush is one
- * round trip to a libSQL server however many assemblies it covers; returns the new stored counts of
- * the live ones (a trashed or purged assembly is not updated and not returned). The `+` keeps the
- * `deleted_at` index out of the plan: SQLite otherwise takes it for selective, walks the ~950,000
- * live rows and scans the batch for each (minutes on the benchmark's database, holding the write
- * lock), where it must walk the batch and look each uuid up (a test checks the plan). A trigger
- * (migration 0013) moves a row's sort=hottest key, and its two index entries, only when the views
- * change its rounded interaction term, which keeps the flush near its cost before those indexes.
+ * Adds every delta of `batch` (a JSON array of [id, delta]) to `assembly_views` in one statement, so
+ * a flush is one round trip to a libSQL server however many assemblies it covers; returns the new
+ * stored counts of the live ones (a trashed or purged assembly is not updated and not returned).
+ * Each id is a primary-key lookup in both tables; the `+` keeps the `deleted_at` index out of the
+ * plan, where SQLite would otherwise walk the live rows and scan the batch for each (a test checks
+ * the plan). A trigger (migration 0017) moves the sort=hottest key of `assemblies` only when the
+ * views change its rounded interaction term, so a flush rewrites the narrow rows alone.
  */
 export function viewFlushStatement(batch: string): SQL {
   return sql`
-    update ${assemblies} set views = ${assemblies}.views + counted.delta
-    from (select json_extract(value, '$[0]') as uuid, json_extract(value, '$[1]') as delta from json_each(${batch})) as counted
-    where ${assemblies}.uuid = counted.uuid and +${assemblies}.deleted_at is null
-    returning uuid, views`;
+    update ${assemblyViews} set views = ${assemblyViews}.views + counted.delta
+    from (select value ->> 0 as id, value ->> 1 as delta from json_each(${batch})) as counted
+    join ${assemblies} on ${assemblies}.id = counted.id and +${assemblies}.deleted_at is null
+    where ${assemblyViews}.assembly_id = counted.id
+    returning assembly_id as id, views`;
 }
 
 /**
@@ -66,11 +68,11 @@ export class ViewCounter {
     return count && count.stored + count.flushing + count.pending;
   }
 
-  /** Records the stored count just read from the database; returns the count with what is not yet written. */
-  learn(uuid: string, stored: number): number {
+  /** Records the stored count just read from the database (assembly `id`); returns the count with what is not yet written. */
+  learn(uuid: string, id: number, stored: number): number {
     const count = this.counts.get(uuid);
     if (!count) {
-      this.counts.set(uuid, { stored, pending: 0, flushing: 0 });
+      this.counts.set(uuid, { id, stored, pending: 0, flushing: 0 });
       return stored;
     }
     count.stored = stored;
@@ -85,10 +87,10 @@ export class ViewCounter {
     return count.stored + count.flushing + count.pending;
   }
 
-  /** The stored count of a live (not trashed) assembly, or undefined. */
-  async readStored(db: TDb, uuid: string): Promise<number | undefined> {
+  /** The id and stored count of a live (not trashed) assembly, or undefined. */
+  async readStored(db: TDb, uuid: string): Promise<{ id: number; views: number } | undefined> {
     const [row] = await storedViewsQuery(db).all({ uuid });
-    return row?.views;
+    return row && { id: row.id, views: Number(row.views ?? 0) };
   }
 
   /** The flush under way, if any: flushes run one after the other, never interleaved (see flush). */
@@ -108,7 +110,8 @@ export class ViewCounter {
   }
 
   private async flushNow(db: TDb): Promise<number> {
-    const batch = [...this.counts].filter(([, count]) => count.pending > 0);
+    // In id order: consecutive rows share the pages of both tables' b-trees.
+    const batch = [...this.counts].filter(([, count]) => count.pending > 0).sort(([, a], [, b]) => a.id - b.id);
     for (const [uuid, count] of this.counts) if (count.pending === 0 && count.flushing === 0) this.counts.delete(uuid);
     if (batch.length === 0) return 0;
     for (const [, count] of batch) {
@@ -121,10 +124,10 @@ export class ViewCounter {
         // Between statements the requests waiting behind this one are answered (better-sqlite3 runs it synchronously).
         if (done > 0) await new Promise((resolve) => setImmediate(resolve));
         const chunk = batch.slice(done, done + VIEW_FLUSH_CHUNK);
-        const rows = await db.all<{ uuid: string; views: number }>(viewFlushStatement(JSON.stringify(chunk.map(([uuid, count]) => [uuid, count.flushing]))));
-        const written = new Map(rows.map((row) => [row.uuid, Number(row.views)]));
+        const rows = await db.all<{ id: number; views: number }>(viewFlushStatement(JSON.stringify(chunk.map(([, count]) => [count.id, count.flushing]))));
+        const written = new Map(rows.map((row) => [Number(row.id), Number(row.views)]));
         for (const [uuid, count] of chunk) {
-          const views = written.get(uuid);
+          const views = written.get(count.id);
           count.flushing = 0;
           // Trashed or purged meanwhile: its views go with it.
           if (views === undefined) this.counts.delete(uuid);

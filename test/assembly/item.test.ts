@@ -7,11 +7,11 @@ import { eq, sql, type SQL } from 'drizzle-orm';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { openDatabase } from '../../db/client';
-import { assemblies } from '../../db/schema';
+import { assemblies, assemblyViews } from '../../db/schema';
 import { getAssembly } from '../../server/domains/assembly/item';
 import { MemoryReadCache } from '../../server/infra/cache/read-cache';
 import { VIEW_FLUSH_CHUNK, ViewCounter, viewFlushStatement } from '../../server/infra/view-counter';
-import { HULK, importCommunitySample, signUpAdmin, startTestServer, TEST_DRIVER, trpcError, type TTestServer } from '../support/helpers';
+import { HULK, importCommunitySample, signUpAdmin, startTestServer, storedViewsOf, TEST_DRIVER, trpcError, type TTestServer } from '../support/helpers';
 import { publish, readable, type TUser } from './fixtures';
 
 const Item = suite<{ app: TTestServer; owner: TUser; other: TUser }>('item: views, cache, private rules, ETag');
@@ -34,8 +34,7 @@ Item('views count on every read but the creator\'s, cache hit or not', async ({ 
   assert.is((await app.rest('GET', `${url}&force=true`)).body.data.views, 4);
 });
 
-const storedViews = async (app: TTestServer, uuid: string) =>
-  (await app.database.db.select({ views: assemblies.views }).from(assemblies).where(eq(assemblies.uuid, uuid)).get())!.views;
+const storedViews = async (app: TTestServer, uuid: string) => (await storedViewsOf(app.database.db, [uuid]))[0];
 
 Item('views are counted in memory and written in one batch; the next read after it sees other instances\' views', async ({ app, owner }) => {
   const created = await publish(app, owner.token, HULK);
@@ -47,7 +46,7 @@ Item('views are counted in memory and written in one batch; the next read after 
   assert.is(await storedViews(app, created.uuid), 3);
   assert.is(await views.flush(app.database.db), 0, 'nothing pending, nothing written');
   // Another instance wrote 10 views: the flush forgot this count, so the next read fetches it.
-  await app.database.db.update(assemblies).set({ views: 13 }).where(eq(assemblies.uuid, created.uuid));
+  await app.database.db.update(assemblyViews).set({ views: 13 }).where(eq(assemblyViews.assemblyId, sql`(select id from assemblies where uuid = ${created.uuid})`));
   assert.is((await app.rest('GET', url)).body.data.views, 14);
   assert.is((await app.rest('GET', url, { token: owner.token })).body.data.views, 14, 'the creator still does not count');
   await views.flush(app.database.db);
@@ -83,20 +82,22 @@ Item('a flush during the password check of a private read loses no view and brea
   assert.is(await storedViews(app, locked.uuid), 1);
 });
 
-Item('a flush walks its batch and looks each uuid up, never the live rows (query plan)', async () => {
+Item('a flush walks its batch and looks each id up in both tables, never the live rows (query plan)', async () => {
   // A database of its own: on libSQL, the app's writes failed (busy) after an EXPLAIN of this UPDATE on its connection.
   const dir = mkdtempSync(join(tmpdir(), 'tidewatch-views-plan-'));
   const database = openDatabase(`file:${join(dir, 'plan.db')}`, { driver: TEST_DRIVER });
   let steps: string[];
   try {
     await database.migrate();
-    steps = (await database.db.all<{ detail: string }>(sql`explain query plan ${viewFlushStatement('[["x", 1]]')}`)).map((row) => row.detail);
+    steps = (await database.db.all<{ detail: string }>(sql`explain query plan ${viewFlushStatement('[[1, 1]]')}`)).map((row) => row.detail);
   } finally {
     database.close();
     rmSync(dir, { recursive: true, force: true });
   }
-  assert.ok(steps.some((step) => /SEARCH assemblies USING INDEX assemblies_uuid_unique \(uuid=\?\)/.test(step)), steps.join('; '));
-  assert.not.ok(steps.some((step) => /assemblies_listable|SCAN assemblies/.test(step)), steps.join('; '));
+  assert.ok(steps.some((step) => /SCAN json_each/.test(step)), steps.join('; '));
+  assert.ok(steps.some((step) => /SEARCH assembly_views USING INTEGER PRIMARY KEY/.test(step)), steps.join('; '));
+  assert.ok(steps.some((step) => /SEARCH assemblies USING INTEGER PRIMARY KEY/.test(step)), steps.join('; '));
+  assert.not.ok(steps.some((step) => /assemblies_listable|SCAN assemblies|SCAN assembly_views/.test(step)), steps.join('; '));
 });
 
 Item('a failed flush keeps the views for the next one', async ({ app, owner }) => {
@@ -123,13 +124,12 @@ Item('a flush writes VIEW_FLUSH_CHUNK assemblies a statement; a failed statement
   }));
   for (let start = 0; start < rows.length; start += 100) await db.insert(assemblies).values(rows.slice(start, start + 100));
   const stored = async () => {
-    const found = await db.select({ uuid: assemblies.uuid, views: assemblies.views }).from(assemblies).where(sql`${assemblies.name} like 'chunk %'`);
-    const byUuid = new Map(found.map((row) => [row.uuid, row.views]));
-    return rows.map((row) => byUuid.get(row.uuid));
+    return storedViewsOf(db, rows.map((row) => row.uuid));
   };
+  const ids = new Map((await db.select({ id: assemblies.id, uuid: assemblies.uuid }).from(assemblies).where(sql`${assemblies.name} like 'chunk %'`)).map((row) => [row.uuid, row.id]));
   const views = new ViewCounter();
   for (const row of rows) {
-    views.learn(row.uuid, 0);
+    views.learn(row.uuid, ids.get(row.uuid)!, 0);
     views.record(row.uuid);
   }
   // The second statement fails (a lost connection): the first chunk is written, the rest stays pending.
@@ -151,7 +151,7 @@ Item('a flush writes VIEW_FLUSH_CHUNK assemblies a statement; a failed statement
   // A second flush asked for while the first runs, with views recorded before and between: each view written once.
   // (A flush forgets the counts that had nothing pending; a read learns them again, as getAssembly does.)
   for (const row of rows) {
-    if (views.current(row.uuid) === undefined) views.learn(row.uuid, 1);
+    if (views.current(row.uuid) === undefined) views.learn(row.uuid, ids.get(row.uuid)!, 1);
     views.record(row.uuid);
   }
   const first = views.flush(db);

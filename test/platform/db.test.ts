@@ -379,6 +379,10 @@ ListBounds('a database at 0010 gets exact keys and counts, and the triggers keep
       assert.ok(actual && actual.every((value, i) => Math.abs(value - expected[i]!) < 1e-9), `${label}: ${actual} against ${expected}`);
     const filled = await keys();
     near(filled['public hulk'], [hot(3, 40, t), (9 + 15) / (2 + 5)], 'filled by the migration');
+    // 0017 moves views to assembly_views, one row per assembly.
+    const storedViews = async () =>
+      Object.fromEntries((await db.all<{ name: string; views: number }>(sql`select a.name, v.views from assemblies a join assembly_views v on v.assembly_id = a.id`)).map((row) => [row.name, Number(row.views)]));
+    assert.equal(await storedViews(), { 'public hulk': 40, 'public dhow': 0, 'private hulk': 1, 'trashed hulk': 0 }, 'the views moved with the migration');
     near(filled['public dhow'], [hot(0, 0, t + 1000), 3], 'unrated: 3');
     near(filled['private hulk'], [hot(1, 1, t + 2000), 20 / 6], 'every row has its keys, listable or not');
     const counts = async () =>
@@ -387,9 +391,10 @@ ListBounds('a database at 0010 gets exact keys and counts, and the triggers keep
 
     // Writes after the migration: a like, a view flush, a rating, an insert, publish state, trash, a change of hull, a delete.
     await db.run(sql`update assemblies set likes = 10 where name = 'public dhow'`);
-    await db.run(sql`update assemblies set views = views + 25 where name = 'public hulk'`);
+    await db.run(sql`update assembly_views set views = views + 25 where assembly_id = (select id from assemblies where name = 'public hulk')`);
     await db.run(sql`update assemblies set rating_sum = 14, rating_count = 3 where name = 'public hulk'`);
-    await insert('new brigantine', 'brigantine', 1, null, 2, 0, 0, 0, t + 4000);
+    await db.run(sql`insert into assemblies (uuid, creator_id, name, ship_id, weapons, furnitures, tags, is_public, likes, rating_sum, rating_count, created_at, updated_at)
+      values (${randomUUID()}, 'lb_owner', 'new brigantine', 'brigantine', '[]', '[]', '[]', 1, 2, 0, 0, ${t + 4000}, ${t + 4000})`);
     const written = await keys();
     near(written['public dhow'], [hot(10, 0, t + 1000), 3], 'a like');
     near(written['public hulk'], [hot(3, 65, t), (14 + 15) / (3 + 5)], 'views and a rating');
@@ -404,6 +409,8 @@ ListBounds('a database at 0010 gets exact keys and counts, and the triggers keep
     await db.run(sql`update assemblies set name = 'renamed', likes = likes where name = 'private hulk'`);
     await db.run(sql`delete from assemblies where name in ('trashed hulk', 'new brigantine')`);
     assert.equal(await counts(), { dhow: 2, hulk: 1 }, 'a listable and a trashed row deleted');
+    assert.equal(Object.keys(await storedViews()).sort(), ['private hulk', 'public dhow', 'public hulk'].map((name) => (name === 'private hulk' ? 'renamed' : name)).sort(), 'an insert makes its views row, a delete drops it');
+    near((await keys())['public hulk'], [hot(3, 65, t), (14 + 15) / (3 + 5)], 'a like of the renamed one leaves the others alone');
     const listable = await db.all<{ ship_id: string; n: number }>(sql`select ship_id, count(*) as n from assemblies where deleted_at is null and is_public = 1 group by ship_id order by ship_id`);
     assert.equal(await counts(), Object.fromEntries(listable.map((row) => [row.ship_id, Number(row.n)])), 'the counts are the listable rows');
     for (const name of ['assemblies_hot', 'assemblies_rating', 'assemblies_ship_latest', 'assemblies_ship_hot', 'assemblies_ship_rating']) {

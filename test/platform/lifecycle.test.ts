@@ -5,10 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { eq } from 'drizzle-orm';
 import { openDatabase } from '../../db/client';
-import { assemblies } from '../../db/schema';
-import { rest, TEST_DRIVER } from '../support/helpers';
+import { rest, storedViewsOf, TEST_DRIVER } from '../support/helpers';
 import { ROOT, startServerProcess, TSX_ARGS, type TServerProcess } from '../support/process';
 
 const NODE_ARGS = TSX_ARGS;
@@ -53,9 +51,9 @@ Lifecycle('SIGTERM writes the views counted since the last batch', async ({ dir 
   assert.is(await server.exited, 0);
   const database = openDatabase(`file:${file}`, { driver: TEST_DRIVER });
   try {
-    const row = await database.db.select({ views: assemblies.views }).from(assemblies).where(eq(assemblies.uuid, uuid)).get();
+    const [stored] = await storedViewsOf(database.db, [uuid]);
     assert.ok(counted >= 3);
-    assert.is(row?.views, counted, 'every view answered before the stop is stored');
+    assert.is(stored, counted, 'every view answered before the stop is stored');
   } finally {
     database.close();
   }

@@ -8,7 +8,9 @@ import type { AnyRouter } from '@trpc/server';
 import { createTRPCClient, httpBatchLink, httpLink, TRPCClientError } from '@trpc/client';
 import { pino } from 'pino';
 import superjson from 'superjson';
-import type { TDatabaseDriver } from '../../db/client';
+import { eq, inArray } from 'drizzle-orm';
+import type { TDatabaseDriver, TDb } from '../../db/client';
+import { assemblies, assemblyViews } from '../../db/schema';
 import { createDeps } from '../../server/app';
 import { configWith, type TConfig } from '../../server/config';
 import { createContext } from '../../server/context';
@@ -59,6 +61,17 @@ export async function solveCaptcha(
   };
   tamper?.(payload);
   return Buffer.from(JSON.stringify(payload)).toString('base64');
+}
+
+/** The stored view counts (assembly_views, migration 0017) of assemblies by uuid, in the order given; undefined for an unknown one. */
+export async function storedViewsOf(db: TDb, uuids: string[]): Promise<(number | undefined)[]> {
+  const rows = await db
+    .select({ uuid: assemblies.uuid, views: assemblyViews.views })
+    .from(assemblies)
+    .innerJoin(assemblyViews, eq(assemblyViews.assemblyId, assemblies.id))
+    .where(inArray(assemblies.uuid, uuids));
+  const byUuid = new Map(rows.map((row) => [row.uuid, row.views]));
+  return uuids.map((uuid) => byUuid.get(uuid));
 }
 
 export function silentLogger() {

@@ -41,7 +41,7 @@ export async function getAssembly(
     const row = await findActive(db, uuid);
     entry = { view: toView(row), isPublic: row.isPublic, creatorId: row.creatorId, passwordHash: row.passwordHash };
     caches.item.set(uuid, entry);
-    views.learn(uuid, row.views);
+    views.learn(uuid, row.id, row.views);
   }
   // A private assembly with a password, read without it: a 200 without content, so that the web
   // client shows its password prompt (issue 18). No guess is spent and no view counted; a wrong
@@ -59,7 +59,7 @@ export async function getAssembly(
       await caches.item.invalidate(uuid);
       throw new AppError('NOT_FOUND', `Assembly ${uuid} not found`);
     }
-    current = views.learn(uuid, stored);
+    current = views.learn(uuid, stored.id, stored.views);
   }
   if (input.viewerId !== entry.creatorId) current = views.record(uuid);
   // The caller's own like, after the shared cache: never part of the cached view. A creator cannot

@@ -2,7 +2,7 @@
 import { eq, sql } from 'drizzle-orm';
 import type { TDb } from '../../../db/client';
 import { prepared } from '../../../db/prepared';
-import { assemblies, catalogHulls, users } from '../../../db/schema';
+import { assemblies, assemblyViews, catalogHulls, users } from '../../../db/schema';
 import { AppError } from '../../errors';
 import { weakEtag } from '../../etag';
 import type { TLoadout, TWeaponEntry } from './fields';
@@ -28,7 +28,8 @@ const viewColumns = {
   creatorName: sql<string>`(select ${users.username} from ${users} where ${users.id} = ${assemblies.creatorId})`,
   creatorAvatar: sql<string | null>`(select ${users.avatarUrl} from ${users} where ${users.id} = ${assemblies.creatorId})`,
   likes: assemblies.likes,
-  views: assemblies.views,
+  // Its own table (migration 0017): the view counter's flush rewrites narrow rows, not this one.
+  views: sql<number>`coalesce((select ${assemblyViews.views} from ${assemblyViews} where ${assemblyViews.assemblyId} = "assemblies"."id"), 0)`,
   ratingSum: assemblies.ratingSum,
   ratingCount: assemblies.ratingCount,
   createdAt: assemblies.createdAt,
