@@ -16,7 +16,7 @@ import { invalidateAssembly, type TAssemblyCaches } from './item';
 import { assertValidLoadout } from './loadout';
 import type { TLoadout } from './fields';
 import type { TClientExtras } from './fields';
-import { clientOf, findActive, findRowIn, itemEtag, loadoutOf, selectRows, toSummary, toView, type TRow } from './queries';
+import { clientOf, findActive, findRowIn, itemEtag, loadoutOf, rowsOf, selectRows, toSummary, toView, type TRow } from './queries';
 import type { TAssemblyDraft, TAssemblyPatch, TAssemblyView, TTrashedAssembly } from './schemas';
 
 export const TRASH_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
@@ -185,7 +185,7 @@ export async function listTrash(
   const window = pageWindow(input.page, input.pageSize);
   const where = and(eq(assemblies.creatorId, input.userId), isNotNull(assemblies.deletedAt));
   const total = (await db.select({ n: count() }).from(assemblies).where(where).get())?.n ?? 0;
-  const rows = await selectRows(db).where(where).orderBy(desc(assemblies.deletedAt), desc(assemblies.id)).limit(window.limit).offset(window.offset).all();
+  const rows = rowsOf(await selectRows(db).where(where).orderBy(desc(assemblies.deletedAt), desc(assemblies.id)).limit(window.limit).offset(window.offset).values());
   return {
     data: rows.map((row) => ({
       ...toSummary(row),

@@ -5,7 +5,7 @@ import { unionAll } from 'drizzle-orm/sqlite-core';
 import type { TDb } from '../../../db/client';
 import { prepared } from '../../../db/prepared';
 import { assemblies, assemblyListableCounts, catalogHulls } from '../../../db/schema';
-import { selectRows, type TRow } from './queries';
+import { rowsOf, selectRows, type TRow } from './queries';
 import type { TListOrder, TListSort } from './schemas';
 
 /**
@@ -114,6 +114,6 @@ function rowsAmong(db: TDb) {
 /** The full rows of a page's ids, in the ids' order. */
 export async function rowsInOrder(db: TDb, ids: number[]): Promise<TRow[]> {
   if (ids.length === 0) return [];
-  const byId = new Map((await rowsAmong(db).all({ ids: JSON.stringify(ids) })).map((row) => [row.id, row]));
+  const byId = new Map(rowsOf(await rowsAmong(db).values({ ids: JSON.stringify(ids) })).map((row) => [row.id, row]));
   return ids.flatMap((id) => byId.get(id) ?? []);
 }

@@ -8,7 +8,7 @@ import type { TDepsOf } from '../../deps';
 import { pageWindow, type TPagination } from '../../schemas';
 import { withIsLiked } from './likes';
 import { listable } from './list-queries';
-import { selectRows, toSummary } from './queries';
+import { rowsOf, selectRows, toSummary } from './queries';
 import type { TAssemblySummary } from './schemas';
 
 export interface TUserAssemblyPage {
@@ -38,7 +38,7 @@ async function creatorPage(deps: TDepsOf<'db'>, input: TUserPageInput, where: SQ
   const { db } = deps;
   const window = pageWindow(input.page, input.pageSize);
   const total = (await db.select({ n: count() }).from(assemblies).where(where).get())?.n ?? 0;
-  const rows = window.offset < total ? await selectRows(db).where(where).orderBy(desc(assemblies.id)).limit(window.limit).offset(window.offset).all() : [];
+  const rows = window.offset < total ? rowsOf(await selectRows(db).where(where).orderBy(desc(assemblies.id)).limit(window.limit).offset(window.offset).values()) : [];
   return { data: rows.map(toSummary), pagination: window.describe(total) };
 }
 
@@ -68,13 +68,15 @@ export async function listLikedAssemblies(deps: TDepsOf<'db'>, input: TUserPageI
   const total = (await db.select({ n: count() }).from(assemblyLikes).innerJoin(assemblies, joined).where(listable()).get())?.n ?? 0;
   const rows =
     window.offset < total
-      ? await selectRows(db)
-          .innerJoin(assemblyLikes, joined)
-          .where(listable())
-          .orderBy(desc(assemblyLikes.createdAt), sql`${assemblyLikes}.rowid desc`)
-          .limit(window.limit)
-          .offset(window.offset)
-          .all()
+      ? rowsOf(
+          await selectRows(db)
+            .innerJoin(assemblyLikes, joined)
+            .where(listable())
+            .orderBy(desc(assemblyLikes.createdAt), sql`${assemblyLikes}.rowid desc`)
+            .limit(window.limit)
+            .offset(window.offset)
+            .values(),
+        )
       : [];
   const page = { data: rows.map(toSummary), pagination: window.describe(total) };
   // The user's own likes: every item is liked by the viewer.
