@@ -111,27 +111,29 @@ function sharedOf(row: TRow, client: TClientExtras) {
 }
 
 /** The loadout in the web client's form: as it sent it, or built from ours. */
-function clientDataFor(row: TRow, client: TClientExtras): Record<string, unknown> {
-  return client.data ?? clientDataOf(loadoutOf(row));
+function clientDataFor(loadout: TLoadout, client: TClientExtras): Record<string, unknown> {
+  return client.data ?? clientDataOf(loadout);
 }
 
 export function toSummary(row: TRow): TAssemblySummary {
   const client = clientOf(row);
-  return { ...sharedOf(row, client), isLiked: false, attr: client.attr ?? {}, assembly: clientDataFor(row, client) };
+  return { ...sharedOf(row, client), isLiked: false, attr: client.attr ?? {}, assembly: clientDataFor(loadoutOf(row), client) };
 }
 
 /** The view of a readable assembly; `isOwner` is the caller's (getAssembly sets it per read). */
 export function toView(row: TRow, viewerId?: string): TAssemblyView {
   const client = clientOf(row);
   const shared = sharedOf(row, client);
+  // Each JSON column parsed once: the loadout's arrays are the answer's `weapons` and `furnitures` too.
+  const loadout = loadoutOf(row);
   return {
     ...shared,
-    assembly: { visibility: row.isPublic ? 'publicly' : 'private', tags: shared.tags, attr: client.attr ?? {}, data: clientDataFor(row, client) },
+    assembly: { visibility: row.isPublic ? 'publicly' : 'private', tags: shared.tags, attr: client.attr ?? {}, data: clientDataFor(loadout, client) },
     wheel: { attr: client.wheel?.attr ?? {}, data: client.wheel?.data ?? null },
     warehouse: { attr: client.warehouse?.attr ?? {}, data: client.warehouse?.data ?? null },
-    weapons: JSON.parse(row.weapons) as TWeaponEntry[],
+    weapons: loadout.weapons,
     armor: row.armor,
-    furnitures: JSON.parse(row.furnitures) as string[],
+    furnitures: loadout.furnitures,
     isVisibility: true,
     isPassword: false,
     isOwner: viewerId !== undefined && viewerId === row.creatorId,
