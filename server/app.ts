@@ -28,6 +28,7 @@ import type { TDropCurrentSnapshot } from './domains/drop/schemas';
 import { createCaches } from './infra/cache';
 import { localBus } from './infra/redis/invalidation';
 import { ViewCounter } from './infra/view-counter';
+import type { TStoredCounters } from './infra/cache/stored-answers';
 import type { TSharedState } from './infra/redis';
 import { redisRateLimitStore } from './infra/redis/rate-limit-store';
 import { SharedReadCache } from './infra/cache/shared-read-cache';
@@ -109,12 +110,15 @@ export function createApp(options: { db: TDb; deps: TAppDeps }): TApp {
     deps.logger.error({ err: error, ...info }, 'request failed');
 
   const routes = RouteTable.fromRouter(appRouter);
+  // Stored answers of an item read are replayed around its live view count (server/infra/cache/stored-answers.ts).
+  const counters: TStoredCounters = { assemblyViews: (uuid) => deps.views.recordKnown(uuid) };
   const rest = createRestHandler({
     routes,
     createContext: contextFor,
     onServerError: logServerError,
     caches: deps.caches,
     nowMs: () => deps.now().getTime(),
+    counters,
   });
   const trpc = createTrpcHandler({
     router: appRouter,
@@ -122,6 +126,7 @@ export function createApp(options: { db: TDb; deps: TAppDeps }): TApp {
     maxBatchSize: deps.config.TRPC_MAX_BATCH_SIZE,
     caches: deps.caches,
     nowMs: () => deps.now().getTime(),
+    counters,
     onServerError: logServerError,
   });
   let openApi: { document: object; json: string } | undefined;

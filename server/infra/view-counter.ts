@@ -87,6 +87,14 @@ export class ViewCounter {
     return count.stored + count.flushing + count.pending;
   }
 
+  /**
+   * Counts one view of an assembly whose count this process knows, returning the new count; undefined
+   * (nothing counted) when it does not: a replayed answer (stored-answers.ts) then runs the read instead.
+   */
+  recordKnown(uuid: string): number | undefined {
+    return this.counts.has(uuid) ? this.record(uuid) : undefined;
+  }
+
   /** The id and stored count of a live (not trashed) assembly, or undefined. */
   async readStored(db: TDb, uuid: string): Promise<{ id: number; views: number } | undefined> {
     const [row] = await storedViewsQuery(db).all({ uuid });

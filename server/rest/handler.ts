@@ -5,7 +5,7 @@ import { etagListMatches, weakEtag } from '../etag';
 import { queryToObject, readJsonObjectBody } from './body';
 import { envelopeBody, sendJson } from './envelope';
 import type { TCaches } from '../infra/cache';
-import { StoredAnswers } from '../infra/cache/stored-answers';
+import { StoredAnswers, type TStoredCounters } from '../infra/cache/stored-answers';
 import { defaultCacheControl } from '../http/caching';
 import { routePathOf, type RouteTable, type TRestRoute } from './routes';
 
@@ -21,6 +21,8 @@ export interface TRestHandlerOptions {
   caches: TCaches;
   /** The service clock, in ms. */
   nowMs: () => number;
+  /** The live counters stored answers may carry (the item's views). */
+  counters: TStoredCounters;
 }
 
 /** `search` is the raw query string without `?` (see splitRequestTarget). */
@@ -61,7 +63,7 @@ function withIfMatch(input: Record<string, unknown>, header: string): Record<str
  */
 export function createRestHandler(options: TRestHandlerOptions): TRestHandler {
   const { routes } = options;
-  const storedAnswers = new StoredAnswers(options.caches.lru, options.nowMs);
+  const storedAnswers = new StoredAnswers(options.caches.lru, options.nowMs, options.counters);
 
   return async (req, res, rawPath, search, identity) => {
     const { requestId } = identity;
@@ -108,7 +110,7 @@ export function createRestHandler(options: TRestHandlerOptions): TRestHandler {
         headers['cache-control'] ??= defaultCacheControl('GET', req.headers.authorization !== undefined || req.headers['x-access-token'] !== undefined);
         // A procedure may set its own (weak) ETag when its body carries a counter that should not defeat revalidation.
         headers.etag ??= weakEtag(typeof responseBody === 'string' ? responseBody : responseBody.toString('base64'));
-        if (cacheKey !== null && ctx.replayable && typeof responseBody === 'string') storedAnswers.write(cacheKey, responseBody, headers);
+        if (cacheKey !== null && ctx.replayable && typeof responseBody === 'string') storedAnswers.write(cacheKey, responseBody, headers, route.storedAnswers, data);
       } else {
         headers['cache-control'] ??= defaultCacheControl(route.method, false);
       }

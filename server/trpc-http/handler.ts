@@ -7,7 +7,7 @@ import { AppError, toPublicError } from '../errors';
 import { BODY_LIMIT_BYTES, readBody } from '../rest/body';
 import { procedureCall, type TProcedureCall } from '../rest/procedure-call';
 import type { TCaches } from '../infra/cache';
-import { StoredAnswers, storedAnswersRuleOf, type TStoredAnswersRule } from '../infra/cache/stored-answers';
+import { StoredAnswers, storedAnswersRuleOf, type TStoredAnswersRule, type TStoredCounters } from '../infra/cache/stored-answers';
 
 /** A procedure of the router as this handler calls it, resolved once at start-up. */
 interface TEntry {
@@ -27,7 +27,7 @@ interface TCall {
 
 /** One call's answer: its serialised response item, HTTP status and the headers it asked for. */
 interface TAnswer {
-  /** As computed, or as stored (bytes). */
+  /** As computed, or as stored (bytes; with a counter, a string). */
   item: string | Buffer;
   status: number;
   headers: Record<string, string>;
@@ -42,6 +42,8 @@ export interface TTrpcHandlerOptions {
   /** Where anonymous queries of procedures with `meta.http.stored` keep their answers. */
   caches: TCaches;
   nowMs: () => number;
+  /** The live counters stored answers may carry (the item's views). */
+  counters: TStoredCounters;
   onServerError: (error: unknown, info: Record<string, unknown>) => void;
 }
 
@@ -89,7 +91,7 @@ export function createTrpcHandler(options: TTrpcHandlerOptions): TTrpcHandler {
   const { router, maxBatchSize } = options;
   const config = router._def._config;
   const deserialize = (value: unknown) => config.transformer.input.deserialize(value);
-  const stored = new StoredAnswers(options.caches.lru, options.nowMs);
+  const stored = new StoredAnswers(options.caches.lru, options.nowMs, options.counters);
 
   const procedures = new Map<string, TEntry>();
   for (const [path, procedure] of Object.entries(router._def.procedures as Record<string, AnyProcedure>)) {
@@ -156,7 +158,7 @@ export function createTrpcHandler(options: TTrpcHandlerOptions): TTrpcHandler {
         batchIndex: index,
       });
       const item = JSON.stringify(transformTRPCResponse(config, { result: { data } }));
-      if (call.cacheKey !== null && ctx.replayable) stored.write(call.cacheKey, item, ctx.responseHeaders);
+      if (call.cacheKey !== null && ctx.replayable) stored.write(call.cacheKey, item, ctx.responseHeaders, call.entry.storedAnswers, data);
       return { item, status: 200, headers: ctx.responseHeaders };
     } catch (cause) {
       const error = getTRPCErrorFromUnknown(cause);

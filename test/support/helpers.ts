@@ -280,6 +280,7 @@ export async function serveRestRouter(router: AnyRouter): Promise<{ url: string;
     onServerError: () => {},
     caches: deps.caches,
     nowMs: () => deps.now().getTime(),
+    counters: { assemblyViews: (uuid) => deps.views.recordKnown(uuid) },
   });
   const server: Server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');

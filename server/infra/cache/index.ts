@@ -4,10 +4,10 @@
  *
  * | scope         | holds                                                        | dropped on this instance by                                  | on several instances (REDIS_URL)                     |
  * |---------------|--------------------------------------------------------------|---------------------------------------------------------------|------------------------------------------------------|
- * | `item`        | one assembly by uuid: its view, ETag and access facts        | every write to that assembly (publish, edit, delete, restore, like, rate), a catalog import | the invalidation is published on the bus; every instance drops its entry |
+ * | `item`        | one assembly by uuid: its view, ETag and access facts, and the stored answers of its anonymous reads | every write to that assembly (publish, edit, delete, restore, like, rate), a catalog import | the invalidation is published on the bus; every instance drops its entry |
  * | `list`        | pages of /assembly/list, and their stored answers            | every assembly write, a catalog import                        | as `item`                                            |
  * | `dropCurrent` | the active drop campaigns, and the stored answers of /drop/current | a campaign import or edit; its TTL (DROP_CACHE_TTL_SECONDS) or the next start or end of a campaign | as `item` |
- * | stored answers| exact REST bytes and tRPC items of anonymous reads of routes with `meta.http.stored`, kept in the scope their data comes from (`list`, `dropCurrent`) | with that scope | with that scope |
+ * | stored answers| exact REST bytes and tRPC items of anonymous reads of routes with `meta.http.stored`, kept in the scope their data comes from (`list`, `dropCurrent`; `item` under the assembly's key, around its live view count) | with that scope (an item's: with its entry) | with that scope |
  * | war memo      | answers computed from the war tables (war-memo.ts), per database | never: each read checks the `war` data version, bumped by triggers on every write from any process, and the clock against season boundaries | nothing to send: the version lives in the database |
  *
  * `item`, `list` and the stored answers share one LRU (read-cache.ts: entries and bytes bounded, 30 s
@@ -22,6 +22,7 @@
 import type { TInvalidationBus } from '../redis/invalidation';
 import type { TEntryOptions, TReadCache } from './read-cache';
 import { ShortCache } from './short-cache';
+import { ENTITY_ANSWERS_SEPARATOR } from './stored-answers';
 
 export { scopePrefix, type TCacheScopeName } from './scopes';
 import { scopePrefix, type TCacheScopeName } from './scopes';
@@ -41,9 +42,9 @@ export class CacheScope {
     this.lru.set(this.prefix + key, value, options);
   }
 
-  /** Drops one entry here and, through the bus, on every instance. */
-  invalidate(key: string): Promise<void> {
-    return this.lru.invalidate(this.prefix + key);
+  /** Drops one entry, and the stored answers kept under its key (an item's), here and, through the bus, on every instance. */
+  async invalidate(key: string): Promise<void> {
+    await Promise.all([this.lru.invalidate(this.prefix + key), this.lru.invalidatePrefix(this.prefix + key + ENTITY_ANSWERS_SEPARATOR)]);
   }
 
   /** Drops every entry of the scope (stored answers included) here and on every instance. */

@@ -3,22 +3,51 @@ import type { THttpCaching } from '../../http/caching';
 import { scopePrefix } from './scopes';
 import type { TReadCache } from './read-cache';
 
-/** Where a route's anonymous answers are stored: its scope's key prefix, and the parameters that bypass it. */
+/** The live counters a stored answer may carry (THttpCaching's `stored.counter`). */
+export type TStoredCounterName = 'assemblyViews';
+
+/**
+ * Each counter: given the entity's key, counts one more read and returns the new value, or undefined
+ * when this process does not know the value (the call then runs and learns it).
+ */
+export type TStoredCounters = Record<TStoredCounterName, (key: string) => number | undefined>;
+
+/** Where a route's anonymous answers are stored: its scope's key prefix, the parameters that bypass it, its entity key and counter. */
 export interface TStoredAnswersRule {
   prefix: string;
   bypassParams: string[];
+  keyParam?: string;
+  counter?: { field: string; name: TStoredCounterName };
 }
 
 /** The stored-answers rule a procedure declares in `meta.http.stored`, resolved once at start-up. */
 export function storedAnswersRuleOf(meta: unknown): TStoredAnswersRule | undefined {
   const declared = (meta as { http?: THttpCaching } | undefined)?.http?.stored;
-  return declared && { prefix: scopePrefix(declared.scope), bypassParams: declared.bypassParams ?? [] };
+  return declared && { prefix: scopePrefix(declared.scope), bypassParams: declared.bypassParams ?? [], keyParam: declared.key, counter: declared.counter };
 }
+
+/**
+ * The key of the entity a stored answer describes, followed by this separator, starts the keys of its
+ * stored answers: CacheScope.invalidate(key) drops them by that prefix. Only keys of these characters
+ * are used (a uuid, an id), so no key is the prefix of another's answers.
+ */
+export const ENTITY_ANSWERS_SEPARATOR = '|';
+const ENTITY_KEY = /^[A-Za-z0-9_-]{1,64}$/;
 
 /** A REST answer kept as its exact bytes: a hit costs no context, procedure call, validation or serialisation. */
 interface TStoredResponse {
   body: Buffer;
   /** As sent the first time, ETag included. */
+  headers: Record<string, string>;
+  storedAtMs: number;
+}
+
+/** An answer with a live counter, kept around the counter's value: `before` + the value + `after`. */
+interface TStoredCountedResponse {
+  before: string;
+  after: string;
+  entity: string;
+  counter: TStoredCounterName;
   headers: Record<string, string>;
   storedAtMs: number;
 }
@@ -38,17 +67,23 @@ export class StoredAnswers {
   constructor(
     private readonly cache: TReadCache,
     private readonly nowMs: () => number,
+    private readonly counters: TStoredCounters,
   ) {}
+
+  /** The scope's key prefix, and the entity's when the route names one (undefined: not storable). */
+  private prefixOf(rule: TStoredAnswersRule, entity: unknown): string | undefined {
+    if (rule.keyParam === undefined) return rule.prefix;
+    return typeof entity === 'string' && ENTITY_KEY.test(entity) ? `${rule.prefix}${entity}${ENTITY_ANSWERS_SEPARATOR}` : undefined;
+  }
 
   /** The key of a REST request, or null when the route or request may not be served from the cache. */
   restKey(rule: TStoredAnswersRule | undefined, method: string, req: IncomingMessage, path: string, search: string): string | null {
     if (!rule || method !== 'GET') return null;
     if (req.headers.authorization !== undefined || req.headers['x-access-token'] !== undefined) return null;
-    if (rule.bypassParams.length > 0 && search !== '') {
-      const params = new URLSearchParams(search);
-      if (rule.bypassParams.some((name) => params.has(name))) return null;
-    }
-    return `${rule.prefix}rest:${path}?${search}`;
+    const params = (rule.bypassParams.length > 0 && search !== '') || rule.keyParam !== undefined ? new URLSearchParams(search) : undefined;
+    if (params && rule.bypassParams.some((name) => params.has(name))) return null;
+    const prefix = this.prefixOf(rule, rule.keyParam === undefined ? undefined : params?.get(rule.keyParam));
+    return prefix === undefined ? null : `${prefix}rest:${path}?${search}`;
   }
 
   /**
@@ -58,27 +93,73 @@ export class StoredAnswers {
   trpcKey(rule: TStoredAnswersRule | undefined, path: string, inputText: string | null): string | null {
     if (!rule) return null;
     if (inputText !== null && rule.bypassParams.some((name) => inputText.includes(`"${name}"`))) return null;
-    return `${rule.prefix}trpc:${path}?${inputText ?? ''}`;
+    const prefix = this.prefixOf(rule, rule.keyParam === undefined ? undefined : entityOfTrpcInput(inputText, rule.keyParam));
+    return prefix === undefined ? null : `${prefix}trpc:${path}?${inputText ?? ''}`;
   }
 
-  /** The stored answer: its body and headers as first sent, and its age in seconds (the `Age` header). */
-  read(key: string): { body: Buffer; headers: Record<string, string>; ageSeconds: number } | undefined {
-    const stored = this.cache.get<TStoredResponse>(key);
+  /**
+   * The stored answer: its body and headers as first sent (with a counter: its new value, the read
+   * counted), and its age in seconds (the `Age` header). Undefined when none is stored, or when its
+   * counter does not know the value.
+   */
+  read(key: string): { body: Buffer | string; headers: Record<string, string>; ageSeconds: number } | undefined {
+    const stored = this.cache.get<TStoredResponse | TStoredCountedResponse>(key);
     if (!stored) return undefined;
-    return { body: stored.body, headers: stored.headers, ageSeconds: Math.floor((this.nowMs() - stored.storedAtMs) / 1000) };
+    const ageSeconds = Math.floor((this.nowMs() - stored.storedAtMs) / 1000);
+    if (!('counter' in stored)) return { body: stored.body, headers: stored.headers, ageSeconds };
+    const value = this.counters[stored.counter](stored.entity);
+    return value === undefined ? undefined : { body: stored.before + value + stored.after, headers: stored.headers, ageSeconds };
   }
 
-  /** `headers` include the ETag and Cache-Control the answer was sent with. */
-  write(key: string, body: string, headers: Record<string, string>): void {
+  /**
+   * `headers` include the ETag and Cache-Control the answer was sent with. With a counter (`rule.counter`),
+   * `data` is the answer's data, whose counter field must appear in `body` as the first of its name
+   * (a top-level field before any nested object); otherwise nothing is stored.
+   */
+  write(key: string, body: string, headers: Record<string, string>, rule?: TStoredAnswersRule, data?: unknown): void {
     const cacheControl = headers['cache-control'] ?? '';
     if (NOT_SHARED.test(cacheControl)) return;
     const maxAge = MAX_AGE.exec(cacheControl);
     if (maxAge && Number(maxAge[1]) === 0) return;
     const now = this.nowMs();
+    const entry = { ttlMs: maxAge ? Number(maxAge[1]) * 1000 : undefined, bytes: Buffer.byteLength(body) + 2 * key.length + 512 };
+    if (rule?.counter) {
+      const split = splitAtCounter(body, rule.counter.field, (data as Record<string, unknown> | undefined)?.[rule.counter.field]);
+      const entity = rule.keyParam === undefined ? undefined : key.slice(rule.prefix.length, key.indexOf(ENTITY_ANSWERS_SEPARATOR, rule.prefix.length));
+      if (!split || entity === undefined) return;
+      this.cache.set<TStoredCountedResponse>(key, { ...split, entity, counter: rule.counter.name, headers: { ...headers }, storedAtMs: now }, entry);
+      return;
+    }
     // Outside Buffer's shared 8 KiB pool: a small stored body must not keep a whole pool slab alive.
     const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(body));
     bytes.write(body);
     // Bodies are the bulk of what the read cache holds by size: they count against its byte budget (the key in UTF-16, 2 bytes a character).
-    this.cache.set<TStoredResponse>(key, { body: bytes, headers: { ...headers }, storedAtMs: now }, { ttlMs: maxAge ? Number(maxAge[1]) * 1000 : undefined, bytes: bytes.length + 2 * key.length + 512 });
+    this.cache.set<TStoredResponse>(key, { body: bytes, headers: { ...headers }, storedAtMs: now }, entry);
   }
+}
+
+/** The entity key of a tRPC input as sent (`{"json":{...}}`), or undefined. */
+function entityOfTrpcInput(inputText: string | null, keyParam: string): unknown {
+  if (inputText === null) return undefined;
+  try {
+    return (JSON.parse(inputText) as { json?: Record<string, unknown> } | null)?.json?.[keyParam];
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * `body` around the value of its first `"<field>":`, checked to be `value` (an integer). Strings in JSON
+ * escape their quotes, so the first unescaped `"<field>":` is a key; it is the answer's own when no
+ * object before it in the body has a key of that name (for an assembly, `views` comes before any).
+ */
+function splitAtCounter(body: string, field: string, value: unknown): { before: string; after: string } | undefined {
+  if (typeof value !== 'number' || !Number.isInteger(value)) return undefined;
+  const marker = `"${field}":`;
+  const at = body.indexOf(marker);
+  const digits = String(value);
+  if (at < 0 || !body.startsWith(digits, at + marker.length)) return undefined;
+  const end = at + marker.length + digits.length;
+  if (/[0-9.eE]/.test(body[end] ?? '')) return undefined;
+  return { before: body.slice(0, at + marker.length), after: body.slice(end) };
 }

@@ -38,7 +38,12 @@ export const getItem = publicProcedure
         'A private assembly with a password, read without it (and not by its creator), answers 200 with only uuid, isVisibility: false and isPassword: true (no content), so that a client can ask for the password; a wrong password is a 403.',
     },
     // The ETag leaves out the view counter, so a view does not defeat revalidation; a private one is never shared.
-    http: httpCaching<TAssemblyItem>({ etag: itemEtag, cacheControl: (view) => (view.isVisibility && view.assembly.visibility === 'publicly' ? undefined : 'private, no-cache') }),
+    // Anonymous reads of a public assembly are stored under its uuid and replayed around its live view count.
+    http: httpCaching<TAssemblyItem>({
+      etag: itemEtag,
+      cacheControl: (view) => (view.isVisibility && view.assembly.visibility === 'publicly' ? undefined : 'private, no-cache'),
+      stored: { scope: 'item', key: 'uuid', bypassParams: ['force', 'password'], counter: { field: 'views', name: 'assemblyViews' } },
+    }),
   })
   .input(ZItemInput)
   .output(ZAssemblyItem)
