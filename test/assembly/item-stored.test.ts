@@ -131,6 +131,18 @@ Stored('an edit, a like and a trash drop the stored answers at once', async ({ a
   assert.is((await trpcGet(app, created.uuid)).status, 404);
 });
 
+Stored('a uuid in upper case is answered by the service, never stored under a key its invalidation would miss', async ({ app, owner }) => {
+  const created = await publish(app, owner.token, HULK);
+  const upper = `/api/assembly/item?uuid=${created.uuid.toUpperCase()}`;
+  for (let i = 1; i <= 3; i++) {
+    const read = await app.rest('GET', upper);
+    assert.is(read.headers.get('age'), null);
+    assert.is(read.body.data.views, i);
+  }
+  assert.is((await app.rest('POST', '/api/assembly/edit', { token: owner.token, body: { uuid: created.uuid, data: { name: 'Upper brawler' } } })).status, 200);
+  assert.is((await app.rest('GET', upper)).body.data.name, 'Upper brawler');
+});
+
 Stored('after a flush, the first read asks the database again and learns the views written elsewhere', async ({ app, owner }) => {
   const created = await publish(app, owner.token, HULK);
   const url = `/api/assembly/item?uuid=${created.uuid}`;

@@ -29,10 +29,12 @@ export function storedAnswersRuleOf(meta: unknown): TStoredAnswersRule | undefin
 /**
  * The key of the entity a stored answer describes, followed by this separator, starts the keys of its
  * stored answers: CacheScope.invalidate(key) drops them by that prefix. Only keys of these characters
- * are used (a uuid, an id), so no key is the prefix of another's answers.
+ * are used (a uuid, an id), so no key is the prefix of another's answers. Lower case only: services
+ * key entities by their normalised (lower-case) uuid, which invalidation uses; a request naming it in
+ * upper case is answered by the service and not stored.
  */
 export const ENTITY_ANSWERS_SEPARATOR = '|';
-const ENTITY_KEY = /^[A-Za-z0-9_-]{1,64}$/;
+const ENTITY_KEY = /^[a-z0-9_-]{1,64}$/;
 
 /** A REST answer kept as its exact bytes: a hit costs no context, procedure call, validation or serialisation. */
 interface TStoredResponse {
