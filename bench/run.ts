@@ -104,7 +104,7 @@ const trpcBatchGet = (reads: [string, unknown][]): TRequestSpec => ({
 
 /** How many reads one `trpc batch` request carries. */
 const BATCH_SIZE = 10;
-/** Hot assemblies the batched reads rotate over (as the hot item cell: read-cache hits for ours). */
+/** Hot assemblies the batched reads rotate over (as the hot item cell: stored answers for ours). */
 const BATCH_HOT_ITEMS = 100;
 
 /**
@@ -149,7 +149,7 @@ function endpoints(assemblyCount: number, userCount: number): TEndpoint[] {
     },
     // 5,000 assemblies, more than the read cache's 2,000 entries: nearly every read is a miss, as for a cold catalogue.
     itemEndpoint('item', 5000),
-    // Popular loadouts: 100 assemblies read over and over, read-cache hits for ours (each read still counts a view); the peer has no cache.
+    // Popular loadouts: 100 assemblies read over and over, stored answers for ours (each read still counts a view); the peer has no cache.
     itemEndpoint('hot item', 100),
     {
       name: 'drop current',
