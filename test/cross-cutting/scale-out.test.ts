@@ -327,6 +327,8 @@ instancesTest('a write through one instance is visible through the other at once
     assert.is((await item()).body.data.name, 'Hulk brawler two');
     assert.ok((await listNames()).includes('Hulk brawler two'));
   }
+  // The third anonymous read of the item is B's stored answer: the edits below must drop it on B too.
+  assert.ok((await item()).headers.get('age') !== null, 'B replays its stored answer');
   const viaTrpcB = trpcClient(b.url);
   assert.is(readable(await viaTrpcB.assembly.getItem.query({ uuid })).name, 'Hulk brawler two');
 
