@@ -2,7 +2,8 @@
 import { Column, eq, is, sql } from 'drizzle-orm';
 import type { TDb } from '../../../db/client';
 import { prepared } from '../../../db/prepared';
-import { assemblies, assemblyViews, catalogHulls, users } from '../../../db/schema';
+import { assemblies, catalogHulls, users } from '../../../db/schema';
+import { storedViewsOfRow } from '../../infra/view-counter';
 import { AppError } from '../../errors';
 import { weakEtag } from '../../etag';
 import type { TLoadout, TWeaponEntry } from './fields';
@@ -29,7 +30,7 @@ const viewColumns = {
   creatorAvatar: sql<string | null>`(select ${users.avatarUrl} from ${users} where ${users.id} = ${assemblies.creatorId})`,
   likes: assemblies.likes,
   // Its own table (migration 0017): the view counter's flush rewrites narrow rows, not this one.
-  views: sql<number>`coalesce((select ${assemblyViews.views} from ${assemblyViews} where ${assemblyViews.assemblyId} = "assemblies"."id"), 0)`,
+  views: storedViewsOfRow,
   ratingSum: assemblies.ratingSum,
   ratingCount: assemblies.ratingCount,
   createdAt: assemblies.createdAt,
