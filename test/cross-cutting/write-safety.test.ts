@@ -105,13 +105,17 @@ Edits('a password change (hashing) and a rename started while it hashes both lan
 
   const renamedFirst: Record<TSurface, number> = { REST: 0, tRPC: 0 };
   let rounds = 0;
+  // A busy machine can stretch either edit: the sweep of delays is run again (three sweeps at most)
+  // until the rename has answered first on the surface; every round still checks both changes land.
+  const schedule = [0, 1, 2].flatMap((sweep) => delays.map((delay) => ({ sweep, delay })));
   for (const surface of SURFACES) {
-    for (const delay of delays) {
-      const uuid = await publishPrivate(app, owner, `Race ${surface} ${delay}`, 'first-secret');
+    for (const { sweep, delay } of schedule) {
+      if (sweep > 0 && renamedFirst[surface] > 0) break;
+      const uuid = await publishPrivate(app, owner, `Race ${surface} ${sweep} ${delay}`, 'first-secret');
       const finished: string[] = [];
       const passwordChange = edit(app, surface, owner.token, uuid, { password: 'second-secret' }).then((outcome) => (finished.push('password'), outcome));
       await sleep(delay);
-      const rename = edit(app, surface, owner.token, uuid, { name: `Renamed ${surface} ${delay}` }).then((outcome) => (finished.push('rename'), outcome));
+      const rename = edit(app, surface, owner.token, uuid, { name: `Renamed ${surface} ${sweep} ${delay}` }).then((outcome) => (finished.push('rename'), outcome));
       const [a, b] = await Promise.all([passwordChange, rename]);
       const label = `${surface}, rename ${delay} ms after the password change`;
       assert.is(a.status, 200, `${label}: password change ${a.status} ${a.message}`);
@@ -119,7 +123,7 @@ Edits('a password change (hashing) and a rename started while it hashes both lan
       if (finished[0] === 'rename') renamedFirst[surface]++;
       rounds++;
       const row = await storedRow(app, uuid);
-      assert.is(row.name, `Renamed ${surface} ${delay}`, `${label}: the rename is kept`);
+      assert.is(row.name, `Renamed ${surface} ${sweep} ${delay}`, `${label}: the rename is kept`);
       assert.is(row.isPublic, false);
       assert.is(await readWith(app, reader, uuid, 'second-secret'), 200, `${label}: the new password opens it`);
       assert.is(await readWith(app, reader, uuid, 'first-secret'), 403, `${label}: the old password does not`);
