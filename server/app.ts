@@ -12,7 +12,8 @@ import { clientIpOf } from './http/client-ip';
 import { logRequest, onRequestDone } from './http/logging';
 import { createMetrics, createRouteLabeler } from './http/metrics';
 import { createRateLimits, isUnlimitedPath, rateLimitHeaders } from './http/rate-limit';
-import { createSecurityMiddleware } from './http/security';
+import { responseHeadOf, startResponseHead } from './http/response-head';
+import { createSecurity } from './http/security';
 import { buildOpenApiDocument } from './openapi';
 import { envelopeBody, sendJson } from './rest/envelope';
 import { createRestHandler, sendError } from './rest/handler';
@@ -137,12 +138,12 @@ export function createApp(options: { db: TDb; deps: TAppDeps }): TApp {
     }
     return openApi;
   };
-  const applySecurity = createSecurityMiddleware(deps.config);
+  const security = createSecurity(deps.config);
   const routeOf = createRouteLabeler(appRouter, routes);
   const metrics = createMetrics({ db, now: deps.now, version: VERSION, token: deps.config.METRICS_TOKEN });
 
   async function route(req: IncomingMessage, res: ServerResponse, identity: TRequestIdentity): Promise<void> {
-    if (applySecurity(req, res)) return;
+    if (security.applyCors(req, res, responseHeadOf(res))) return;
     if ((req.url ?? '').length > MAX_URL_LENGTH) {
       throw new AppError('BAD_REQUEST', `URL longer than ${MAX_URL_LENGTH} characters`);
     }
@@ -153,7 +154,7 @@ export function createApp(options: { db: TDb; deps: TAppDeps }): TApp {
       // Each call of a tRPC batch counts, as if it came alone.
       const calls = isTrpc ? trpcCallCount(pathname.slice('/trpc/'.length), search, deps.config.TRPC_MAX_BATCH_SIZE) : 1;
       const state = await deps.limits.global.hit(identity.clientIp, undefined, calls);
-      for (const [name, value] of Object.entries(rateLimitHeaders(state))) res.setHeader(name, value);
+      responseHeadOf(res).setAll(rateLimitHeaders(state));
     }
 
     if (isTrpc) {
@@ -185,8 +186,10 @@ export function createApp(options: { db: TDb; deps: TAppDeps }): TApp {
   let draining = false;
   const handle = (req: IncomingMessage, res: ServerResponse) => {
     const requestId = requestIdOf(req);
-    res.setHeader('x-request-id', requestId);
-    if (draining) res.setHeader('connection', 'close');
+    // Every answer's headers, written with its status in one go (http/response-head.ts).
+    const head = startResponseHead(res, security.headersFor(req));
+    head.set('x-request-id', requestId);
+    if (draining) head.set('connection', 'close');
     onRequestDone(req, res, ({ method, path, status, seconds, aborted }) => {
       const route = routeOf(path, req);
       metrics.observeRequest(method, route, status, seconds);

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { ServerResponse } from 'node:http';
+import { responseHeadOf } from './http/response-head';
 
 const swaggerDir = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 
@@ -74,9 +75,8 @@ export function serveDocs(res: ServerResponse, rest: string): boolean {
     body = cache.get(name) ?? readFileSync(join(swaggerDir, name));
     cache.set(name, body);
   }
-  res.statusCode = 200;
-  res.setHeader('content-type', type);
-  res.setHeader('cache-control', 'public, max-age=3600');
-  res.end(body);
+  const head = responseHeadOf(res);
+  head.setAll({ 'content-type': type, 'cache-control': 'public, max-age=3600' });
+  head.send(res, 200, body);
   return true;
 }

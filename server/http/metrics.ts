@@ -1,5 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { responseHeadOf } from './response-head';
 import type { AnyRouter } from '@trpc/server';
 import { count, gt, sql } from 'drizzle-orm';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
@@ -124,23 +125,21 @@ export function createMetrics(options: {
     async serve(req, res) {
       const method = (req.method ?? 'GET').toUpperCase();
       if (method !== 'GET' && method !== 'HEAD') {
-        res.setHeader('allow', 'GET, HEAD');
+        responseHeadOf(res).set('allow', 'GET, HEAD');
         throw new AppError('METHOD_NOT_SUPPORTED', `Method ${method} not allowed for /metrics; use GET`);
       }
       if (expected) {
         const given = readAccessToken(req);
         // Compare digests: equal length, constant time, whatever the caller sent.
         if (typeof given !== 'string' || !timingSafeEqual(digest(given), expected)) {
-          res.setHeader('www-authenticate', 'Bearer realm="metrics"');
+          responseHeadOf(res).set('www-authenticate', 'Bearer realm="metrics"');
           throw new AppError('UNAUTHORIZED', 'Metrics need the METRICS_TOKEN as a bearer token');
         }
       }
       const body = await registry.metrics();
-      res.statusCode = 200;
-      res.setHeader('content-type', registry.contentType);
-      res.setHeader('cache-control', 'no-store');
-      res.setHeader('content-length', Buffer.byteLength(body));
-      res.end(method === 'HEAD' ? undefined : body);
+      const head = responseHeadOf(res);
+      head.setAll({ 'content-type': registry.contentType, 'cache-control': 'no-store', 'content-length': Buffer.byteLength(body) });
+      head.send(res, 200, method === 'HEAD' ? undefined : body);
     },
   };
 }

@@ -2,28 +2,24 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import cors from 'cors';
 import helmet from 'helmet';
 import type { TConfig } from '../config';
+import { ResponseHead, type THeaderValue } from './response-head';
 
 type TMiddleware = (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => void;
 
 /**
- * The headers a middleware sets when given `req`, recorded instead of written. helmet's and cors's
- * answers depend only on the configuration (and, for cors with a list of origins, on the request's
- * Origin and method), so the fixed ones are computed once at start-up rather than by a dozen
- * middleware calls per request.
+ * The headers a middleware sets when given `req` (name, value, ...), recorded instead of written.
+ * helmet's and cors's answers depend only on the configuration (and, for cors with a list of origins,
+ * on the request's Origin and method), so the fixed ones are computed once at start-up rather than by
+ * a dozen middleware calls per request.
  */
-function recordHeaders(middleware: TMiddleware, req: Pick<IncomingMessage, 'method' | 'headers'>): [string, string | number | string[]][] {
-  const headers = new Map<string, string | number | string[]>();
-  const recorder = {
-    setHeader: (name: string, value: string | number | string[]) => headers.set(name.toLowerCase(), value),
-    removeHeader: (name: string) => headers.delete(name.toLowerCase()),
-    getHeader: (name: string) => headers.get(name.toLowerCase()),
-  };
+function recordHeaders(middleware: TMiddleware, req: Pick<IncomingMessage, 'method' | 'headers'>): readonly THeaderValue[] {
+  const head = new ResponseHead();
   let passed = false;
-  middleware(req as IncomingMessage, recorder as unknown as ServerResponse, () => {
+  middleware(req as IncomingMessage, headRecorder(head), () => {
     passed = true;
   });
   if (!passed) throw new Error('security middleware ended a request while being recorded');
-  return [...headers];
+  return head.fields;
 }
 
 /**
@@ -40,6 +36,14 @@ export function cameOverHttps(req: IncomingMessage, trustedHops: number): boolea
   return chain[Math.max(0, chain.length - trustedHops)]?.trim().toLowerCase() === 'https';
 }
 
+/** What the app asks of the security headers and CORS for each request. */
+export interface TSecurity {
+  /** The headers every answer to `req` carries: helmet's, and CORS's when any origin is allowed (name, value, ...). */
+  headersFor(req: IncomingMessage): readonly THeaderValue[];
+  /** CORS for a list of origins, and preflights; returns true when the request was fully answered (a preflight). */
+  applyCors(req: IncomingMessage, res: ServerResponse, head: ResponseHead): boolean;
+}
+
 /**
  * Security headers (helmet) and CORS (cors) for every response. The CSP allows only our own scripts
  * and styles, which is all the docs page needs. Tokens travel in headers, never cookies, so CORS
@@ -49,7 +53,7 @@ export function cameOverHttps(req: IncomingMessage, trustedHops: number): boolea
  * (a LAN address, no proxy), it makes the browser fetch the docs page's scripts and styles over
  * https, which nothing answers, and the page stays blank. Both header sets are computed here once.
  */
-export function createSecurityMiddleware(config: TConfig): (req: IncomingMessage, res: ServerResponse) => boolean {
+export function createSecurity(config: TConfig): TSecurity {
   const helmetFor = (https: boolean) =>
     helmet({
       contentSecurityPolicy: {
@@ -83,14 +87,32 @@ export function createSecurityMiddleware(config: TConfig): (req: IncomingMessage
   const overHttps = [...recordHeaders(helmetFor(true), { method: 'GET', headers: {} }), ...fixedCors];
   const trustedHops = config.TRUST_PROXY;
 
-  /** Applies both; returns true when the request was fully answered (a CORS preflight). */
-  return (req, res) => {
-    for (const [name, value] of cameOverHttps(req, trustedHops) ? overHttps : overHttp) res.setHeader(name, value);
-    if (anyOrigin && req.method !== 'OPTIONS') return false;
-    let passed = false;
-    corsMiddleware(req, res, () => {
-      passed = true;
-    });
-    return !passed;
+  return {
+    headersFor: (req) => (cameOverHttps(req, trustedHops) ? overHttps : overHttp),
+    applyCors: (req, res, head) => {
+      if (anyOrigin && req.method !== 'OPTIONS') return false;
+      let passed = false;
+      const next = () => {
+        passed = true;
+      };
+      if (req.method === 'OPTIONS') {
+        // A preflight is answered by the cors package itself, through Node's API.
+        head.applyTo(res);
+        corsMiddleware(req, res, next);
+      } else {
+        corsMiddleware(req, headRecorder(head), next);
+      }
+      return !passed;
+    },
   };
+}
+
+/** `head` as the part of a response helmet and cors write to (cors's `vary` reads `Vary` back; helmet removes `X-Powered-By`). */
+function headRecorder(head: ResponseHead): ServerResponse {
+  const recorder = {
+    setHeader: (name: string, value: THeaderValue | string[]) => head.set(name.toLowerCase(), Array.isArray(value) ? value.join(', ') : value),
+    getHeader: (name: string) => head.get(name.toLowerCase()),
+    removeHeader: (name: string) => head.remove(name.toLowerCase()),
+  };
+  return recorder as unknown as ServerResponse;
 }

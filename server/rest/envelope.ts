@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import { responseHeadOf } from '../http/response-head';
 
 /** The contract's response body: `{ code, message, data }`, with `code` equal to the HTTP status. */
 export interface TEnvelope {
@@ -17,11 +18,11 @@ export function sendJson(
   body: string | Buffer,
   headers: Record<string, string | number> = {},
 ): void {
-  res.statusCode = status;
-  res.setHeader('content-type', 'application/json; charset=utf-8');
-  res.setHeader('content-length', typeof body === 'string' ? Buffer.byteLength(body) : body.length);
-  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
-  res.end(body);
+  const head = responseHeadOf(res);
+  head.set('content-type', 'application/json; charset=utf-8');
+  head.set('content-length', typeof body === 'string' ? Buffer.byteLength(body) : body.length);
+  head.setAll(headers);
+  head.send(res, status, body);
 }
 
 export function envelopeBody(code: number, message: string, data: unknown): string {

@@ -7,6 +7,7 @@ import { envelopeBody, sendJson } from './envelope';
 import type { TCaches } from '../infra/cache';
 import { StoredAnswers, type TStoredCounters } from '../infra/cache/stored-answers';
 import { defaultCacheControl } from '../http/caching';
+import { responseHeadOf } from '../http/response-head';
 import { routePathOf, type RouteTable, type TRestRoute } from './routes';
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -75,14 +76,14 @@ export function createRestHandler(options: TRestHandlerOptions): TRestHandler {
       const match = routes.matchRequest(req, lookupMethod, path);
       if (match.kind === 'not-found') throw new AppError('NOT_FOUND', `No route for ${method} /api${path}`);
       if (match.kind === 'wrong-method') {
-        res.setHeader('allow', match.allowed.join(', '));
+        responseHeadOf(res).set('allow', match.allowed.join(', '));
         throw new AppError('METHOD_NOT_SUPPORTED', `Method ${method} not allowed for /api${path}; use ${match.allowed.join(' or ')}`);
       }
       const { route } = match;
       const cacheKey = storedAnswers.restKey(route.storedAnswers, route.method, req, path, search);
       const stored = cacheKey === null ? undefined : storedAnswers.read(cacheKey);
       if (stored) {
-        res.setHeader('age', stored.ageSeconds);
+        responseHeadOf(res).set('age', stored.ageSeconds);
         sendSuccess(req, res, method, stored.body, stored.headers);
         return;
       }
@@ -156,16 +157,16 @@ function rawBody(data: unknown, route: TRestRoute): { body: string | Buffer; hea
  */
 function sendSuccess(req: IncomingMessage, res: ServerResponse, method: string, body: string | Buffer, headers: Record<string, string>): void {
   if (headers.etag !== undefined && etagListMatches(req.headers['if-none-match'], headers.etag)) {
-    res.statusCode = 304;
-    for (const name in headers) res.setHeader(name, headers[name]!);
-    res.end();
+    const head = responseHeadOf(res);
+    head.setAll(headers);
+    head.send(res, 304);
     return;
   }
   if (method === 'HEAD') {
-    res.statusCode = 200;
-    res.setHeader('content-type', 'application/json; charset=utf-8');
-    for (const name in headers) res.setHeader(name, headers[name]!);
-    res.end();
+    const head = responseHeadOf(res);
+    head.set('content-type', 'application/json; charset=utf-8');
+    head.setAll(headers);
+    head.send(res, 200);
     return;
   }
   sendJson(res, 200, body, headers);

@@ -5,6 +5,7 @@ import { getErrorShape, getTRPCErrorFromUnknown, transformTRPCResponse, type TRP
 import type { TContext, TRequestIdentity } from '../context';
 import { AppError, toPublicError } from '../errors';
 import { BODY_LIMIT_BYTES, readBody } from '../rest/body';
+import { responseHeadOf } from '../http/response-head';
 import { procedureCall, type TProcedureCall } from '../rest/procedure-call';
 import type { TCaches } from '../infra/cache';
 import { StoredAnswers, storedAnswersRuleOf, type TStoredAnswersRule, type TStoredCounters } from '../infra/cache/stored-answers';
@@ -171,6 +172,8 @@ export function createTrpcHandler(options: TTrpcHandlerOptions): TTrpcHandler {
   /** tRPC's adapter, for what the fast path leaves to it; `body` is what was already read of the request. */
   async function viaAdapter(req: IncomingMessage, res: ServerResponse, path: string, identity: TRequestIdentity, body?: string) {
     if (body !== undefined) (req as IncomingMessage & { body?: string }).body = body;
+    // The adapter writes through Node's API: it gets the headers gathered so far.
+    responseHeadOf(res).applyTo(res);
     await nodeHTTPRequestHandler({
       router,
       req,
@@ -234,10 +237,10 @@ function asBytes(item: string | Buffer): Buffer {
 }
 
 function send(res: ServerResponse, status: number, headers: Record<string, string>, body: string | Buffer): void {
-  res.statusCode = status;
-  for (const name in headers) res.setHeader(name, headers[name]!);
-  res.setHeader('content-length', typeof body === 'string' ? Buffer.byteLength(body) : body.length);
-  res.end(body);
+  const head = responseHeadOf(res);
+  head.setAll(headers);
+  head.set('content-length', typeof body === 'string' ? Buffer.byteLength(body) : body.length);
+  head.send(res, status, body);
 }
 
 const [OPEN_BRACKET, COMMA, CLOSE_BRACKET] = ['[', ',', ']'].map((text) => Buffer.from(text)) as [Buffer, Buffer, Buffer];
