@@ -65,7 +65,7 @@ export function createDeps(
   shared?: TSharedState,
 ): TAppDeps {
   const hmacKey = config.CAPTCHA_HMAC_KEY ?? randomUUID() + randomUUID();
-  const localCache = new MemoryReadCache({ maxEntries: 2000, maxBytes: READ_CACHE_MAX_BYTES, ttlMs: 30_000, now: () => now().getTime() });
+  const localCache = new MemoryReadCache({ maxEntries: 2000, maxBytes: READ_CACHE_MAX_BYTES, ttlMs: 30_000, now: () => now().getTime(), admitOnSecondOffer: true });
   const redis = shared?.redis.client;
   const caches = createCaches<TDropCurrentSnapshot>(shared ? new SharedReadCache(localCache, shared.bus) : localCache, shared?.bus ?? localBus);
   return {

@@ -96,6 +96,8 @@ Stored('a list page is stored bytes-for-bytes; a publish drops it at once; Age c
   const first = await app.rest('GET', '/api/assembly/list?pageSize=5');
   assert.is(first.status, 200);
   assert.is(first.headers.get('age'), null, 'built by the procedure');
+  // The read cache stores a value on its second offer (its doorkeeper): a one-off read stores nothing.
+  assert.is((await app.rest('GET', '/api/assembly/list?pageSize=5')).headers.get('age'), null, 'built again, and stored');
   app.clock.advance(2_000);
   const second = await app.rest('GET', '/api/assembly/list?pageSize=5');
   assert.is(second.text, first.text);
@@ -117,6 +119,7 @@ Stored('a list page is stored bytes-for-bytes; a publish drops it at once; Age c
 
 Stored('a request with a token neither reads nor fills the store; the TTL bounds what no write announces', async ({ app, owner }) => {
   await app.rest('GET', '/api/assembly/list');
+  await app.rest('GET', '/api/assembly/list');
   const withToken = await app.rest('GET', '/api/assembly/list', { token: owner.token });
   assert.is(withToken.headers.get('age'), null);
   assert.is(withToken.headers.get('cache-control'), 'private, no-cache');
@@ -125,6 +128,7 @@ Stored('a request with a token neither reads nor fills the store; the TTL bounds
   assert.is((await app.rest('GET', '/api/assembly/list')).headers.get('age'), '0');
   app.clock.advance(31_000);
   assert.is((await app.rest('GET', '/api/assembly/list')).headers.get('age'), null, 'past the 30 s read-cache TTL');
+  assert.is((await app.rest('GET', '/api/assembly/list')).headers.get('age'), null, 'stored again on its second offer');
   const head = await app.rest('HEAD', '/api/assembly/list');
   assert.is(head.status, 200);
   assert.is(head.headers.get('age'), '0');
@@ -137,6 +141,7 @@ Stored('drop current: only a hit is replayed, refresh=1 bypasses, and the answer
   const hit = await app.rest('GET', '/api/drop/current');
   assert.is(hit.body.data.cache, 'hit');
   assert.is(hit.headers.get('age'), null, 'the miss was not stored');
+  assert.is((await app.rest('GET', '/api/drop/current')).headers.get('age'), null, 'the second hit is stored');
   const replayed = await app.rest('GET', '/api/drop/current');
   assert.is(replayed.text, hit.text);
   assert.is(replayed.headers.get('age'), '0');
@@ -154,8 +159,8 @@ Stored('drop current: only a hit is replayed, refresh=1 bypasses, and the answer
 Stored('an admin campaign upsert drops the stored drop answer at once', async ({ app }) => {
   const admin = await app.signUp();
   await setRole({ db: app.database.db }, { username: admin.username, role: 'admin' });
-  await app.rest('GET', '/api/drop/current');
-  await app.rest('GET', '/api/drop/current');
+  // A miss, then two hits: the second is stored (the read cache keeps what is offered twice).
+  for (let read = 0; read < 3; read++) await app.rest('GET', '/api/drop/current');
   assert.is((await app.rest('GET', '/api/drop/current')).headers.get('age'), '0');
   const now = app.clock.now().getTime();
   const upserted = await app.rest('POST', '/api/admin/drop/campaigns', {
@@ -255,3 +260,35 @@ Budget('entries that declare their size stay within maxBytes, least recently use
 });
 
 Budget.run();
+
+const Admission = suite('read cache admission (its doorkeeper)');
+
+Admission('a value is stored on its second offer while its key is remembered; a stored key takes a new value at once', () => {
+  const cache = new MemoryReadCache({ maxEntries: 4, ttlMs: 60_000, admitOnSecondOffer: true });
+  cache.set('a', 'A1');
+  assert.is(cache.get('a'), undefined, 'a one-off value is not stored');
+  cache.set('a', 'A2');
+  assert.is(cache.get('a'), 'A2', 'offered again: stored');
+  cache.set('a', 'A3');
+  assert.is(cache.get('a'), 'A3', 'a key that holds a value is replaced without waiting');
+  // The doorkeeper remembers between maxEntries / 2 and maxEntries refused keys.
+  cache.set('b', 'B');
+  for (const key of ['c', 'd', 'e', 'f']) cache.set(key, key);
+  cache.set('b', 'B');
+  assert.is(cache.get('b'), undefined, 'forgotten after four other refusals: refused again');
+  cache.set('b', 'B');
+  assert.is(cache.get('b'), 'B');
+});
+
+Admission('the race rule still holds: a value built before an invalidation is refused, whatever its offers', async () => {
+  const cache = new MemoryReadCache({ maxEntries: 10, ttlMs: 60_000, admitOnSecondOffer: true });
+  cache.set('k', 'first offer');
+  assert.is(cache.get('k'), undefined);
+  await cache.invalidate('k');
+  cache.set('k', 'built before the invalidation');
+  assert.is(cache.get('k'), undefined);
+  cache.set('k', 'built after it');
+  assert.is(cache.get('k'), 'built after it');
+});
+
+Admission.run();

@@ -28,12 +28,11 @@ interface TCachedItem {
  * One assembly, through the `item` cache unless `force`. Access is checked on every read (the cached
  * entry keeps the password hash, never sent out). A read by anyone but the creator counts a view,
  * cache hit or not, in `views` (written to the database in batches); the item's ETag (itemEtag)
- * leaves the view counter out so revalidation still works. `onViewBuilt` is called when the view was
- * built from the database rather than taken from the cache.
+ * leaves the view counter out so revalidation still works.
  */
 export async function getAssembly(
   deps: TDepsOf<'db' | 'views'> & TAssemblyCaches<'item'>,
-  input: { uuid: string; viewerId?: string; password?: string; force?: boolean; guesses?: TPasswordGuesses; onViewBuilt?: () => void },
+  input: { uuid: string; viewerId?: string; password?: string; force?: boolean; guesses?: TPasswordGuesses },
 ): Promise<TAssemblyItem> {
   const { db, views, caches } = deps;
   const { uuid } = input;
@@ -43,7 +42,6 @@ export async function getAssembly(
     entry = { view: toView(row), isPublic: row.isPublic, creatorId: row.creatorId, passwordHash: row.passwordHash };
     caches.item.set(uuid, entry);
     views.learn(uuid, row.id, row.views);
-    input.onViewBuilt?.();
   }
   // A private assembly with a password, read without it: a 200 without content, so that the web
   // client shows its password prompt (issue 18). No guess is spent and no view counted; a wrong

@@ -11,7 +11,9 @@
  * | war memo      | answers computed from the war tables (war-memo.ts), per database | never: each read checks the `war` data version, bumped by triggers on every write from any process, and the clock against season boundaries | nothing to send: the version lives in the database |
  *
  * `item`, `list` and the stored answers share one LRU (read-cache.ts: entries and bytes bounded, 30 s
- * TTL for what no invalidation reaches, e.g. a purge run by the CLI in another process). With Redis
+ * TTL for what no invalidation reaches, e.g. a purge run by the CLI in another process). It stores a
+ * value on its second offer while the key is remembered (its doorkeeper): what is read once in a
+ * long while is built on each read, never stored. With Redis
  * it is wrapped by SharedReadCache (shared-read-cache.ts): writes publish "drop this" on the
  * invalidation bus before their response goes out, and while the bus is down nothing is served from
  * any scope. A value built from a read that raced an invalidation is never stored (the generation

@@ -21,6 +21,44 @@ export interface TReadCache {
   invalidatePrefix(prefix: string): Promise<void>;
 }
 
+export interface TMemoryReadCacheOptions {
+  maxEntries: number;
+  ttlMs: number;
+  /** Bounds the entries that declare their size (default: no bound beyond `maxEntries`). */
+  maxBytes?: number;
+  now?: () => number;
+  /**
+   * Stores a key's value only when it is offered again while the key is still remembered (a
+   * doorkeeper, as in TinyLFU): about the last `maxEntries` keys refused. A value asked for once in
+   * a long while would be evicted before anyone asked again; storing it only grows the old
+   * generation of the heap for the garbage collector (bench/README.md, issue 22). Off by default.
+   */
+  admitOnSecondOffer?: boolean;
+}
+
+/**
+ * The keys a cache refused once, in two generations of half its size: a key offered again while in
+ * either is admitted. When the newer generation is full the older one is forgotten, so between
+ * `capacity / 2` and `capacity` of the latest refused keys are remembered.
+ */
+class Doorkeeper {
+  private newer = new Set<string>();
+  private older = new Set<string>();
+
+  constructor(private readonly capacity: number) {}
+
+  /** True when `key` was refused recently (it is then forgotten); otherwise remembers it and returns false. */
+  admit(key: string): boolean {
+    if (this.newer.delete(key) || this.older.delete(key)) return true;
+    if (this.newer.size >= Math.max(1, this.capacity / 2)) {
+      this.older = this.newer;
+      this.newer = new Set();
+    }
+    this.newer.add(key);
+    return false;
+  }
+}
+
 /**
  * LRU with a time-to-live. The TTL bounds staleness the process cannot see (a purge run by the CLI
  * in another process, counters updated without invalidation such as views).
@@ -34,11 +72,11 @@ export class MemoryReadCache implements TReadCache {
   private generation = 0;
   /** Generation at which each key last missed (its value is being built). */
   private readonly missedAt = new Map<string, number>();
+  private readonly doorkeeper: Doorkeeper | undefined;
 
-  constructor(
-    /** `maxBytes` bounds the entries that declare their size (default: no bound beyond `maxEntries`). */
-    private readonly options: { maxEntries: number; ttlMs: number; maxBytes?: number; now?: () => number } = { maxEntries: 1000, ttlMs: 30_000 },
-  ) {}
+  constructor(private readonly options: TMemoryReadCacheOptions = { maxEntries: 1000, ttlMs: 30_000 }) {
+    this.doorkeeper = options.admitOnSecondOffer ? new Doorkeeper(options.maxEntries) : undefined;
+  }
 
   private drop(key: string): void {
     const entry = this.entries.get(key);
@@ -70,6 +108,8 @@ export class MemoryReadCache implements TReadCache {
     const missed = this.missedAt.get(key);
     this.missedAt.delete(key);
     if (missed !== undefined && missed !== this.generation) return;
+    // A key that holds a value was admitted before: its new value replaces it.
+    if (this.doorkeeper && !this.entries.has(key) && !this.doorkeeper.admit(key)) return;
     const bytes = options.bytes ?? 0;
     // Whatever the key held before is superseded, stored or not.
     this.drop(key);

@@ -38,7 +38,7 @@ export const getItem = publicProcedure
         'A private assembly with a password, read without it (and not by its creator), answers 200 with only uuid, isVisibility: false and isPassword: true (no content), so that a client can ask for the password; a wrong password is a 403.',
     },
     // The ETag leaves out the view counter, so a view does not defeat revalidation; a private one is never shared.
-    // Anonymous reads of a public assembly are stored under its uuid and replayed around its live view count (from its second read while cached).
+    // Anonymous reads of a public assembly are stored under its uuid and replayed around its live view count.
     http: httpCaching<TAssemblyItem>({
       etag: itemEtag,
       cacheControl: (view) => (view.isVisibility && view.assembly.visibility === 'publicly' ? undefined : 'private, no-cache'),
@@ -52,12 +52,6 @@ export const getItem = publicProcedure
       ...input,
       viewerId: ctx.auth?.user.id,
       guesses: passwordGuesses(ctx),
-      // Admission: an answer is stored from a read of the cached view (an assembly's second read while
-      // cached), so a one-off read stores only its view: storing every cold read's answer as well cost
-      // about 30 µs a read in the item benchmark for answers evicted unread (bench/README.md).
-      onViewBuilt: () => {
-        ctx.replayable = false;
-      },
     }),
   );
 
