@@ -8,6 +8,27 @@ export function weakEtag(text: string): string {
   return `W/"${hash('sha1', text, 'base64url')}"`;
 }
 
+const ANSWER_JSON = new WeakMap<object, string>();
+
+/**
+ * The JSON text of an answer's data, kept with the object so that its ETag and the REST envelope
+ * (`envelopeBody`) serialise it once. Only for an answer built for one call: it must not change
+ * afterwards, and it lives as long as the object does.
+ */
+export function jsonOfAnswer(data: object): string {
+  let json = ANSWER_JSON.get(data);
+  if (json === undefined) {
+    json = JSON.stringify(data);
+    ANSWER_JSON.set(data, json);
+  }
+  return json;
+}
+
+/** The JSON text `jsonOfAnswer` made of `data`, or a new one. */
+export function answerJsonOrNew(data: unknown): string {
+  return (typeof data === 'object' && data !== null ? ANSWER_JSON.get(data) : undefined) ?? JSON.stringify(data);
+}
+
 /**
  * Whether a list of entity tags as `If-None-Match` and `If-Match` carry them (`*`, or tags separated by
  * commas) names `etag`, by weak comparison: `W/"x"` and `"x"` are the same tag. RFC 9110 asks If-Match

@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import { answerJsonOrNew } from '../etag';
 import { responseHeadOf } from '../http/response-head';
 
 /** The contract's response body: `{ code, message, data }`, with `code` equal to the HTTP status. */
@@ -25,6 +26,7 @@ export function sendJson(
   head.send(res, status, body);
 }
 
+/** `JSON.stringify({ code, message, data })`, the data's text taken from its ETag's when that made it (etag.ts, jsonOfAnswer). */
 export function envelopeBody(code: number, message: string, data: unknown): string {
-  return JSON.stringify({ code, message, data: data ?? {} } satisfies TEnvelope);
+  return `{"code":${code},"message":${JSON.stringify(message)},"data":${answerJsonOrNew(data ?? {})}}`;
 }

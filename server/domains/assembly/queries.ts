@@ -5,7 +5,7 @@ import { prepared } from '../../../db/prepared';
 import { assemblies, catalogHulls, users } from '../../../db/schema';
 import { storedViewsOfRow } from '../../infra/view-counter';
 import { AppError } from '../../errors';
-import { weakEtag } from '../../etag';
+import { jsonOfAnswer, weakEtag } from '../../etag';
 import type { TLoadout, TWeaponEntry } from './fields';
 import { ratingOf } from './rating';
 import { clientDataOf } from './client-format';
@@ -156,12 +156,33 @@ export function loadoutOf(row: Pick<TRow, 'shipId' | 'weapons' | 'armor' | 'furn
 /**
  * The item's ETag: of its view without the live `views` counter, so a read (which counts a view) does
  * not change it while any other field of the answer (an edit, a like, a rating) does. GET /assembly/item
- * sends it; an edit's If-Match is compared with it, computed afresh from the row.
+ * sends it; an edit's If-Match is compared with it, computed afresh from the row. It hashes the JSON of
+ * the view without `views` and `isOwner` (the caller's), cut out of the answer's own JSON text, which
+ * the REST envelope then reuses (jsonOfAnswer): one serialisation per read, not two.
  */
 export function itemEtag(view: TAssemblyItem): string {
-  if (!view.isVisibility) return weakEtag(JSON.stringify(view));
-  const { views: _views, isOwner: _isOwner, ...stable } = view;
-  return weakEtag(JSON.stringify(stable));
+  const json = jsonOfAnswer(view);
+  if (!view.isVisibility) return weakEtag(json);
+  const stable = withoutField(json, 'views', String(view.views), 'first');
+  const cut = stable === undefined ? undefined : withoutField(stable, 'isOwner', String(view.isOwner), 'last');
+  if (cut !== undefined) return weakEtag(cut);
+  const { views: _views, isOwner: _isOwner, ...rest } = view;
+  return weakEtag(JSON.stringify(rest));
+}
+
+/**
+ * `json` (an object's text) without its member `"<field>":<value>` and the comma after it: the same
+ * text as the object serialised without that key. Strings in JSON escape their quotes, so an unescaped
+ * `"<field>":` is a key; `which` says whether the view's own is the first of its name (`views` comes
+ * before any nested object) or the last (`isOwner` comes after them all, followed by `isLiked` and
+ * `cloningUuid`). Undefined when the text there is not `value` followed by a comma.
+ */
+function withoutField(json: string, field: string, value: string, which: 'first' | 'last'): string | undefined {
+  const key = `"${field}":`;
+  const at = which === 'first' ? json.indexOf(key) : json.lastIndexOf(key);
+  const end = at + key.length + value.length;
+  if (at < 0 || !json.startsWith(value, at + key.length) || json[end] !== ',') return undefined;
+  return json.slice(0, at) + json.slice(end + 1);
 }
 
 async function findRow(db: TDb, uuid: string): Promise<TRow | undefined> {
