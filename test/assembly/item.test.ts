@@ -9,6 +9,7 @@ import * as assert from 'uvu/assert';
 import { openDatabase } from '../../db/client';
 import { assemblies, assemblyViews } from '../../db/schema';
 import { getAssembly } from '../../server/domains/assembly/item';
+import { weakEtag } from '../../server/etag';
 import { MemoryReadCache } from '../../server/infra/cache/read-cache';
 import { VIEW_FLUSH_CHUNK, ViewCounter, viewFlushStatement } from '../../server/infra/view-counter';
 import { HULK, importCommunitySample, signUpAdmin, startTestServer, storedViewsOf, TEST_DRIVER, trpcError, type TTestServer } from '../support/helpers';
@@ -176,6 +177,22 @@ Item('the read cache serves stale rows until force=true; writes invalidate it', 
   // An edit through the API invalidates: the next plain read is fresh.
   await app.rest('POST', '/api/assembly/edit', { token: owner.token, body: { uuid: created.uuid, data: { name: 'Edited' } } });
   assert.is((await app.rest('GET', url)).body.data.name, 'Edited');
+});
+
+Item('the ETag is of the answer without views and isOwner, even when its texts spell those keys', async ({ app, owner, other }) => {
+  const tricky = { ...HULK, name: 'x"views":1,', description: '"isOwner":true, "views":2,' };
+  const created = await publish(app, owner.token, tricky);
+  const url = `/api/assembly/item?uuid=${created.uuid}`;
+  const anonymous = await app.rest('GET', url);
+  const { views: _views, isOwner: _isOwner, ...stable } = anonymous.body.data;
+  assert.is(anonymous.headers.get('etag'), weakEtag(JSON.stringify(stable)));
+  assert.is(anonymous.body.data.name, tricky.name);
+  // The creator (isOwner: true, no view counted) and another reader get the same tag.
+  assert.is((await app.rest('GET', url, { token: owner.token })).headers.get('etag'), anonymous.headers.get('etag'));
+  assert.is((await app.rest('GET', url, { token: other.token })).headers.get('etag'), anonymous.headers.get('etag'));
+  // And an edit guarded by it goes through.
+  const edited = await app.rest('POST', '/api/assembly/edit', { token: owner.token, headers: { 'if-match': anonymous.headers.get('etag')! }, body: { uuid: created.uuid, data: { description: 'plain' } } });
+  assert.is(edited.status, 200, edited.text);
 });
 
 Item('ETag on the item and 304 for a matching If-None-Match, even though views move', async ({ app, owner }) => {
