@@ -4,6 +4,7 @@ import { nodeHTTPRequestHandler } from '@trpc/server/adapters/node-http';
 import { getErrorShape, getTRPCErrorFromUnknown, transformTRPCResponse, type TRPCError } from '@trpc/server/unstable-core-do-not-import';
 import type { TContext, TRequestIdentity } from '../context';
 import { AppError, toPublicError } from '../errors';
+import { answerJsonOrNew } from '../etag';
 import { BODY_LIMIT_BYTES, readBody } from '../rest/body';
 import { responseHeadOf } from '../http/response-head';
 import { procedureCall, type TProcedureCall } from '../rest/procedure-call';
@@ -158,7 +159,7 @@ export function createTrpcHandler(options: TTrpcHandlerOptions): TTrpcHandler {
         signal: undefined,
         batchIndex: index,
       });
-      const item = JSON.stringify(transformTRPCResponse(config, { result: { data } }));
+      const item = resultItem(config, data);
       if (call.cacheKey !== null && ctx.replayable) stored.write(call.cacheKey, item, ctx.responseHeaders, call.entry.storedAnswers, data);
       return { item, status: 200, headers: ctx.responseHeaders };
     } catch (cause) {
@@ -230,6 +231,20 @@ export function createTrpcHandler(options: TTrpcHandlerOptions): TTrpcHandler {
       : Buffer.concat([OPEN_BRACKET, ...items.flatMap((item, index) => (index === 0 ? [asBytes(item)] : [COMMA, asBytes(item)])), CLOSE_BRACKET]);
     send(res, status, headers, payload);
   };
+}
+
+/**
+ * `JSON.stringify(transformTRPCResponse(config, { result: { data } }))`. When the transformer sends the
+ * data as plain JSON (`{ json: data }`, transformer.ts), the data's own text is taken from its ETag's
+ * when that made it (etag.ts, answerJsonOrNew): one serialisation, as on the REST surface.
+ */
+function resultItem(config: AnyRouter['_def']['_config'], data: unknown): string {
+  const response = transformTRPCResponse(config, { result: { data } }) as { result: { data: unknown } };
+  const wire = response.result.data as { json?: unknown } | null;
+  if (typeof wire === 'object' && wire !== null && wire.json === data && Object.keys(wire).length === 1) {
+    return `{"result":{"data":{"json":${answerJsonOrNew(data)}}}}`;
+  }
+  return JSON.stringify(response);
 }
 
 function asBytes(item: string | Buffer): Buffer {
