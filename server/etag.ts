@@ -24,9 +24,9 @@ export function jsonOfAnswer(data: object): string {
   return json;
 }
 
-/** The JSON text `jsonOfAnswer` made of `data`, or a new one. */
-export function answerJsonOrNew(data: unknown): string {
-  return (typeof data === 'object' && data !== null ? ANSWER_JSON.get(data) : undefined) ?? JSON.stringify(data);
+/** The JSON text `jsonOfAnswer` made of `data`, if it made one. */
+export function madeAnswerJson(data: unknown): string | undefined {
+  return typeof data === 'object' && data !== null ? ANSWER_JSON.get(data) : undefined;
 }
 
 /**

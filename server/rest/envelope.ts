@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { answerJsonOrNew } from '../etag';
+import { madeAnswerJson } from '../etag';
 import { responseHeadOf } from '../http/response-head';
 
 /** The contract's response body: `{ code, message, data }`, with `code` equal to the HTTP status. */
@@ -26,7 +26,13 @@ export function sendJson(
   head.send(res, status, body);
 }
 
-/** `JSON.stringify({ code, message, data })`, the data's text taken from its ETag's when that made it (etag.ts, jsonOfAnswer). */
+/**
+ * `JSON.stringify({ code, message, data })`. When the data's ETag already made its text (etag.ts,
+ * jsonOfAnswer), the envelope is written around it; otherwise in one go, so that a large answer
+ * is not held twice (its text, then the envelope's).
+ */
 export function envelopeBody(code: number, message: string, data: unknown): string {
-  return `{"code":${code},"message":${JSON.stringify(message)},"data":${answerJsonOrNew(data ?? {})}}`;
+  const made = madeAnswerJson(data);
+  if (made !== undefined) return `{"code":${code},"message":${JSON.stringify(message)},"data":${made}}`;
+  return JSON.stringify({ code, message, data: data ?? {} } satisfies TEnvelope);
 }

@@ -4,7 +4,7 @@ import { nodeHTTPRequestHandler } from '@trpc/server/adapters/node-http';
 import { getErrorShape, getTRPCErrorFromUnknown, transformTRPCResponse, type TRPCError } from '@trpc/server/unstable-core-do-not-import';
 import type { TContext, TRequestIdentity } from '../context';
 import { AppError, toPublicError } from '../errors';
-import { answerJsonOrNew } from '../etag';
+import { madeAnswerJson } from '../etag';
 import { BODY_LIMIT_BYTES, readBody } from '../rest/body';
 import { responseHeadOf } from '../http/response-head';
 import { procedureCall, type TProcedureCall } from '../rest/procedure-call';
@@ -235,14 +235,15 @@ export function createTrpcHandler(options: TTrpcHandlerOptions): TTrpcHandler {
 
 /**
  * `JSON.stringify(transformTRPCResponse(config, { result: { data } }))`. When the transformer sends the
- * data as plain JSON (`{ json: data }`, transformer.ts), the data's own text is taken from its ETag's
- * when that made it (etag.ts, answerJsonOrNew): one serialisation, as on the REST surface.
+ * data as plain JSON (`{ json: data }`, transformer.ts) and its ETag already made its text (etag.ts,
+ * jsonOfAnswer), the item is written around that text: one serialisation, as on the REST surface.
  */
 function resultItem(config: AnyRouter['_def']['_config'], data: unknown): string {
   const response = transformTRPCResponse(config, { result: { data } }) as { result: { data: unknown } };
   const wire = response.result.data as { json?: unknown } | null;
-  if (typeof wire === 'object' && wire !== null && wire.json === data && Object.keys(wire).length === 1) {
-    return `{"result":{"data":{"json":${answerJsonOrNew(data)}}}}`;
+  const made = madeAnswerJson(data);
+  if (made !== undefined && typeof wire === 'object' && wire !== null && wire.json === data && Object.keys(wire).length === 1) {
+    return `{"result":{"data":{"json":${made}}}}`;
   }
   return JSON.stringify(response);
 }
