@@ -6,6 +6,7 @@
  *        PROFILE_TARGET=peer npx tsx bench/profile.ts ...   (the peer instead of ours; `equipped`: the equipped peer)
  *        npx tsx bench/profile.ts /tmp/bench.db '/api/assembly/item?uuid={uuid}'   (5,000 assemblies in rotation)
  *        npx tsx bench/profile.ts /tmp/bench.db '/api/assembly/list?{search}'      (the search cell's keywords)
+ *        npx tsx bench/profile.ts /tmp/bench.db '/trpc/assembly.getItem?input={trpcuuid}'   (the same assemblies through native tRPC)
  *
  * Starts our production build (PROFILE_TSX=1: server/main.ts through tsx) with `node --cpu-prof`, drives the path with autocannon, stops the server
  * and prints the functions with the most self time, grouped by file (the .cpuprofile is kept for
@@ -19,7 +20,8 @@ import autocannon from 'autocannon';
 import { buildDist } from '../scripts/build';
 import { migrateBenchDatabase } from './generate';
 import { NODE_MEMORY_FLAGS } from '../server/node-flags';
-import { benchPublicAssemblyUuid, benchSearchInput, queryString, readBenchCounts } from './workload';
+import { readBenchCounts, rotatingPath } from './workload';
+import { ourBenchEnv } from './processes';
 
 interface TNode {
   id: number;
@@ -29,7 +31,7 @@ interface TNode {
 
 const [db, path, seconds = '5', connections = '10'] = process.argv.slice(2);
 if (!db || !path) throw new Error('usage: npx tsx bench/profile.ts <database file> <path> [seconds] [connections]');
-/** `{uuid}` in the path rotates over 5,000 public assemblies (PROFILE_ROTATION=100: the hot item cell's 100), `{search}` over 3,888 keyword searches, as bench/run.ts's cells do. */
+/** `{uuid}` and `{trpcuuid}` in the path rotate over 5,000 public assemblies (PROFILE_ROTATION=100: the hot item cell's 100), `{search}` over 3,888 keyword searches (workload.ts, rotatingPath), as bench/run.ts's cells do. */
 const ITEM_ROTATION = Number(process.env.PROFILE_ROTATION ?? 5000);
 
 const root = resolve(import.meta.dirname, '..');
@@ -55,17 +57,7 @@ const child =
     : spawn(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${dir}`, ...NODE_MEMORY_FLAGS, ...(await ourEntry())], {
         cwd: root,
         stdio: 'inherit',
-        env: {
-          ...process.env,
-          DATABASE_URL: `file:${db}`,
-          PORT: String(port),
-          LOG_LEVEL: 'silent',
-          SEED_DEMO: 'false',
-          NODE_ENV: 'production',
-          PAYMENT_MANUAL_SECRET: 'bench-secret-bench-secret',
-          RATE_LIMIT_GLOBAL: '1000000000',
-          WAR_THIN_AFTER_DAYS: '3650',
-        },
+        env: { ...process.env, ...ourBenchEnv(db, port) },
       });
 for (;;) {
   try {
@@ -75,12 +67,9 @@ for (;;) {
     await new Promise((done) => setTimeout(done, 20));
   }
 }
-const assemblyCount = path.includes('{uuid}') ? readBenchCounts(db).assemblies : 0;
+const assemblyCount = /\{(trpc)?uuid\}/.test(path) ? readBenchCounts(db).assemblies : 0;
 let counter = 0;
-const pathAt = (i: number) =>
-  path
-    .replace('{uuid}', () => benchPublicAssemblyUuid(i % ITEM_ROTATION, assemblyCount))
-    .replace('{search}', () => queryString(benchSearchInput(i)));
+const pathAt = (i: number) => rotatingPath(path, i, assemblyCount, ITEM_ROTATION);
 const result = await autocannon({
   url: `http://127.0.0.1:${port}`,
   duration: Number(seconds),

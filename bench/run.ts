@@ -31,7 +31,7 @@ import { buildDist } from '../scripts/build';
 import { NODE_MEMORY_FLAGS } from '../server/node-flags';
 import { BENCH_PASSWORD, generate, migrateBenchDatabase, WORDS } from './generate';
 import { benchPublicAssemblyUuid, benchSearchInput, queryString, readBenchCounts } from './workload';
-import { children, cpuMs, ROOT, rssMb, start, stop, waitFor } from './processes';
+import { children, cpuMs, ourBenchEnv, ROOT, rssMb, start, stop, waitFor } from './processes';
 
 interface TArgs {
   db?: string;
@@ -211,24 +211,6 @@ interface TOurLog {
   fd?: number;
 }
 
-function oursEnv(db: string, log: TOurLog): Record<string, string> {
-  const big = '1000000000';
-  return {
-    DATABASE_URL: `file:${db}`,
-    PORT: String(PORTS.ours),
-    HOST: '127.0.0.1',
-    NODE_ENV: 'production',
-    PAYMENT_MANUAL_SECRET: 'bench-secret-bench-secret',
-    LOG_LEVEL: log.level,
-    SEED_DEMO: 'false',
-    // The benchmark is one client hammering the service: the per-client limits would turn it into a 429 test.
-    RATE_LIMIT_GLOBAL: big,
-    RATE_LIMIT_SIGNIN: big,
-    RATE_LIMIT_SIGNIN_ACCOUNT: big,
-    WAR_THIN_AFTER_DAYS: '3650',
-  };
-}
-
 /** The production build (`npm run build`, scripts/build.ts) in bench/.build: what operators run. */
 async function buildOurs(): Promise<string> {
   const { outdir } = await buildDist(join(ROOT, 'bench', '.build'));
@@ -239,7 +221,7 @@ async function buildOurs(): Promise<string> {
 async function startOurs(db: string, log: TOurLog, entry?: string): Promise<{ child: ChildProcess; startupMs: number; startupCpuMs: number }> {
   const started = performance.now();
   // The heap flags of every production command line (server/node-flags.ts).
-  const child = start('ours', [...NODE_MEMORY_FLAGS, ...(entry ? [entry] : ['--import', 'tsx', 'server/main.ts'])], oursEnv(db, log), log.fd);
+  const child = start('ours', [...NODE_MEMORY_FLAGS, ...(entry ? [entry] : ['--import', 'tsx', 'server/main.ts'])], ourBenchEnv(db, PORTS.ours, log.level), log.fd);
   await waitFor(`http://127.0.0.1:${PORTS.ours}/api/health`);
   return { child, startupMs: performance.now() - started, startupCpuMs: cpuMs(child.pid!) };
 }

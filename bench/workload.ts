@@ -16,6 +16,18 @@ export function benchSearchInput(i: number): { keyword: string; page: number; pa
   return { keyword: `${WORDS[pair % WORDS.length]} ${WORDS[Math.floor(pair / WORDS.length)]}`, page: 1 + (Math.floor(i / (WORDS.length * WORDS.length)) % 3), pageSize: 20 };
 }
 
+/**
+ * The `i`-th request of a path template, as the rotating cells ask: `{uuid}` is one of `rotation` public
+ * assemblies (5,000: the item cell; 100: the hot item cell), `{trpcuuid}` the same as a tRPC input
+ * (`{"json":{"uuid":...}}`, encoded), `{search}` the search cell's keyword query.
+ */
+export function rotatingPath(template: string, i: number, assemblyCount: number, rotation = 5000): string {
+  return template
+    .replace('{uuid}', () => benchPublicAssemblyUuid(i % rotation, assemblyCount))
+    .replace('{trpcuuid}', () => encodeURIComponent(JSON.stringify({ json: { uuid: benchPublicAssemblyUuid(i % rotation, assemblyCount) } })))
+    .replace('{search}', () => queryString(benchSearchInput(i)));
+}
+
 export function queryString(params: Record<string, string | number>): string {
   return new URLSearchParams(Object.entries(params).map(([key, value]): [string, string] => [key, String(value)])).toString();
 }
