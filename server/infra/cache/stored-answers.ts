@@ -36,9 +36,14 @@ export function storedAnswersRuleOf(meta: unknown): TStoredAnswersRule | undefin
 export const ENTITY_ANSWERS_SEPARATOR = '|';
 const ENTITY_KEY = /^[a-z0-9_-]{1,64}$/;
 
-/** A REST answer kept as its exact bytes: a hit costs no context, procedure call, validation or serialisation. */
+/**
+ * A REST answer kept as its exact bytes: a hit costs no context, procedure call, validation or
+ * serialisation. Kept as the text it was sent as until its first replay turns it into bytes: most
+ * answers offered to the cache are refused (its doorkeeper, read-cache.ts), and copying each into a
+ * buffer first was wasted.
+ */
 interface TStoredResponse {
-  body: Buffer;
+  body: Buffer | string;
   /** As sent the first time, ETag included. */
   headers: Record<string, string>;
   storedAtMs: number;
@@ -108,7 +113,10 @@ export class StoredAnswers {
     const stored = this.cache.get<TStoredResponse | TStoredCountedResponse>(key);
     if (!stored) return undefined;
     const ageSeconds = Math.floor((this.nowMs() - stored.storedAtMs) / 1000);
-    if (!('counter' in stored)) return { body: stored.body, headers: stored.headers, ageSeconds };
+    if (!('counter' in stored)) {
+      if (typeof stored.body === 'string') stored.body = bytesOf(stored.body);
+      return { body: stored.body, headers: stored.headers, ageSeconds };
+    }
     const value = this.counters[stored.counter](stored.entity);
     return value === undefined ? undefined : { body: stored.before + value + stored.after, headers: stored.headers, ageSeconds };
   }
@@ -132,12 +140,16 @@ export class StoredAnswers {
       this.cache.set<TStoredCountedResponse>(key, { ...split, entity, counter: rule.counter.name, headers: { ...headers }, storedAtMs: now }, entry);
       return;
     }
-    // Outside Buffer's shared 8 KiB pool: a small stored body must not keep a whole pool slab alive.
-    const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(body));
-    bytes.write(body);
     // Bodies are the bulk of what the read cache holds by size: they count against its byte budget (the key in UTF-16, 2 bytes a character).
-    this.cache.set<TStoredResponse>(key, { body: bytes, headers: { ...headers }, storedAtMs: now }, entry);
+    this.cache.set<TStoredResponse>(key, { body, headers: { ...headers }, storedAtMs: now }, entry);
   }
+}
+
+/** A stored body's bytes, outside Buffer's shared 8 KiB pool: a small stored body must not keep a whole pool slab alive. */
+function bytesOf(body: string): Buffer {
+  const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(body));
+  bytes.write(body);
+  return bytes;
 }
 
 /** The entity key of a tRPC input as sent (`{"json":{...}}`), or undefined. */
