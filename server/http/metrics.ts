@@ -1,9 +1,10 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { RequestStats } from './request-stats';
 import { responseHeadOf } from './response-head';
 import type { AnyRouter } from '@trpc/server';
 import { count, gt, sql } from 'drizzle-orm';
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
 import type { TDb } from '../../db/client';
 import { sessions } from '../../db/schema';
 import { readAccessToken } from '../context';
@@ -66,18 +67,13 @@ export function createMetrics(options: {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
 
-  const requests = new Counter({
-    name: 'tidewatch_http_requests_total',
-    help: 'HTTP requests answered, by method, route template and status',
-    labelNames: ['method', 'route', 'status'] as const,
-    registers: [registry],
-  });
-  const duration = new Histogram({
-    name: 'tidewatch_http_request_duration_seconds',
-    help: 'Time from request arrival to the last byte of the response, by method, route template and status',
-    labelNames: ['method', 'route', 'status'] as const,
-    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-    registers: [registry],
+  const requests = new RequestStats(
+    { requests: 'tidewatch_http_requests_total', duration: 'tidewatch_http_request_duration_seconds' },
+    [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+  );
+  requests.register(registry, {
+    requests: 'HTTP requests answered, by method, route template and status',
+    duration: 'Time from request arrival to the last byte of the response, by method, route template and status',
   });
   new Gauge({
     name: 'tidewatch_build_info',
@@ -108,20 +104,8 @@ export function createMetrics(options: {
 
   const expected = options.token === undefined ? undefined : digest(options.token);
 
-  // The labelled children, looked up once per (method, route, status): prom-client otherwise hashes the label object on every call.
-  const children = new Map<string, { count: { inc: () => void }; time: { observe: (value: number) => void } }>();
   return {
-    observeRequest(method, route, status, seconds) {
-      const key = `${method} ${status} ${route}`;
-      let child = children.get(key);
-      if (!child) {
-        const labels = { method, route, status: String(status) };
-        child = { count: requests.labels(labels), time: duration.labels(labels) };
-        children.set(key, child);
-      }
-      child.count.inc();
-      child.time.observe(seconds);
-    },
+    observeRequest: (method, route, status, seconds) => requests.observe(method, route, status, seconds),
     async serve(req, res) {
       const method = (req.method ?? 'GET').toUpperCase();
       if (method !== 'GET' && method !== 'HEAD') {
