@@ -7,7 +7,9 @@ import { sql } from 'drizzle-orm';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { VERSION } from '../../server/app';
+import { Counter, Histogram, Registry } from 'prom-client';
 import { createRouteLabeler } from '../../server/http/metrics';
+import { RequestStats } from '../../server/http/request-stats';
 import { matchedRouteOf, RouteTable, routePathOf } from '../../server/rest/routes';
 import { appRouter } from '../../server/router';
 import { configWith, loadConfig, type TConfig } from '../../server/config';
@@ -285,6 +287,32 @@ Labels('static paths win over parameter routes, one trailing slash is dropped, u
   const unrouted = { headers: {} } as IncomingMessage;
   assert.is(matchedRouteOf(unrouted), undefined);
   assert.is(label('/api/drop/7', unrouted), '/api/drop/{id}');
+});
+
+Labels('request counts and durations render as prom-client\'s own Counter and Histogram would, line for line', async () => {
+  const bounds = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+  const names = { requests: 'tidewatch_http_requests_total', duration: 'tidewatch_http_request_duration_seconds' };
+  const reference = new Registry();
+  const labelNames = ['method', 'route', 'status'] as const;
+  const counter = new Counter({ name: names.requests, help: 'requests', labelNames, registers: [reference] });
+  const histogram = new Histogram({ name: names.duration, help: 'durations', labelNames, buckets: bounds, registers: [reference] });
+  const ours = new Registry();
+  const stats = new RequestStats(names, bounds);
+  stats.register(ours, { requests: 'requests', duration: 'durations' });
+  // On a bound, above the last one, a label value that needs escaping.
+  const observed: [string, string, number, number][] = [['GET', '/api/x', 200, 0.003], ['GET', '/api/x', 200, 0.005], ['GET', '/api/x', 200, 0.2], ['POST', '/api/y "q"\\', 404, 20], ['GET', '/api/x', 200, 10]];
+  for (const [method, route, status, seconds] of observed) {
+    counter.inc({ method, route, status: String(status) });
+    histogram.observe({ method, route, status: String(status) }, seconds);
+    stats.observe(method, route, status, seconds);
+  }
+  assert.is(await ours.metrics(), await reference.metrics());
+  // JSON (not served, but the registry offers it): each histogram line carries every label.
+  const duration = (await ours.getMetricsAsJSON()).find((metric) => metric.name === names.duration);
+  const count = duration?.values.find((value) => (value as { metricName?: string }).metricName === `${names.duration}_count`);
+  assert.equal(count?.labels, { method: 'GET', route: '/api/x', status: '200' });
+  ours.resetMetrics();
+  assert.not.match(await ours.metrics(), /_count\{/);
 });
 
 Labels.run();
