@@ -11,7 +11,7 @@ export interface TEnvelope {
 
 /**
  * `body` as bytes when it is sent many times (stored answers): the socket takes a Buffer without encoding it again.
- * A `content-type` in `headers` replaces the JSON one (the raw body of a `meta.rawResponse` route).
+ * A `content-type` in `headers` replaces the JSON one (the raw body of a `meta.rawResponse` route; native tRPC's own).
  */
 export function sendJson(
   res: ServerResponse,

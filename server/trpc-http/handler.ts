@@ -6,6 +6,7 @@ import type { TContext, TRequestIdentity } from '../context';
 import { AppError, toPublicError } from '../errors';
 import { madeAnswerJson } from '../etag';
 import { BODY_LIMIT_BYTES, readBody } from '../rest/body';
+import { sendJson } from '../rest/envelope';
 import { responseHeadOf } from '../http/response-head';
 import { procedureCall, type TProcedureCall } from '../rest/procedure-call';
 import type { TCaches } from '../infra/cache';
@@ -206,7 +207,7 @@ export function createTrpcHandler(options: TTrpcHandlerOptions): TTrpcHandler {
       const entry = procedures.get(path);
       const key = entry?.type === 'query' ? stored.trpcKey(entry.storedAnswers, path, params.get('input') || null) : null;
       const hit = key === null ? undefined : stored.read(key);
-      if (hit) return send(res, 200, { ...JSON_HEADERS, ...hit.headers, age: String(hit.ageSeconds) }, hit.body);
+      if (hit) return sendJson(res, 200, hit.body, { ...JSON_HEADERS, ...hit.headers, age: String(hit.ageSeconds) });
     }
     const body = method === 'POST' ? (await readBody(req)).toString('utf8') : undefined;
     const calls = parseCalls(req, path, params, body);
@@ -216,7 +217,7 @@ export function createTrpcHandler(options: TTrpcHandlerOptions): TTrpcHandler {
     if (!isBatch) {
       const only = await answer(calls[0]!, 0, base);
       const headers = { ...JSON_HEADERS, ...only.headers };
-      return send(res, only.status, only.ageSeconds === undefined ? headers : { ...headers, age: String(only.ageSeconds) }, only.item);
+      return sendJson(res, only.status, only.item, only.ageSeconds === undefined ? headers : { ...headers, age: String(only.ageSeconds) });
     }
     const answers = await Promise.all(calls.map((call, index) => answer(call, index, base)));
     const headers: Record<string, string> = { ...JSON_HEADERS };
@@ -229,7 +230,7 @@ export function createTrpcHandler(options: TTrpcHandlerOptions): TTrpcHandler {
     const payload = items.every((item) => typeof item === 'string')
       ? `[${items.join(',')}]`
       : Buffer.concat([OPEN_BRACKET, ...items.flatMap((item, index) => (index === 0 ? [asBytes(item)] : [COMMA, asBytes(item)])), CLOSE_BRACKET]);
-    send(res, status, headers, payload);
+    sendJson(res, status, payload, headers);
   };
 }
 
@@ -250,13 +251,6 @@ function resultItem(config: AnyRouter['_def']['_config'], data: unknown): string
 
 function asBytes(item: string | Buffer): Buffer {
   return typeof item === 'string' ? Buffer.from(item) : item;
-}
-
-function send(res: ServerResponse, status: number, headers: Record<string, string>, body: string | Buffer): void {
-  const head = responseHeadOf(res);
-  head.setAll(headers);
-  head.set('content-length', typeof body === 'string' ? Buffer.byteLength(body) : body.length);
-  head.send(res, status, body);
 }
 
 const [OPEN_BRACKET, COMMA, CLOSE_BRACKET] = ['[', ',', ']'].map((text) => Buffer.from(text)) as [Buffer, Buffer, Buffer];
@@ -288,5 +282,5 @@ export function sendTrpcError(res: ServerResponse, router: AnyRouter, error: unk
     return;
   }
   const { item, status, headers } = errorItem(router, getTRPCErrorFromUnknown(error), { requestId }, { type: 'unknown' });
-  send(res, status, { ...JSON_HEADERS, ...headers, 'cache-control': 'no-store' }, item);
+  sendJson(res, status, item, { ...JSON_HEADERS, ...headers, 'cache-control': 'no-store' });
 }
