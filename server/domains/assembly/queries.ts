@@ -111,14 +111,13 @@ function sharedOf(row: TRow, client: TClientExtras) {
   };
 }
 
-/** The loadout in the web client's form: as it sent it, or built from ours. */
-function clientDataFor(loadout: TLoadout, client: TClientExtras): Record<string, unknown> {
-  return client.data ?? clientDataOf(loadout);
-}
-
+/**
+ * A list item. Its `assembly` is the loadout in the web client's form: as the client sent it, or built
+ * from ours, whose JSON columns are then parsed (only then).
+ */
 export function toSummary(row: TRow): TAssemblySummary {
   const client = clientOf(row);
-  return { ...sharedOf(row, client), isLiked: false, attr: client.attr ?? {}, assembly: clientDataFor(loadoutOf(row), client) };
+  return { ...sharedOf(row, client), isLiked: false, attr: client.attr ?? {}, assembly: client.data ?? clientDataOf(loadoutOf(row)) };
 }
 
 /** The view of a readable assembly; `isOwner` is the caller's (getAssembly sets it per read). */
@@ -129,7 +128,7 @@ export function toView(row: TRow, viewerId?: string): TAssemblyView {
   const loadout = loadoutOf(row);
   return {
     ...shared,
-    assembly: { visibility: row.isPublic ? 'publicly' : 'private', tags: shared.tags, attr: client.attr ?? {}, data: clientDataFor(loadout, client) },
+    assembly: { visibility: row.isPublic ? 'publicly' : 'private', tags: shared.tags, attr: client.attr ?? {}, data: client.data ?? clientDataOf(loadout) },
     wheel: { attr: client.wheel?.attr ?? {}, data: client.wheel?.data ?? null },
     warehouse: { attr: client.warehouse?.attr ?? {}, data: client.warehouse?.data ?? null },
     weapons: loadout.weapons,
