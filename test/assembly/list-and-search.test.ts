@@ -3,11 +3,14 @@ import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { createSchema } from 'zod-openapi';
+import { z } from 'zod';
 import { assemblies } from '../../db/schema';
 import { transaction } from '../../db/transaction';
 import { JOBS } from '../../server/jobs';
 import { invalidateAssembly } from '../../server/domains/assembly/item';
 import { ftsQuery } from '../../server/domains/assembly/search';
+import { ZJsonObject } from '../../server/domains/assembly/attributes-schema';
 import { MAX_SEARCH_RESULTS } from '../../server/domains/assembly/schemas';
 import { HULK, importCommunitySample, signUpAdmin, startTestServer, trpcError, type TTestServer } from '../support/helpers';
 import { resolveRef } from '../support/openapi-operations';
@@ -289,3 +292,21 @@ List(`keyword search pages through the newest ${MAX_SEARCH_RESULTS} matches; shi
 });
 
 List.run();
+
+const JsonObjects = suite("the web client's JSON objects in answers (attr, assembly, wheel and warehouse settings)");
+
+JsonObjects('a plain object passes as itself; anything else fails the output validation; documented as a record of anything', () => {
+  const stored = JSON.parse('{"isShowItemName":true,"nested":{"a":[1,2]},"__proto__":{"polluted":true}}') as Record<string, unknown>;
+  assert.is(ZJsonObject.parse(stored), stored, 'not copied key by key');
+  const bare = Object.create(null) as Record<string, unknown>;
+  assert.is(ZJsonObject.parse(bare), bare, 'an object without a prototype is plain too');
+  for (const value of [[], null, 'text', 3, new Date(), new Map()]) {
+    const result = ZJsonObject.safeParse(value);
+    assert.is(result.success, false, `${Object.prototype.toString.call(value)} refused`);
+    assert.match(result.error!.issues[0]!.message, /must be an object/);
+  }
+  const asRecord = z.record(z.string(), z.unknown()).meta({ description: 'settings' });
+  assert.equal(createSchema(ZJsonObject.meta({ description: 'settings' })).schema, createSchema(asRecord).schema);
+});
+
+JsonObjects.run();
