@@ -5,7 +5,7 @@
  * where two runs one after the other do not. Each round starts both fresh. Not part of `npm test`;
  * Linux only.
  *
- *   npx tsx bench/paired.ts <database file> <path> <target A> <target B> [--rounds 5] [--seconds 4] [--rotation 5000]
+ *   npx tsx bench/paired.ts <database file> <path> <target A> <target B> [--rounds 5] [--seconds 4] [--warm 2] [--rotation 5000]
  *   e.g. npx tsx bench/paired.ts /tmp/bench.db '/api/assembly/item?uuid={uuid}' ours peer
  *        npx tsx bench/paired.ts /tmp/bench.db /api/drop/current ours /tmp/old-build/main.js
  *
@@ -27,7 +27,7 @@ import { readBenchCounts, rotatingPath } from './workload';
 
 const [db, path, targetA, targetB, ...rest] = process.argv.slice(2);
 if (!db || !path || !targetA || !targetB) {
-  throw new Error('usage: npx tsx bench/paired.ts <database file> <path> <target A> <target B> [--rounds 5] [--seconds 4] [--rotation 5000]');
+  throw new Error('usage: npx tsx bench/paired.ts <database file> <path> <target A> <target B> [--rounds 5] [--seconds 4] [--warm 2] [--rotation 5000]');
 }
 const option = (name: string, fallback: number) => {
   const at = rest.indexOf(`--${name}`);
@@ -35,6 +35,8 @@ const option = (name: string, fallback: number) => {
 };
 const rounds = option('rounds', 5);
 const seconds = option('seconds', 4);
+/** Seconds of load before the measured ones, not counted: the JIT, the heap, the caches (ours takes longer to settle than the peer, bench/README.md). */
+const warm = option('warm', 2);
 const rotation = option('rotation', 5000);
 
 await migrateBenchDatabase(db);
@@ -74,7 +76,7 @@ for (let round = 1; round <= rounds; round++) {
       duration,
       requests: [{ path: rotatingPath(path, 0, assemblyCount, rotation), setupRequest: (request) => ({ ...request, path: rotatingPath(path, counters[index]!++, assemblyCount, rotation) }) }],
     });
-  await Promise.all([load(0, 2), load(1, 2)]);
+  await Promise.all([load(0, warm), load(1, warm)]);
   const before = children.map((child) => ticks(child.pid!));
   const results = await Promise.all([load(0, seconds), load(1, seconds)]);
   const after = children.map((child) => ticks(child.pid!));
