@@ -5,10 +5,10 @@ import { VISIBILITIES } from './client-format';
 
 /**
  * A JSON object the web client stored (its settings, its form of the loadout), answered as it is.
- * Output only. Checked as a plain object (what JSON.parse makes) and passed through, not copied key by key as
- * `z.record(z.string(), z.unknown())` copies it: every key of an unknown value passes anyway, and the
- * copy was two thirds of validating a search page (61 -> 34 µs for 20 assemblies, bench/README.md,
- * issue 22). Documented exactly as that record is.
+ * Output only. Checked as a plain object (what JSON.parse makes) and passed through, not copied key
+ * by key as `z.record(z.string(), z.unknown())` copies it: every key of an unknown value passes
+ * anyway, and the copy was half to two thirds of validating a search page (61 -> 23 to 34 µs for 20
+ * assemblies, bench/README.md, issue 22 part 4). Documented exactly as that record is.
  */
 function isJsonObject(value: unknown): value is Record<string, unknown> {
   if (typeof value !== 'object' || value === null) return false;
