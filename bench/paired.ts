@@ -16,13 +16,12 @@
  * are higher than bench/run.ts's; read the ratio. `{uuid}`, `{trpcuuid}` and `{search}` rotate as in
  * bench/run.ts (workload.ts, rotatingPath).
  */
-import { copyFileSync, existsSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { buildDist } from '../scripts/build';
-import { NODE_MEMORY_FLAGS } from '../server/node-flags';
 import { migrateBenchDatabase } from './generate';
-import { ourBenchEnv, ROOT, start, stop, waitFor } from './processes';
+import { cpuTicks, isPeerTarget, ROOT, startTarget, stop, waitFor } from './processes';
 import { readBenchCounts, rotatingPath } from './workload';
 
 const [db, path, targetA, targetB, ...rest] = process.argv.slice(2);
@@ -45,19 +44,7 @@ if (!existsSync(copy) || statSync(copy).mtimeMs < statSync(db).mtimeMs) {
   for (const suffix of ['-wal', '-shm']) rmSync(copy + suffix, { force: true });
   copyFileSync(db, copy);
 }
-const isPeer = (target: string) => target === 'peer' || target === 'equipped';
 const ourBuild = [targetA, targetB].includes('ours') ? join((await buildDist(join(ROOT, 'bench', '.build'))).outdir, 'main.js') : '';
-
-function startTarget(target: string, file: string, port: number) {
-  if (isPeer(target)) return start(target, ['--import', 'tsx', 'bench/peer/server.ts', file, String(port), ...(target === 'equipped' ? ['--equipped'] : [])]);
-  return start(target, [...NODE_MEMORY_FLAGS, target === 'ours' ? ourBuild : target], ourBenchEnv(file, port));
-}
-
-/** User and system clock ticks (1/100 s) a process has used. */
-function ticks(pid: number): { user: number; sys: number } {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return { user: Number(fields[11]), sys: Number(fields[12]) };
-}
 
 const assemblyCount = readBenchCounts(db).assemblies;
 const targets = [
@@ -66,8 +53,8 @@ const targets = [
 ];
 const perRound: { us: number; sysUs: number; rps: number }[][] = [];
 for (let round = 1; round <= rounds; round++) {
-  const children = targets.map(({ name, file, port }) => startTarget(name, file, port));
-  await Promise.all(targets.map(({ name, port }) => waitFor(`http://127.0.0.1:${port}${isPeer(name) ? '/' : '/api/health'}`, true)));
+  const children = targets.map(({ name, file, port }) => startTarget(name, name === 'ours' ? ourBuild : name, file, port));
+  await Promise.all(targets.map(({ name, port }) => waitFor(`http://127.0.0.1:${port}${isPeerTarget(name) ? '/' : '/api/health'}`, true)));
   const counters = [0, 0];
   const load = (index: number, duration: number) =>
     autocannon({
@@ -77,9 +64,9 @@ for (let round = 1; round <= rounds; round++) {
       requests: [{ path: rotatingPath(path, 0, assemblyCount, rotation), setupRequest: (request) => ({ ...request, path: rotatingPath(path, counters[index]!++, assemblyCount, rotation) }) }],
     });
   await Promise.all([load(0, warm), load(1, warm)]);
-  const before = children.map((child) => ticks(child.pid!));
+  const before = children.map((child) => cpuTicks(child.pid!));
   const results = await Promise.all([load(0, seconds), load(1, seconds)]);
-  const after = children.map((child) => ticks(child.pid!));
+  const after = children.map((child) => cpuTicks(child.pid!));
   for (const child of children) await stop(child);
   const measured = results.map((result, i) => {
     const requests = Math.max(1, result.requests.total);

@@ -2,6 +2,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { NODE_MEMORY_FLAGS } from '../server/node-flags';
 
 export const ROOT = resolve(import.meta.dirname, '..');
 
@@ -53,10 +54,16 @@ export function rssMb(pid: number): number {
   return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
 }
 
+/** User and system clock ticks (1/100 s) a process has used so far. */
+export function cpuTicks(pid: number): { user: number; sys: number } {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return { user: Number(fields[11]), sys: Number(fields[12]) };
+}
+
 /** CPU time (user + system) a process has used so far, in ms: start-up cost independent of the machine's load. */
 export function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  const { user, sys } = cpuTicks(pid);
+  return ((user + sys) * 1000) / 100;
 }
 
 /** Our server's environment in the benchmarks: a generated database, no demo seed, the per-client limits out of the way, production mode. */
@@ -76,4 +83,18 @@ export function ourBenchEnv(db: string, port: number, logLevel = 'silent'): Reco
     RATE_LIMIT_SIGNIN_ACCOUNT: big,
     WAR_THIN_AFTER_DAYS: '3650',
   };
+}
+
+/** Whether a benchmark target is one of the peers (bench/peer/server.ts) rather than a build of ours. */
+export function isPeerTarget(target: string): boolean {
+  return target === 'peer' || target === 'equipped';
+}
+
+/**
+ * Starts a benchmark target on `db` at `port`: `peer`, `equipped`, or the main.js of a build of ours
+ * (scripts/build.ts's buildDist) with the heap flags of every production command line.
+ */
+export function startTarget(target: string, ourMainJs: string, db: string, port: number): ChildProcess {
+  if (isPeerTarget(target)) return start(target, ['--import', 'tsx', 'bench/peer/server.ts', db, String(port), ...(target === 'equipped' ? ['--equipped'] : [])]);
+  return start('ours', [...NODE_MEMORY_FLAGS, ourMainJs], ourBenchEnv(db, port));
 }

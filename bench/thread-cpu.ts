@@ -17,9 +17,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { buildDist } from '../scripts/build';
-import { NODE_MEMORY_FLAGS } from '../server/node-flags';
 import { migrateBenchDatabase } from './generate';
-import { ourBenchEnv, ROOT, start, stop, waitFor } from './processes';
+import { isPeerTarget, ROOT, startTarget, stop, waitFor } from './processes';
 import { readBenchCounts, rotatingPath } from './workload';
 
 const [db, path, ...rest] = process.argv.slice(2);
@@ -35,11 +34,9 @@ const warm = option('warm', '').split(',').filter(Boolean);
 const port = 3131;
 
 await migrateBenchDatabase(db);
-const child =
-  target === 'peer'
-    ? start('peer', ['--import', 'tsx', 'bench/peer/server.ts', db, String(port)])
-    : start('ours', [...NODE_MEMORY_FLAGS, option('build', '') || join((await buildDist(join(ROOT, 'bench', '.build'))).outdir, 'main.js')], ourBenchEnv(db, port));
-await waitFor(`http://127.0.0.1:${port}${target === 'peer' ? '/' : '/api/health'}`, true);
+const ourMainJs = isPeerTarget(target) ? '' : option('build', '') || join((await buildDist(join(ROOT, 'bench', '.build'))).outdir, 'main.js');
+const child = startTarget(target, ourMainJs, db, port);
+await waitFor(`http://127.0.0.1:${port}${isPeerTarget(target) ? '/' : '/api/health'}`, true);
 
 /** Clock ticks (1/100 s) of each kind of thread: main, and the others by name without their number (V8Worker, libuv-worker). */
 function ticksByThread(pid: number): Map<string, number> {
