@@ -1,13 +1,24 @@
 // `npm test`: runs every test/**/*.test.ts suite with uvu, as `uvu -r tsx test "\.test\.ts$"` would, then ends
 // the process. uvu only sets process.exitCode and waits for the event loop to drain, so a child process or
 // socket left open by a failed suite kept the run alive until CI's limit. Here the run ends once uvu has
-// printed its totals, and names what was still open so the leak can be fixed.
+// printed its totals, and names what was still open so the leak can be fixed. It also times each file
+// and prints the slowest, so CI's time budget can be watched.
 //
 // Usage: node --import tsx test/run.ts [pattern]   (pattern: a regular expression on the suite's path)
 import { parse } from 'uvu/parse';
-import { run } from 'uvu/run';
+import { registerResolutionShortcuts } from '../server/module-resolution';
+
+registerResolutionShortcuts();
 
 const GRACE_MS = 2_000;
+const SLOWEST_SHOWN = 12;
+
+type TSuiteRun = () => Promise<[string | true, number, number, number]>;
+declare global {
+  var UVU_DEFER: number;
+  var UVU_INDEX: number;
+  var UVU_QUEUE: [string, ...TSuiteRun[]][];
+}
 
 const pattern = process.argv[2] ?? '\\.test\\.ts$';
 const { suites } = await parse('test', pattern, { cwd: process.cwd() });
@@ -15,7 +26,41 @@ if (suites.length === 0) {
   console.error(`no test suite matches ${pattern}`);
   process.exit(1);
 }
-await run(suites, { bail: false });
+
+// What uvu/run does (defer, queue one group per file, import), with each file's suites timed.
+// Set before uvu is first imported: uvu reads it once, and without it every suite's run() starts a run of its own.
+globalThis.UVU_DEFER = 1;
+const uvu = await import('uvu');
+const { testDurationsMs } = await import('./support/suite');
+const fileMs = new Map<string, number>();
+for (const [index, file] of suites.entries()) {
+  globalThis.UVU_INDEX = index;
+  globalThis.UVU_QUEUE.push([file.name]);
+  await import(`file:///${file.file}`);
+}
+for (const group of globalThis.UVU_QUEUE) {
+  const name = group[0];
+  for (let at = 1; at < group.length; at++) {
+    const runSuite = group[at] as TSuiteRun;
+    group[at] = async () => {
+      const started = performance.now();
+      try {
+        return await runSuite();
+      } finally {
+        fileMs.set(name, (fileMs.get(name) ?? 0) + performance.now() - started);
+      }
+    };
+  }
+}
+await uvu.exec(false);
+
+function printSlowest(title: string, durationsMs: Map<string, number>): void {
+  const slowest = [...durationsMs].sort((a, b) => b[1] - a[1]).slice(0, SLOWEST_SHOWN);
+  if (slowest.length < 2) return;
+  console.log(`  ${title}:\n${slowest.map(([name, ms]) => `    ${(ms / 1000).toFixed(1).padStart(6)} s  ${name}`).join('\n')}\n`);
+}
+printSlowest('slowest files', fileMs);
+printSlowest('slowest tests', testDurationsMs);
 
 const exitCode = Number(process.exitCode ?? 0);
 // Let handles that are about to close (sockets in their last turn, timers a suite clears) close first.

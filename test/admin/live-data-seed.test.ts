@@ -1,4 +1,4 @@
-import { suite } from 'uvu';
+import { suite } from '../support/suite';
 import * as assert from 'uvu/assert';
 import { DEMO_SNAPSHOTS_PER_SEASON } from '../../server/seed/live-data';
 import { startTestServer, type TTestServer } from '../support/helpers';

@@ -1,6 +1,6 @@
 // POST /assembly/attr/edit (issue 19): the display settings of an assembly, written as an edit is
 // (creator only, If-Match, caches) and read back by GET /assembly/attr, on both surfaces.
-import { suite } from 'uvu';
+import { suite } from '../support/suite';
 import * as assert from 'uvu/assert';
 import { HULK, importCommunitySample, signUpAdmin, startTestServer, trpcError, type TTestServer } from '../support/helpers';
 import { publish, readable, type TUser } from './fixtures';

@@ -3,7 +3,7 @@
 // batch through httpBatchLink, concurrent REST), and the purge of forks and of originals.
 import { TRPCClientError } from '@trpc/client';
 import { eq, sql } from 'drizzle-orm';
-import { suite } from 'uvu';
+import { suite } from '../support/suite';
 import * as assert from 'uvu/assert';
 import { assemblies } from '../../db/schema';
 import { JOBS } from '../../server/jobs';

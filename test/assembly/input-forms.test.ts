@@ -4,7 +4,7 @@
 // locked 200 answer of a private assembly read without its password (a wrong password is still a 403,
 // and the guess limits still apply).
 import { eq } from 'drizzle-orm';
-import { suite } from 'uvu';
+import { suite } from '../support/suite';
 import * as assert from 'uvu/assert';
 import { assemblies } from '../../db/schema';
 import { HULK, importCommunitySample, signUpAdmin, startTestServer, trpcError, type TTestServer } from '../support/helpers';

@@ -1,7 +1,7 @@
 // Stored answers of anonymous item reads (issue 22): replayed around the live view count on both
 // surfaces, every read counted once whatever the interleaving, dropped with the assembly's entry.
 import { eq, sql } from 'drizzle-orm';
-import { suite } from 'uvu';
+import { suite } from '../support/suite';
 import * as assert from 'uvu/assert';
 import { assemblyViews } from '../../db/schema';
 import { batchClient, HULK, importCommunitySample, signUpAdmin, startTestServer, storedViewsOf, type TTestServer } from '../support/helpers';

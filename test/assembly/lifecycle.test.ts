@@ -1,6 +1,6 @@
 // Edit, delete, trash, restore and purge by the creator, and what others are refused, on both surfaces.
 import { eq } from 'drizzle-orm';
-import { suite } from 'uvu';
+import { suite } from '../support/suite';
 import * as assert from 'uvu/assert';
 import { assemblies } from '../../db/schema';
 import { JOBS } from '../../server/jobs';

@@ -2,7 +2,7 @@
 // caller's own isLiked on items and list pages, over HTTP on both surfaces; the same likes as POST /assembly/like.
 import { createTRPCClient, httpBatchLink } from '@trpc/client';
 import superjson from 'superjson';
-import { suite } from 'uvu';
+import { suite } from '../support/suite';
 import * as assert from 'uvu/assert';
 import type { AppRouter } from '../../server/router';
 import { HULK, importCommunitySample, signUpAdmin, startTestServer, trpcError, type TTestServer } from '../support/helpers';

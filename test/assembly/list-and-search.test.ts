@@ -1,7 +1,7 @@
 // The list: paging, FTS5 keyword search and its cap, hull-class filters, the hottest and rating sorts, on both surfaces.
 import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
-import { suite } from 'uvu';
+import { suite } from '../support/suite';
 import * as assert from 'uvu/assert';
 import { createSchema } from 'zod-openapi';
 import { z } from 'zod';

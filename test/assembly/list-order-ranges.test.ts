@@ -2,7 +2,7 @@
 // client's sortField=updatedTime) following edits, and createdStart/End, updatedStart/End alone, together,
 // with a keyword, a shipType and every sort, their errors, and their cap.
 import { randomUUID } from 'node:crypto';
-import { suite } from 'uvu';
+import { suite } from '../support/suite';
 import * as assert from 'uvu/assert';
 import { assemblies } from '../../db/schema';
 import { transaction } from '../../db/transaction';

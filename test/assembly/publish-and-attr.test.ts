@@ -1,6 +1,6 @@
 // Publishing a loadout (catalog and slot rules, input errors) and the attributes computed from the catalog, on both surfaces.
 import { eq } from 'drizzle-orm';
-import { suite } from 'uvu';
+import { suite } from '../support/suite';
 import * as assert from 'uvu/assert';
 import { assemblies } from '../../db/schema';
 import { COMMUNITY_SAMPLE, HULK, importCommunitySample, signUpAdmin, startTestServer, trpcError, type TTestServer } from '../support/helpers';

@@ -2,7 +2,7 @@
 // field-by-field writes of an edit and its If-Match precondition, loadout validation errors, and the
 // sort orders of both list paths (with and without a keyword). The HTTP suites of this folder cover
 // the routes on both surfaces (status codes, headers, envelopes, access rules).
-import { suite } from 'uvu';
+import { suite } from '../support/suite';
 import * as assert from 'uvu/assert';
 import { purgeTrash } from '../../server/domains/assembly/lifecycle';
 import { itemEtag, rowsOf, selectRows } from '../../server/domains/assembly/queries';

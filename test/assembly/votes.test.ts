@@ -1,5 +1,5 @@
 // Likes and ratings over HTTP: toggles, ranges and who may vote, on both surfaces (the formula in process: service.test.ts).
-import { suite } from 'uvu';
+import { suite } from '../support/suite';
 import * as assert from 'uvu/assert';
 import { HULK, importCommunitySample, signUpAdmin, startTestServer, trpcError, type TTestServer } from '../support/helpers';
 import { publish, type TUser } from './fixtures';

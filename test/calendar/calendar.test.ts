@@ -1,5 +1,5 @@
 import { count } from 'drizzle-orm';
-import { suite } from 'uvu';
+import { suite } from '../support/suite';
 import * as assert from 'uvu/assert';
 import { calendarEvents } from '../../db/schema';
 import { setRole } from '../../server/domains/user/account';

@@ -1,5 +1,5 @@
 import ICAL from 'ical.js';
-import { suite } from 'uvu';
+import { suite } from '../support/suite';
 import * as assert from 'uvu/assert';
 import { setRole } from '../../server/domains/user/account';
 import { startTestServer, trpcError, type TTestServer } from '../support/helpers';

@@ -2,7 +2,7 @@
 // statuses at the clock's time, the overlap rule, and import files (all or nothing, their messages).
 // test/calendar/calendar.test.ts covers the routes on both surfaces (status codes, headers, access rules).
 import { count } from 'drizzle-orm';
-import { suite } from 'uvu';
+import { suite } from '../support/suite';
 import * as assert from 'uvu/assert';
 import { calendarEvents } from '../../db/schema';
 import { importCalendarFile } from '../../server/domains/calendar/season-calendar';

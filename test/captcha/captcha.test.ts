@@ -1,4 +1,4 @@
-import { suite } from 'uvu';
+import { suite } from '../support/suite';
 import * as assert from 'uvu/assert';
 import { MemoryExpiringKeys } from '../../server/infra/expiring-keys';
 import { createCaptchaService, openSvgAnswer } from '../../server/domains/captcha/service';

@@ -2,7 +2,7 @@
 // /comment/delete, GET /user/comments, over HTTP on REST and on native tRPC (real clients; writes and
 // limits through httpBatchLink batches and concurrent REST requests).
 import { eq } from 'drizzle-orm';
-import { suite } from 'uvu';
+import { suite } from '../support/suite';
 import * as assert from 'uvu/assert';
 import { users } from '../../db/schema';
 import { openSvgAnswer } from '../../server/domains/captcha/service';

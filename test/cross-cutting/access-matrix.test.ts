@@ -7,7 +7,7 @@
  * the tables below do not classify fails the test, so a new endpoint cannot ship without its access
  * rule being stated here.
  */
-import { suite } from 'uvu';
+import { suite } from '../support/suite';
 import * as assert from 'uvu/assert';
 import { sessions } from '../../db/schema';
 import { readDemoCatalog } from '../../server/seed/assemblies';

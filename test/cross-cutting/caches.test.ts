@@ -1,5 +1,5 @@
 /** The cache scopes (server/infra/cache/index.ts): never stale after a write, on any surface or process; bounded in bytes. */
-import { suite } from 'uvu';
+import { suite } from '../support/suite';
 import * as assert from 'uvu/assert';
 import { openDatabase } from '../../db/client';
 import { seedDemoCatalog } from '../../server/seed/assemblies';

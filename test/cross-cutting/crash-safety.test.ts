@@ -9,7 +9,7 @@ import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
-import { suite } from 'uvu';
+import { suite } from '../support/suite';
 import * as assert from 'uvu/assert';
 import { openDatabase } from '../../db/client';
 import { assemblies, mapCollections, mapPoints, subscriptionOrders } from '../../db/schema';

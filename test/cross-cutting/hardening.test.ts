@@ -1,5 +1,5 @@
 import { request } from 'node:http';
-import { suite } from 'uvu';
+import { suite } from '../support/suite';
 import * as assert from 'uvu/assert';
 import { startTestServer, trpcError, type TTestServer } from '../support/helpers';
 

@@ -11,7 +11,7 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import fc from 'fast-check';
-import { suite } from 'uvu';
+import { suite } from '../support/suite';
 import * as assert from 'uvu/assert';
 import { readDemoCatalog } from '../../server/seed/assemblies';
 import { DEMO_SUBSCRIPTION_CATALOG } from '../../server/seed/subscription';

@@ -7,7 +7,7 @@
 import { openSvgAnswer } from '../../server/domains/captcha/service';
 import { and, count, eq } from 'drizzle-orm';
 import { TRPCClientError } from '@trpc/client';
-import { suite } from 'uvu';
+import { suite } from '../support/suite';
 import * as assert from 'uvu/assert';
 import { subscriptionOrders } from '../../db/schema';
 import { DEMO_SUBSCRIPTION_CATALOG } from '../../server/seed/subscription';

@@ -10,7 +10,7 @@ import { createTRPCClient, httpBatchLink, httpBatchStreamLink, httpLink, TRPCCli
 import { nodeHTTPRequestHandler } from '@trpc/server/adapters/node-http';
 import { eq } from 'drizzle-orm';
 import superjson from 'superjson';
-import { suite } from 'uvu';
+import { suite } from '../support/suite';
 import * as assert from 'uvu/assert';
 import { mapCollections } from '../../db/schema';
 import { createContext, type TContext } from '../../server/context';

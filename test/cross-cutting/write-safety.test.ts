@@ -7,7 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { createTRPCClient, httpLink, TRPCClientError } from '@trpc/client';
 import { eq } from 'drizzle-orm';
 import superjson from 'superjson';
-import { suite } from 'uvu';
+import { suite } from '../support/suite';
 import * as assert from 'uvu/assert';
 import { assemblies, catalogHulls, sessions } from '../../db/schema';
 import type { AppRouter } from '../../server/router';

@@ -1,7 +1,7 @@
 // Drop service logic called in process (no HTTP): status filters at the clock's time, keyword matching,
 // lookups by either id, the current-campaigns cache, and the messages of invalid import files.
 // test/drop/drop.test.ts covers the routes on both surfaces (status codes, headers, access rules).
-import { suite } from 'uvu';
+import { suite } from '../support/suite';
 import * as assert from 'uvu/assert';
 import { parseDropImport } from '../../server/domains/drop/ingestion';
 import { startInProcess, type TCaller, type TInProcessApp } from '../support/caller';

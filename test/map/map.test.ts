@@ -1,5 +1,5 @@
 import { count, eq } from 'drizzle-orm';
-import { suite } from 'uvu';
+import { suite } from '../support/suite';
 import * as assert from 'uvu/assert';
 import { mapCollections, mapPoints } from '../../db/schema';
 import { createCollection, updateCollection } from '../../server/domains/map/service';

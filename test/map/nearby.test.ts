@@ -2,7 +2,7 @@
 // first, bounded (limit ≤ 100, radius ≤ 500 km); across the antimeridian and near a pole; the statement
 // walks the map_points_place index. Over HTTP on both surfaces.
 import { sql } from 'drizzle-orm';
-import { suite } from 'uvu';
+import { suite } from '../support/suite';
 import * as assert from 'uvu/assert';
 import { boundingBox, nearbyQuery } from '../../server/domains/map/nearby';
 import { startTestServer, trpcError, type TTestServer } from '../support/helpers';

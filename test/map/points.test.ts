@@ -2,7 +2,7 @@
 // orphans, a collection's points, moving points in and out of collections, the global uuid rule of the
 // contract's embedded points, and the limits under concurrency; over HTTP on both surfaces.
 import { count, eq } from 'drizzle-orm';
-import { suite } from 'uvu';
+import { suite } from '../support/suite';
 import * as assert from 'uvu/assert';
 import { mapCollections, mapPoints } from '../../db/schema';
 import { MAX_POINTS_PER_USER } from '../../server/domains/map/schemas';

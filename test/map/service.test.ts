@@ -1,7 +1,7 @@
 // Map service logic called in process (no HTTP): who sees a collection, who may change it, how points
 // are replaced and ordered. test/map/map.test.ts covers the routes on both surfaces (status codes,
 // Cache-Control of private collections, the envelope).
-import { suite } from 'uvu';
+import { suite } from '../support/suite';
 import * as assert from 'uvu/assert';
 import { errorCodeOf, startInProcess, type TCaller, type TInProcessApp } from '../support/caller';
 

@@ -4,7 +4,7 @@
 import { createTRPCClient, httpBatchLink } from '@trpc/client';
 import { count, eq } from 'drizzle-orm';
 import superjson from 'superjson';
-import { suite } from 'uvu';
+import { suite } from '../support/suite';
 import * as assert from 'uvu/assert';
 import { mapCollectionShares } from '../../db/schema';
 import type { AppRouter } from '../../server/router';

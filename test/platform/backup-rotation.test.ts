@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import dockerignore from '@balena/dockerignore';
 import Database from 'better-sqlite3';
-import { suite } from 'uvu';
+import { suite } from '../support/suite';
 import * as assert from 'uvu/assert';
 import { TEST_DRIVER } from '../support/helpers';
 import { ROOT, runNode, TSX_ARGS } from '../support/process';

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { suite } from 'uvu';
+import { suite } from '../support/suite';
 import * as assert from 'uvu/assert';
 import { importedSpecifiers } from '../../packages/client/build';
 import { createConsumerProject, packClient, typeCheck } from '../../packages/client/consumer';

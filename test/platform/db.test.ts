@@ -3,7 +3,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { getTableColumns, sql, type SQL } from 'drizzle-orm';
-import { suite } from 'uvu';
+import { suite } from '../support/suite';
 import * as assert from 'uvu/assert';
 import { MIGRATIONS_FOLDER, openDatabase, type TDatabase, type TDatabaseDriver } from '../../db/client';
 import { assemblies, users } from '../../db/schema';

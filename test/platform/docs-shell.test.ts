@@ -12,7 +12,7 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { suite } from 'uvu';
+import { suite } from '../support/suite';
 import * as assert from 'uvu/assert';
 import { docFiles, failedBlock, fencedBlocks, scriptOf, shellBlockKind } from '../support/docs-blocks';
 import { manualSecret } from '../../server/domains/subscription/payment/manual';

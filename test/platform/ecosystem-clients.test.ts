@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { Validator } from '@seriousme/openapi-schema-validator';
-import { suite } from 'uvu';
+import { suite } from '../support/suite';
 import * as assert from 'uvu/assert';
 import superjson from 'superjson';
 import { appRouter } from '../../server/router';

@@ -2,7 +2,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { suite } from 'uvu';
+import { suite } from '../support/suite';
 import * as assert from 'uvu/assert';
 import { startTestServer, type TTestServer } from '../support/helpers';
 

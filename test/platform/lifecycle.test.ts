@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { suite } from 'uvu';
+import { suite } from '../support/suite';
 import * as assert from 'uvu/assert';
 import { openDatabase } from '../../db/client';
 import { rest, storedViewsOf, TEST_DRIVER } from '../support/helpers';

@@ -1,6 +1,6 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { forEachOpenApiProcedure, getInputOutputParsers, normalizePath } from 'trpc-to-openapi';
-import { suite } from 'uvu';
+import { suite } from '../support/suite';
 import * as assert from 'uvu/assert';
 import { VERSION } from '../../server/app';
 import { buildOpenApiDocument, RECORDED_EXAMPLES } from '../../server/openapi';

@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { suite } from 'uvu';
+import { suite } from '../support/suite';
 import * as assert from 'uvu/assert';
 import { concurrencyLimit } from '../../server/infra/concurrency';
 import { PASSWORD_HASH_CONCURRENCY } from '../../server/infra/password';

@@ -1,4 +1,4 @@
-import { suite } from 'uvu';
+import { suite } from '../support/suite';
 import * as assert from 'uvu/assert';
 import { z } from 'zod';
 import { AppError } from '../../server/errors';

@@ -1,7 +1,7 @@
 /** The REST adapter's own parts, held to what tRPC's adapter gives: request targets, procedure calls, serialised answers. */
 import type { AnyProcedure, TRPCError } from '@trpc/server';
 import superjson from 'superjson';
-import { suite } from 'uvu';
+import { suite } from '../support/suite';
 import * as assert from 'uvu/assert';
 import { z } from 'zod';
 import { createContextInner } from '../../server/context';

@@ -2,7 +2,7 @@
 // cap, the lazy expiry of unpaid orders, membership month arithmetic, progress and the hall.
 // test/subscription/subscription.test.ts covers the routes on both surfaces (status codes, the
 // Idempotency-Key header, webhook signatures, the envelope, access rules).
-import { suite } from 'uvu';
+import { suite } from '../support/suite';
 import * as assert from 'uvu/assert';
 import { MAX_PENDING_ORDERS, PAY_WINDOW_MS } from '../../server/domains/subscription/orders';
 import { DEMO_SUBSCRIPTION_CATALOG } from '../../server/seed/subscription';

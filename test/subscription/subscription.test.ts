@@ -1,7 +1,7 @@
 import { createTRPCClient, httpLink } from '@trpc/client';
 import { and, count, eq } from 'drizzle-orm';
 import superjson from 'superjson';
-import { suite } from 'uvu';
+import { suite } from '../support/suite';
 import * as assert from 'uvu/assert';
 import { subscriptionMemberships, subscriptionOrders } from '../../db/schema';
 import { DEMO_SUBSCRIPTION_CATALOG } from '../../server/seed/subscription';

@@ -3,7 +3,7 @@
 // trashed or anonymous assembly in a space), paging and its bounds, errors and access, and the
 // query plans (each walks an index of the user's own rows, no sort).
 import { sql } from 'drizzle-orm';
-import { suite } from 'uvu';
+import { suite } from '../support/suite';
 import * as assert from 'uvu/assert';
 import { HULK, importCommunitySample, signUpAdmin, startTestServer, trpcError, type TTestServer } from '../support/helpers';
 

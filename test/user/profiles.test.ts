@@ -3,7 +3,7 @@
 // and session handling), over HTTP on both surfaces; every error and who may edit what.
 import { createTRPCClient, httpBatchLink } from '@trpc/client';
 import superjson from 'superjson';
-import { suite } from 'uvu';
+import { suite } from '../support/suite';
 import * as assert from 'uvu/assert';
 import type { AppRouter } from '../../server/router';
 import { startTestServer, trpcError, type TTestServer } from '../support/helpers';

@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { suite } from 'uvu';
+import { suite } from '../support/suite';
 import * as assert from 'uvu/assert';
 import { sessions } from '../../db/schema';
 import { SESSION_LIFETIME_MS, sessionIdFromToken } from '../../server/domains/user/session';

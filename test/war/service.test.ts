@@ -2,7 +2,7 @@
 // season, history ranges and their windows, and the messages of invalid import files.
 // test/war/war.test.ts covers the routes on both surfaces (status codes, headers, access rules).
 import { count, eq } from 'drizzle-orm';
-import { suite } from 'uvu';
+import { suite } from '../support/suite';
 import * as assert from 'uvu/assert';
 import { warSnapshots, warZones } from '../../db/schema';
 import { importWarFile } from '../../server/domains/war/import';

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { count, eq } from 'drizzle-orm';
-import { suite } from 'uvu';
+import { suite } from '../support/suite';
 import * as assert from 'uvu/assert';
 import { warSnapshots, warZones } from '../../db/schema';
 import { setRole } from '../../server/domains/user/account';

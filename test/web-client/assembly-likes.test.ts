@@ -7,7 +7,7 @@
 //
 // likeStore.ts reads `result.data.isLiked` / `result.data.likeCount` of the raw axios response, the
 // body's top level; Tidewatch answers them inside the envelope's `data` (see docs/compatibility.md).
-import { suite } from 'uvu';
+import { suite } from '../support/suite';
 import * as assert from 'uvu/assert';
 import { startTestServer, type TTestServer } from '../support/helpers';
 import { send, signIn } from './client-request';

@@ -5,7 +5,7 @@
 // (src/assets/sripts/api/assembly_service.ts) and the view that reads the answer, and asserts every
 // field that view reads. `handleResponse` hands the whole body on as `result.data`, so a view's
 // `d.data.x` is the envelope's `data.x`. docs/compatibility.md ("Assemblies") lists the same fields.
-import { suite } from 'uvu';
+import { suite } from '../support/suite';
 import * as assert from 'uvu/assert';
 import { DEMO_ASSEMBLY_PASSWORD } from '../../server/seed/assemblies';
 import { startTestServer, type TTestServer } from '../support/helpers';

@@ -4,7 +4,7 @@
 // createComment (with the SVG captcha of src/components/captcha), editComment and deleteComment;
 // src/views/user/account/comments.vue calls user_service.ts getUserComments. docs/compatibility.md
 // ("Comments") and docs/comments.md list the same fields.
-import { suite } from 'uvu';
+import { suite } from '../support/suite';
 import * as assert from 'uvu/assert';
 import { openSvgAnswer } from '../../server/domains/captcha/service';
 import { startTestServer, type TTestServer } from '../support/helpers';

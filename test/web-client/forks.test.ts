@@ -12,7 +12,7 @@
 // Likes switched off: AssmblySettingWidget.vue:268-277 ("Enable likes", `assembly.attr.isLike`) saved
 // by AssemblySettingPanel.vue:93-99; Detail.vue:208 then hides the LikeWidget. A toggle sent anyway
 // (an old page, another client) is refused with the envelope code the widget translates (LikeWidget.vue:73-79).
-import { suite } from 'uvu';
+import { suite } from '../support/suite';
 import * as assert from 'uvu/assert';
 import { startTestServer, type TTestServer } from '../support/helpers';
 import { send, signIn } from './client-request';

@@ -6,7 +6,7 @@
 // (src/assets/sripts/api/api-util.ts:20-37) hands the whole body on as `result.data`, so a view's
 // `result.data.x` is the body's `x` and `result.data.data.x` is the envelope's `data.x`.
 // docs/compatibility.md ("Map collections", "Calendar") lists the same fields.
-import { suite } from 'uvu';
+import { suite } from '../support/suite';
 import * as assert from 'uvu/assert';
 import { startTestServer, type TTestServer } from '../support/helpers';
 import { send, signIn } from './client-request';

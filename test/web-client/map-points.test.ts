@@ -5,7 +5,7 @@
 // `result.data.points` (the body's top level); the contract fixes the envelope, so a paged list is
 // `data: {data: [...], pagination}` and the nearby search `data: {points: [...]}` (docs/compatibility.md,
 // "Map points").
-import { suite } from 'uvu';
+import { suite } from '../support/suite';
 import * as assert from 'uvu/assert';
 import { startTestServer, type TTestServer } from '../support/helpers';
 import { send, signIn } from './client-request';

@@ -4,7 +4,7 @@
 // :114, getUserAssemblys :153, getUserLikes :189) and assembly_service.ts:129 (getUserAssemblies);
 // views: src/views/user/account/Information.vue (profile form), account/assemblys.vue, Space.vue.
 // docs/compatibility.md ("Users") lists the same fields.
-import { suite } from 'uvu';
+import { suite } from '../support/suite';
 import * as assert from 'uvu/assert';
 import { startTestServer, type TTestServer } from '../support/helpers';
 import { DEMO_PASSWORD, send, signIn } from './client-request';

@@ -5,7 +5,7 @@
 // and asserts every field that view reads. `handleResponse` (src/assets/sripts/api/api-util.ts:20-37)
 // hands the whole body on as `result.data`, so a view's `result.data.data.x` is the envelope's
 // `data.x`. docs/compatibility.md ("Users, captcha and errors") lists the same fields.
-import { suite } from 'uvu';
+import { suite } from '../support/suite';
 import * as assert from 'uvu/assert';
 import { openSvgAnswer } from '../../server/domains/captcha/service';
 import { startTestServer, type TTestServer } from '../support/helpers';
