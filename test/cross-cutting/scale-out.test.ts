@@ -1,11 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTRPCClient, httpLink } from '@trpc/client';
 import { Redis } from 'ioredis';
 import superjson from 'superjson';
-import { suite } from 'uvu';
+import { suite } from '../support/suite';
 import * as assert from 'uvu/assert';
 import { driverFor, openDatabase } from '../../db/client';
 import { configWith, ConfigError, loadConfig } from '../../server/config';
@@ -26,9 +25,8 @@ import { MemoryReadCache } from '../../server/infra/cache/read-cache';
 import type { TLogger } from '../../server/logger';
 import { rest, silentLogger, solveCaptcha, trpcClient, trpcError } from '../support/helpers';
 import { freePort, HAS_REDIS, sleep, startRedis, stopChild, waitFor } from '../support/redis';
+import { startServerProcess, TSX_ARGS, type TServerProcess } from '../support/process';
 import { readable } from '../assembly/fixtures';
-
-const ROOT = join(import.meta.dirname ?? new URL('.', import.meta.url).pathname, '..', '..');
 
 // ---------------------------------------------------------------------------------------------
 const Stores = suite<{ redis: { url: string; stop: () => Promise<void> }; a: TSharedState; b: TSharedState }>(
@@ -207,11 +205,7 @@ redisTest('a perInstance job (buffered view counts) runs on every instance, and 
 Stores.run();
 
 // ---------------------------------------------------------------------------------------------
-interface TInstance {
-  url: string;
-  child: ChildProcess;
-  output: () => string;
-}
+type TInstance = TServerProcess;
 
 const Instances = suite<{ redis: { url: string; stop: () => Promise<void> }; dir: string; a: TInstance; b: TInstance }>(
   'two service processes on one database and one Redis',
@@ -221,7 +215,8 @@ const SHARED_ENV = {
   NODE_ENV: 'test',
   HOST: '127.0.0.1',
   SEED_DEMO: 'true',
-  LOG_LEVEL: 'warn',
+  // info: the "tidewatch listening" line names the URL (startServerProcess).
+  LOG_LEVEL: 'info',
   CAPTCHA_HMAC_KEY: 'a shared key of the whole deployment',
   CAPTCHA_MAX_NUMBER: '2000',
   // Both behind "the load balancer": the client address comes from X-Forwarded-For.
@@ -232,26 +227,9 @@ const SHARED_ENV = {
   RATE_LIMIT_SIGNIN: '100000',
 };
 
+/** PORT=0 and the URL from the start-up log: a port picked beforehand may be taken by the time the instance listens. */
 async function startInstance(env: Record<string, string>): Promise<TInstance> {
-  const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    cwd: ROOT,
-    env: { ...process.env, ...SHARED_ENV, ...env, PORT: String(port) },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout!.on('data', (chunk) => (output += chunk));
-  child.stderr!.on('data', (chunk) => (output += chunk));
-  const url = `http://127.0.0.1:${port}`;
-  await waitFor(`instance on port ${port}`, async () => {
-    if (child.exitCode !== null) throw new Error(`instance exited: ${output}`);
-    return (await fetch(`${url}/api/health`)).status === 200;
-  }, 60_000).catch(async (error) => {
-    // Never leave a half-started instance behind: the suite's after hook only knows the ones that started.
-    await stopChild(child);
-    throw new Error(`${(error as Error).message}\n${output}`);
-  });
-  return { url, child, output: () => output };
+  return startServerProcess([...TSX_ARGS, 'server/main.ts'], { env: { ...SHARED_ENV, ...env, PORT: '0' }, timeoutMs: 90_000 });
 }
 
 Instances.before(async (context) => {

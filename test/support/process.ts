@@ -80,7 +80,11 @@ export function startServerProcess(args: string[], options: TSpawnOptions = {}):
   let started = false;
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), options.timeoutMs ?? 90_000);
+    // A server that has not started in time is ended: no caller's clean-up knows of it.
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`server did not start:\n${output}`));
+    }, options.timeoutMs ?? 90_000);
     child.stdout!.on('data', (chunk: Buffer) => {
       output += chunk.toString();
       const match = started ? null : /"url":"(http:\/\/[^"]+)"/.exec(output);
