@@ -23,15 +23,28 @@ const NETWORK_CODES = new Set([
 /** libSQL client codes for a server that failed or dropped the stream, and SQLite's "still locked". */
 const DATABASE_CODES = new Set(['SERVER_ERROR', 'HRANA_CLOSED_ERROR', 'HRANA_WEBSOCKET_ERROR', 'STREAM_EXPIRED', 'SQLITE_BUSY', 'SQLITE_BUSY_SNAPSHOT']);
 
-export function isDatabaseUnavailable(error: unknown): boolean {
+/** The error and its causes, outermost first (drivers and drizzle wrap the driver's error). */
+function* errorChain(error: unknown): Generator<{ name?: unknown; code?: unknown; message?: unknown }> {
   let current: unknown = error;
   for (let depth = 0; depth < 6 && current; depth++) {
-    const { name, code, message } = current as { name?: unknown; code?: unknown; message?: unknown };
+    yield current as { name?: unknown; code?: unknown; message?: unknown };
+    current = (current as { cause?: unknown }).cause;
+  }
+}
+
+export function isDatabaseUnavailable(error: unknown): boolean {
+  for (const current of errorChain(error)) {
+    const { name, code, message } = current;
     if (typeof code === 'string' && (NETWORK_CODES.has(code) || DATABASE_CODES.has(code))) return true;
     // The remote statement deadline (db/client.ts, DATABASE_TIMEOUT_MS) aborts the request's fetch.
     if (name === 'TimeoutError') return true;
     if (current instanceof TypeError && message === 'fetch failed') return true;
-    current = (current as { cause?: unknown }).cause;
   }
+  return false;
+}
+
+/** SQLITE_BUSY: another connection held the write lock past the busy timeout (the database takes writes; it was only busy). */
+export function isWriteLockBusy(error: unknown): boolean {
+  for (const { code } of errorChain(error)) if (typeof code === 'string' && code.startsWith('SQLITE_BUSY')) return true;
   return false;
 }

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { sql } from 'drizzle-orm';
-import { suite } from 'uvu';
+import { suite } from '../support/suite';
 import * as assert from 'uvu/assert';
 import { openDatabase, type TDatabase } from '../../db/client';
 import { seedDemoData } from '../../server/seed/index';
@@ -14,6 +14,7 @@ import { ConfigError, configWith, loadConfig } from '../../server/config';
 import { createLogger } from '../../server/logger';
 import { startServer } from '../../server/server';
 import { importCatalog } from '../../server/domains/catalog/import';
+import { databaseWriteProblem } from '../../server/domains/health/service';
 import { verifyPassword } from '../../server/infra/password';
 import { COMMUNITY_SAMPLE, GENEROUS_LIMITS, rest, startTestServer, TEST_DRIVER } from '../support/helpers';
 import { ROOT, runNode, startServerProcess, TSX_ARGS, type TServerProcess } from '../support/process';
@@ -266,6 +267,38 @@ Writable10('start-up refuses a read-only database file with one line naming its 
   assertOneLine(result.stderr);
   assert.match(result.stderr, new RegExp(`${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} .*not writable`));
   assert.is(statSync(file).mode & 0o777, 0o444);
+});
+
+/** Takes the write lock of the file in argv[1], says so on stdout, and holds it until stdin closes. */
+const HOLD_WRITE_LOCK = `
+const db = new (require('better-sqlite3'))(process.argv[1]);
+db.exec('BEGIN IMMEDIATE');
+process.stdout.write('locked\\n');
+process.stdin.on('end', () => { db.exec('COMMIT'); db.close(); }).resume();
+`;
+
+// An instance starting while another migrates and seeds, or while a CLI import runs: both hold the write
+// lock for a while. Found in CI: the second of two instances started together exited with SQLITE_BUSY.
+Writable10('a database whose write lock another process holds past the busy timeout is busy, not unwritable', async ({ dir }) => {
+  const file = join(dir, 'locked.db');
+  const database = openDatabase(`file:${file}`, { driver: TEST_DRIVER });
+  // Another process: POSIX locks do not conflict within one process, so libSQL would not see a lock held here.
+  const holder = spawn(process.execPath, ['-e', HOLD_WRITE_LOCK, file], { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'] });
+  try {
+    await database.migrate();
+    await new Promise<void>((resolve, reject) => {
+      holder.stdout!.once('data', () => resolve());
+      holder.once('exit', (code) => reject(new Error(`the lock holder exited with ${code}`)));
+    });
+    // Waits the busy timeout (5 s), then SQLITE_BUSY.
+    const started = Date.now();
+    assert.is(await databaseWriteProblem({ db: database.db }, { file }), undefined);
+    assert.ok(Date.now() - started >= 4_000, 'the probe met the lock');
+  } finally {
+    holder.stdin!.end();
+    await new Promise((resolve) => holder.once('close', resolve));
+    database.close();
+  }
 });
 
 Writable10('every start-up error is one line: port in use, unwritable directory, bad URL', async ({ dir }) => {

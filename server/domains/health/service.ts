@@ -3,6 +3,7 @@ import { constants } from 'node:fs';
 import { access } from 'node:fs/promises';
 import { pingDatabase, type TDb } from '../../../db/client';
 import { transaction } from '../../../db/transaction';
+import { isWriteLockBusy } from '../../../db/unavailable';
 import type { TDepsOf } from '../../deps';
 import { AppError } from '../../errors';
 import type { THealth } from './schemas';
@@ -35,6 +36,10 @@ export async function databaseWriteProblem(deps: TDepsOf<'db'>, { file }: { file
   try {
     await transaction(deps.db, async () => undefined);
   } catch (error) {
+    // Another process holds the write lock past the busy timeout: an instance migrating and seeding at
+    // its start, a long CLI import. The file takes writes; refusing to start or failing health for it
+    // would take a healthy instance down.
+    if (isWriteLockBusy(error)) return undefined;
     return `${file ?? 'the database'} refuses writes (${(error as Error).message})`;
   }
   return undefined;
