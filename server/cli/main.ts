@@ -1,12 +1,12 @@
-import { ConfigError } from './config';
-import { runCommand, UsageError, type TCommand } from './cli/command';
-import { backupCommand } from './cli/backup-command';
-import { importCatalogCommand, purgeTrashCommand } from './cli/assembly-commands';
-import { restoreCommand } from './cli/restore-command';
-import { createAdminCommand, migrateCommand, seedCommand } from './cli/core-commands';
-import { orderConfirmCommand, ordersExpireCommand, subscriptionImportCommand } from './cli/subscription-commands';
-import { LIVE_DATA_COMMANDS } from './cli/live-data-commands';
-import { AppError } from './errors';
+import { ConfigError } from '../config';
+import { runCommand, UsageError, type TCommand } from './command';
+import { backupCommand } from './backup-command';
+import { importCatalogCommand, purgeTrashCommand } from './assembly-commands';
+import { restoreCommand } from './restore-command';
+import { createAdminCommand, migrateCommand, seedCommand } from './core-commands';
+import { orderConfirmCommand, ordersExpireCommand, subscriptionImportCommand } from './subscription-commands';
+import { LIVE_DATA_COMMANDS } from './live-data-commands';
+import { AppError } from '../errors';
 
 /** Every command, in the order `help` lists them. Add new ones here. */
 const COMMANDS: TCommand[] = [
