@@ -339,6 +339,16 @@ Assemblies('right passwords give their points back: 30 reads in a row and a batc
 });
 
 /** Signs each user in `rounds` times, users side by side; returns every sign-in's time in ms. */
+/**
+ * Sign-ins did not queue behind the guesses: their p99 during the flood within 10 times their p99 just
+ * before it, on the same server. Queued, they took 40 to 140 times as long (8.5 s against 60 to 200 ms);
+ * the CPU the checked guesses take from the sign-ins costs 2 to 4 times. A bound in milliseconds failed
+ * on a busy host, against a libSQL server over HTTP (p50 0.5 s, p99 1.0 s).
+ */
+function assertNotQueued(duringFloodMs: number, quietMs: number): void {
+  assert.ok(duringFloodMs < 10 * quietMs, `sign-ins p99 ${duringFloodMs.toFixed(0)} ms during the flood, ${quietMs.toFixed(0)} ms without it`);
+}
+
 async function timedSignins(app: TTestServer, users: TUser[], rounds: number): Promise<number[]> {
   const times: number[] = [];
   await Promise.all(
@@ -354,9 +364,10 @@ async function timedSignins(app: TTestServer, users: TUser[], rounds: number): P
   return times;
 }
 
-Assemblies('a flood of 100 wrong guesses from one client (batch and REST) leaves other users\' sign-ins under 1 s (p99)', async ({ app, owner }) => {
+Assemblies('a flood of 100 wrong guesses from one client (batch and REST) does not queue other users\' sign-ins (p99 within 10x)', async ({ app, owner }) => {
   const uuid = await privateAssembly(app, owner);
   const users = await Promise.all(repeat(10, () => app.signUp()));
+  const quiet = percentile(await timedSignins(app, users, 3), 99);
   const client = newClient();
   const { client: trpc } = batchClient(app.url, { headers: { 'x-forwarded-for': client } });
   const flood = Promise.all([
@@ -366,19 +377,20 @@ Assemblies('a flood of 100 wrong guesses from one client (batch and REST) leaves
   const [statuses, times] = await Promise.all([flood, timedSignins(app, users, 3)]);
   assert.equal(tally(statuses), { 403: 10, 429: 90 });
   const p99 = percentile(times, 99);
-  console.log(`      sign-ins during a one-client flood: p50 ${percentile(times, 50).toFixed(0)} ms, p99 ${p99.toFixed(0)} ms`);
-  assert.ok(p99 < 1000, `p99 ${p99} ms`);
+  console.log(`      sign-ins during a one-client flood: p50 ${percentile(times, 50).toFixed(0)} ms, p99 ${p99.toFixed(0)} ms (${quiet.toFixed(0)} ms without it)`);
+  assertNotQueued(p99, quiet);
 });
 
-Assemblies('100 wrong guesses from 100 clients over two assemblies (all within the limits) still leave sign-ins under 1 s (p99)', async ({ app, owner }) => {
+Assemblies('100 wrong guesses from 100 clients over two assemblies (all within the limits) do not queue sign-ins (p99 within 10x)', async ({ app, owner }) => {
   const targets = [await privateAssembly(app, owner), await privateAssembly(app, owner)];
   const users = await Promise.all(repeat(10, () => app.signUp()));
+  const quiet = percentile(await timedSignins(app, users, 3), 99);
   const flood = Promise.all(repeat(100, (i) => restItem(app, targets[i % 2]!, `guess ${i}`, newClient()).then((response) => response.status)));
   const [statuses, times] = await Promise.all([flood, timedSignins(app, users, 3)]);
   assert.equal(tally(statuses), { 403: 100 }, 'every guess was checked: only the Argon2 lane of assembly passwords keeps them from queueing before sign-ins');
   const p99 = percentile(times, 99);
-  console.log(`      sign-ins during a 100-client flood: p50 ${percentile(times, 50).toFixed(0)} ms, p99 ${p99.toFixed(0)} ms`);
-  assert.ok(p99 < 1000, `p99 ${p99} ms`);
+  console.log(`      sign-ins during a 100-client flood: p50 ${percentile(times, 50).toFixed(0)} ms, p99 ${p99.toFixed(0)} ms (${quiet.toFixed(0)} ms without it)`);
+  assertNotQueued(p99, quiet);
 });
 
 Assemblies.run();
