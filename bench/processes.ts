@@ -49,9 +49,19 @@ export async function waitFor(url: string, anyStatus = false, timeoutMs = 60_000
   }
 }
 
-export function rssMb(pid: number): number {
+/** A memory figure of /proc/<pid>/status (VmRSS: now, VmHWM: the peak so far), in MB. */
+function statusMb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+  return Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0) / 1024;
+}
+
+export function rssMb(pid: number): number {
+  return statusMb(pid, 'VmRSS');
+}
+
+/** The peak RSS of a process so far. */
+export function peakRssMb(pid: number): number {
+  return statusMb(pid, 'VmHWM');
 }
 
 /** User and system clock ticks (1/100 s) a process has used so far. */

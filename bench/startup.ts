@@ -15,7 +15,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { children, cpuMs, ourBenchEnv, ROOT, start, stop, waitFor } from './processes';
+import { children, cpuMs, ourBenchEnv, peakRssMb, ROOT, start, stop, waitFor } from './processes';
 import { openDatabase } from '../db/client';
 
 const { values } = parseArgs({ options: { rounds: { type: 'string', default: '7' } } });
@@ -25,10 +25,6 @@ interface TSample {
   wallMs: number;
   cpuMs: number;
   peakRssMb: number;
-}
-
-function peakRssMb(pid: number): number {
-  return Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
 }
 
 /** Hypervisor steal and all CPU time so far, in ticks (/proc/stat): the share stolen during the run. */
