@@ -121,7 +121,21 @@ function formatPath(path: readonly PropertyKey[]): string {
 }
 
 export function issuesFromZod(error: ZodError): TIssue[] {
-  return error.issues.map((issue) => ({ path: formatPath(issue.path), message: issue.message }));
+  return error.issues.flatMap((issue) => specificIssues(issue, issue.path)).map((issue) => ({ path: formatPath(issue.path), message: issue.message }));
+}
+
+type TZodIssue = ZodError['issues'][number];
+
+/**
+ * A union that failed names its field with "Invalid input". When the value had the type of exactly
+ * one alternative (every other one failed on its type alone), that alternative's own issues say what
+ * is wrong (`language: must be one line without control characters`), so they are reported instead.
+ */
+function specificIssues(issue: TZodIssue, path: PropertyKey[]): { path: PropertyKey[]; message: string }[] {
+  if (issue.code !== 'invalid_union' || issue.errors.length === 0) return [{ path, message: issue.message }];
+  const typed = issue.errors.filter((errors) => !(errors.length === 1 && errors[0]!.code === 'invalid_type' && errors[0]!.path.length === 0));
+  if (typed.length !== 1) return [{ path, message: issue.message }];
+  return typed[0]!.flatMap((inner) => specificIssues(inner as TZodIssue, [...path, ...inner.path]));
 }
 
 function messageFromIssues(issues: TIssue[]): string {
@@ -163,9 +177,21 @@ export function toPublicError(error: unknown, requestId: string): TPublicError {
       const issues = issuesFromZod(zodError);
       return { status, code, message: messageFromIssues(issues), data: { key: defaultErrorKey(code), issues } };
     }
-    return { status, code, message: error.message, data: { key: defaultErrorKey(code) } };
+    const message = (code === 'BAD_REQUEST' && unreadableInputMessage(error)) || error.message;
+    return { status, code, message, data: { key: defaultErrorKey(code) } };
   }
   return internal(requestId);
+}
+
+/**
+ * tRPC's adapter answers input it cannot read (its JSON.parse, a FormData parse) with a 400 whose
+ * message is only what threw, in JavaScript's words; said in the input's terms instead (a JSON
+ * parser's words name the place in the input, as REST's "Malformed JSON body" message does).
+ */
+function unreadableInputMessage(error: TRPCError): string | undefined {
+  const cause = error.cause;
+  if (!(cause instanceof Error) || cause instanceof TRPCError || error.message !== cause.message) return undefined;
+  return cause instanceof SyntaxError ? `input must be valid JSON: ${cause.message}` : 'input must be a body in the format its Content-Type names';
 }
 
 /** Seconds a client is told to wait when the database cannot be reached. */

@@ -19,6 +19,7 @@ import { readDemoCatalog } from '../../server/seed/assemblies';
 import { DEMO_SUBSCRIPTION_CATALOG } from '../../server/seed/subscription';
 import { setRole } from '../../server/domains/user/account';
 import { BODY_LIMIT_BYTES } from '../../server/rest/body';
+import { normaliseText } from '../../server/text';
 import { startTestServer, type TTestServer } from '../support/helpers';
 import { documentOperations, type TDocumentOperation } from '../support/openapi-operations';
 import {
@@ -507,7 +508,7 @@ Hostile('profiles (issue 19): hostile display names and introductions are stored
   const byKey = new Map(context.operations.map((operation) => [operation.key, operation]));
   const texts: [TOperation, (value: unknown) => unknown, (data: any) => unknown, (value: string) => unknown][] = [
     [byKey.get('PUT /user/changeAlternativeName')!, (value) => ({ username: value }), (data) => data.alternativeName, (value) => value.trim() || null],
-    [byKey.get('POST /user/me')!, (value) => ({ attr: { introduction: value } }), (data) => data.attr.introduction, (value) => value],
+    [byKey.get('POST /user/me')!, (value) => ({ attr: { introduction: value } }), (data) => data.attr.introduction, (value) => normaliseText(value, 'multiline')],
   ];
   for (const [operation, bodyOf, read, expected] of texts) {
     const watch = new WriteWatch(context, findings);

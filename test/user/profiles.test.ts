@@ -66,11 +66,11 @@ Profiles('POST /user/me errors: 400 for an unknown attr key, bad language, long 
   const noAttr = await app.rest('POST', '/api/user/me', { token: user.token, body: { introduction: 'x' } });
   assert.is(noAttr.status, 400);
   assert.ok(noAttr.body.data.issues.some((issue: { message: string }) => issue.message === 'Unrecognized key: "introduction"'), noAttr.text);
-  // Line breaks and tabs are text.
+  // Line breaks and tabs are text; CRLF is stored as LF (the text rule, server/text.ts).
   assert.is((await updateMe(app, user, { introduction: 'a\tb\r\nc' })).status, 200);
   assert.is((await updateMe(app, undefined, { introduction: 'anonymous' })).status, 401);
   assert.is((await trpcError(app.trpc().user.profile.update.mutate({ attr: { introduction: 'anonymous' } }))).status, 401);
-  assert.equal((await app.rest('GET', `/api/user/info?id=${user.id}`)).body.data.attr, { introduction: 'a\tb\r\nc', language: 'en-US' });
+  assert.equal((await app.rest('GET', `/api/user/info?id=${user.id}`)).body.data.attr, { introduction: 'a\tb\nc', language: 'en-US' });
 });
 
 Profiles('PUT /user/changeAlternativeName: the display name in me, info and sign-in; trimmed; "" removes it; 400 too long or invisible characters; 401', async ({ app }) => {

@@ -4,6 +4,7 @@
 // (`sortField`, `sortOrder`). schemas.ts composes them with the contract's form.
 import { z } from 'zod';
 import { zBool } from '../../schemas';
+import { zText } from '../../text';
 import { WEAPON_SLOT_KINDS } from '../catalog/kinds';
 import { loadoutFromClient, VISIBILITIES, type TClientLoadout } from './client-format';
 import type { TClientExtras } from './fields';
@@ -19,7 +20,7 @@ export const ZClientJson = z
 /** A slot of the client's loadout (ClientSlot in the OpenAPI document): an item, or null for an empty slot. */
 export const ZSlotRef = z.strictObject({ id: ZCatalogId.nullable().meta({ description: 'Catalog id of the item in the slot; null for an empty slot' }) }).nullable();
 const ZSlotRefs = z.array(ZSlotRef).max(20, 'at most 20 slots');
-const ZVersion = z.string().max(32, 'must be at most 32 characters').meta({ description: "The web client's version of this form" });
+const ZVersion = zText({ max: 32 }).meta({ description: "The web client's version of this form" });
 
 /** The client's loadout (`assembly.data`): mapped onto shipId, weapons, armor and furnitures (client-format.ts), and kept verbatim. */
 export const ZClientLoadout = z.strictObject({
@@ -46,13 +47,13 @@ export const ZClientAttr = z.strictObject({
     .optional()
     .meta({ description: "The access password (private assemblies only). '' or absent: none on publish, unchanged on edit; null: removed" }),
   assemblyUseVersion: ZVersion.optional().meta({ description: 'The version of the web client that saved the assembly' }),
-  language: z.union([z.string().max(16), z.array(z.string().max(16)).max(20)]).optional().meta({ description: 'Language(s) of the item names shown, as the web client sets them' }),
+  language: z.union([zText({ max: 16 }), z.array(zText({ max: 16 })).max(20)]).optional().meta({ description: 'Language(s) of the item names shown, as the web client sets them' }),
   isComment: z.boolean().optional().meta({ description: 'Stored and answered; comments are not served yet' }),
   isLike: z.boolean().optional().meta({ description: 'Likes are on; false switches them off for this assembly' }),
   isShowItemName: z.boolean().optional().meta({ description: 'Show item names on the loadout picture' }),
   isFullName: z.boolean().optional().meta({ description: 'Show full item names rather than short ones' }),
   isAnonymous: z.boolean().optional().meta({ description: "Answers hide the creator (userId null, username '')" }),
-  backgroundPresentation: z.string().max(2048, 'must be at most 2048 characters').nullable().optional().meta({ description: 'Background of the loadout picture, as the web client stores it' }),
+  backgroundPresentation: zText({ max: 2048 }).nullable().optional().meta({ description: 'Background of the loadout picture, as the web client stores it' }),
 });
 
 export const ZClientAssembly = z.strictObject({

@@ -1,6 +1,7 @@
 // The field schemas an assembly's inputs share (the contract's form and the web client's form of
 // schemas.ts and client-schemas.ts), and the one canonical input shape the services take.
 import { z } from 'zod';
+import { zText } from '../../text';
 
 export const ZAssemblyUuid = z
   .string({ error: 'is required' })
@@ -9,10 +10,16 @@ export const ZAssemblyUuid = z
   .transform((value) => value.toLowerCase())
   .meta({ description: 'Assembly identifier (v4 UUID, 36 characters)' });
 
-export const ZCatalogId = z.string().min(1, 'must not be empty').max(100, 'must be at most 100 characters');
-export const ZName = z.string().trim().min(1, 'must not be empty').max(80, 'must be at most 80 characters');
-export const ZDescription = z.string().max(2000, 'must be at most 2000 characters');
-export const ZTags = z.array(z.string().trim().min(1, 'must not be empty').max(24, 'must be at most 24 characters')).max(10, 'at most 10 tags');
+/** A catalog id as the catalog import accepts one (catalog/import.ts): 1-100 characters, no control characters. */
+export const ZCatalogId = z
+  .string()
+  .min(1, 'must not be empty')
+  .max(100, 'must be at most 100 characters')
+  // eslint-disable-next-line no-control-regex
+  .regex(/^[^\u0000-\u001f\u007f-\u009f]*$/, 'must not contain control characters');
+export const ZName = zText({ min: 1, max: 80 });
+export const ZDescription = zText({ max: 2000, kind: 'multiline' });
+export const ZTags = z.array(zText({ min: 1, max: 24 })).max(10, 'at most 10 tags');
 export const ZAssemblyPassword = z.string().min(4, 'must be at least 4 characters').max(256, 'must be at most 256 characters');
 
 /** A loadout as the services take it: the contract's hull, weapons by slot, armor and furniture. */

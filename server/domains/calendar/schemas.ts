@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { zText } from '../../text';
 import { ZSeasonOut, ZSeasonRef, ZSeasonStatus } from '../war/schemas';
 
 /** The calendar domain's schemas: a season's events as given (admin, CLI files) and as answered with the day-by-day timeline. */
@@ -13,13 +14,13 @@ const ZEventId = z
 export const ZCalendarEventInput = z
   .strictObject({
     id: ZEventId.meta({ description: 'The event, unique within the season (1-64 of letters, digits and . _ -)' }),
-    title: z.string().trim().min(1).max(200).meta({ description: 'Name of the event, 1-200 characters' }),
+    title: zText({ min: 1, max: 200 }).meta({ description: 'Name of the event, 1-200 characters' }),
     category: z
       .string()
       .trim()
       .regex(/^[a-z][a-z0-9-]{0,31}$/, 'must be 1-32 of a-z 0-9 - (e.g. world-event, maintenance)')
       .meta({ description: 'Kind of event: world-event, maintenance, ...' }),
-    description: z.string().trim().max(4000).optional().meta({ description: 'Details, up to 4000 characters' }),
+    description: zText({ max: 4000, kind: 'multiline' }).optional().meta({ description: 'Details, up to 4000 characters' }),
     url: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).max(2000).optional().meta({ description: 'A page about it (http or https)' }),
     startsAt: ZInstant.meta({ description: 'When it starts (ISO-8601 with offset)' }),
     endsAt: ZInstant.meta({ description: 'When it ends; after startsAt, and the event overlaps the season' }),

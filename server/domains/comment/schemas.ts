@@ -5,41 +5,20 @@ import { z } from 'zod';
 import { captchaAnswerOf, ZCaptchaCode, ZClientCaptcha } from '../captcha/schemas';
 import { ZAssemblyUuid } from '../assembly/fields';
 import { zPage, zPageInput, ZTimestamp } from '../../schemas';
+import { zText } from '../../text';
 
 /** A comment's text after normalisation (line breaks to \n, trimmed): 1 to this many UTF-16 code units. */
 export const MAX_COMMENT_LENGTH = 2000;
-/** Longer raw input is refused before it is normalised (whitespace around a comment is trimmed, not a way past the limit). */
-const MAX_RAW_COMMENT_LENGTH = 4 * MAX_COMMENT_LENGTH;
 /** A comment list reaches its first this many comments: page × pageSize above it is a 400 (an offset costs a walk of the index). */
 export const MAX_COMMENT_WINDOW = 10_000;
 
 /** What can be commented here: assemblies (the client's widget also names codex targets, which Tidewatch does not serve). */
 export const COMMENT_TARGET_TYPES = ['assembly'] as const;
 
-/** C0 and C1 control characters other than tab and line feed (carriage returns are turned into line feeds first). */
-// eslint-disable-next-line no-control-regex
-const CONTROL_CHARACTERS = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/;
-/** A high surrogate not followed by a low one, or a low one not preceded by a high one. */
-const UNPAIRED_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-
-/**
- * The text of a comment: plain text, stored and answered as given (never HTML, never rendered by the
- * API). CRLF and CR become LF, then it is trimmed; 1 to MAX_COMMENT_LENGTH code units; control
- * characters other than tab and newline, and unpaired surrogates, are a 400.
- */
-export const ZCommentContent = z
-  .string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string') })
-  .max(MAX_RAW_COMMENT_LENGTH, `must be at most ${MAX_COMMENT_LENGTH} characters`)
-  .transform((text) => text.replace(/\r\n?/g, '\n').trim())
-  .pipe(
-    z
-      .string()
-      .min(1, 'must not be empty')
-      .max(MAX_COMMENT_LENGTH, `must be at most ${MAX_COMMENT_LENGTH} characters`)
-      .refine((text) => !CONTROL_CHARACTERS.test(text), 'must not contain control characters (other than tab and newline)')
-      .refine((text) => !UNPAIRED_SURROGATE.test(text), 'must be well-formed Unicode (no unpaired surrogates)'),
-  )
-  .meta({ description: `Plain text, 1-${MAX_COMMENT_LENGTH} characters after trimming (line breaks kept as \\n; other control characters refused). Stored and answered as given: never HTML` });
+/** The text of a comment: multi-line text under the one text rule (server/text.ts), 1 to MAX_COMMENT_LENGTH code units. Stored and answered as given: never HTML, never rendered by the API. */
+export const ZCommentContent = zText({ min: 1, max: MAX_COMMENT_LENGTH, kind: 'multiline' }).meta({
+  description: `Plain text, 1-${MAX_COMMENT_LENGTH} characters (UTF-16 code units) after trimming (line breaks kept as \\n; other control characters refused). Stored and answered as given: never HTML`,
+});
 
 export const ZCommentId = z
   .string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string') })

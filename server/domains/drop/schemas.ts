@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { zBool, zPageInput, zRef } from '../../schemas';
+import { zText } from '../../text';
 
 /** The drop domain's schemas: campaigns as imported (admin upsert, CLI) and as answered, and the reads' inputs. */
 
@@ -7,7 +8,7 @@ const ZUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).ma
 const ZInstant = z.iso.datetime({ offset: true, error: 'must be an ISO-8601 date-time such as 2026-05-01T17:00:00Z' });
 
 export const ZDropRewardInput = z.strictObject({
-  name: z.string().trim().min(1).max(200).meta({ description: 'Name of the reward, unique within the campaign' }),
+  name: zText({ min: 1, max: 200 }).meta({ description: 'Name of the reward, unique within the campaign' }),
   imageUrl: ZUrl.optional().meta({ description: 'Picture of the reward (http or https)' }),
   requiredMinutes: z.number().int().min(0).max(100_000).meta({ description: 'Minutes of watching that earn it' }),
 });
@@ -32,9 +33,9 @@ export const ZDropCampaignInput = z
       .max(128)
       .regex(/^[A-Za-z0-9._:-]+$/, 'may contain only letters, digits and . _ : -')
       .meta({ description: "The streaming platform's campaign id: an import with the same id updates the campaign" }),
-    name: z.string().trim().min(1).max(200).meta({ description: 'Name of the campaign' }),
-    game: z.string().trim().min(1).max(100).meta({ description: 'The game; Skull and Bones when absent' }).default('Skull and Bones'),
-    description: z.string().trim().max(4000).optional().meta({ description: 'What the campaign offers, up to 4000 characters' }),
+    name: zText({ min: 1, max: 200 }).meta({ description: 'Name of the campaign' }),
+    game: zText({ min: 1, max: 100 }).meta({ description: 'The game; Skull and Bones when absent' }).default('Skull and Bones'),
+    description: zText({ max: 4000, kind: 'multiline' }).optional().meta({ description: 'What the campaign offers, up to 4000 characters' }),
     imageUrl: ZUrl.optional().meta({ description: 'Banner picture (http or https)' }),
     detailsUrl: ZUrl.optional().meta({ description: "The campaign's page on the streaming platform" }),
     startsAt: ZInstant.meta({ description: 'When watching starts to count (ISO-8601 with offset)' }),

@@ -9,6 +9,7 @@
  */
 import { z } from 'zod';
 import { ZTimestamp, zBool, zInt, zPage, zPageInput } from '../../schemas';
+import { zText } from '../../text';
 import { MAX_POINTS_PER_COLLECTION, ZCollectionSummary, ZPublicFlag, ZTag, agreeOnVisibility, canonicalVisibility } from './schemas';
 
 export const MAX_NEARBY_LIMIT = 100;
@@ -25,9 +26,9 @@ function zDecimal(min: number, max: number, message: string) {
 
 const ZPointUuid = z.uuid('must be a point UUID').meta({ description: 'The point (v4 UUID)' });
 const ZCollectionUuid = z.uuid('must be a collection UUID').meta({ description: 'The collection (v4 UUID)' });
-const ZTitle = z.string().trim().min(1, 'is required').max(100, 'must be at most 100 characters').meta({ description: 'Name of the spot, 1-100 characters' });
-const ZDescription = z.string().max(2000, 'must be at most 2000 characters').nullish().meta({ description: 'Notes, up to 2000 characters; null clears them' });
-const ZAddress = z.string().max(200, 'must be at most 200 characters').nullish().meta({ description: 'Where it is in words, up to 200 characters; null clears it' });
+const ZTitle = zText({ min: 1, max: 100 }).meta({ description: 'Name of the spot, 1-100 characters' });
+const ZDescription = zText({ max: 2000, kind: 'multiline' }).nullish().meta({ description: 'Notes, up to 2000 characters; null clears them' });
+const ZAddress = zText({ max: 200 }).nullish().meta({ description: 'Where it is in words, up to 200 characters; null clears it' });
 const ZLatitude = z.number('must be a number').min(-90, 'must be between -90 and 90').max(90, 'must be between -90 and 90').meta({ description: 'Latitude in degrees, -90 to 90' });
 const ZLongitude = z.number('must be a number').min(-180, 'must be between -180 and 180').max(180, 'must be between -180 and 180').meta({ description: 'Longitude in degrees, -180 to 180' });
 const ZTags = z.array(ZTag).max(10, 'at most 10 tags').meta({ description: 'Up to 10 tags of 1-24 characters' });
@@ -37,7 +38,7 @@ const ZTags = z.array(ZTag).max(10, 'at most 10 tags').meta({ description: 'Up t
  * collection, so a non-empty list is refused rather than ignored (it would widen who can see it).
  */
 const ZPointSharedUsers = z
-  .array(z.string().max(64, 'must be at most 64 characters'))
+  .array(zText({ max: 64 }))
   .max(0, 'a point is shared through its collection: send [] or leave it out')
   .meta({ description: 'Accepted empty only: share the collection instead' });
 

@@ -9,6 +9,7 @@
  */
 import { z } from 'zod';
 import { ZTimestamp, zBool, zPage, zPageInput } from '../../schemas';
+import { zText } from '../../text';
 
 export const MAX_POINTS_PER_COLLECTION = 1000;
 /** Every point a user owns, in collections or not; checked inside each write's transaction. */
@@ -16,12 +17,12 @@ export const MAX_POINTS_PER_USER = 10_000;
 /** Users one collection may be shared with. */
 export const MAX_SHARED_USERS = 50;
 
-export const ZTag = z.string().trim().min(1, 'must not be empty').max(24, 'must be at most 24 characters');
+export const ZTag = zText({ min: 1, max: 24 });
 
 export const ZMapPointInput = z.strictObject({
   uuid: z.uuid('must be a UUID').optional().meta({ description: 'An existing point of yours to keep (its uuid); absent for a new point' }),
-  title: z.string().trim().min(1, 'is required').max(100, 'must be at most 100 characters').meta({ description: 'Name of the spot, 1-100 characters' }),
-  description: z.string().max(2000, 'must be at most 2000 characters').nullish().meta({ description: 'Notes, up to 2000 characters; null for none' }),
+  title: zText({ min: 1, max: 100 }).meta({ description: 'Name of the spot, 1-100 characters' }),
+  description: zText({ max: 2000, kind: 'multiline' }).nullish().meta({ description: 'Notes, up to 2000 characters; null for none' }),
   latitude: z.number('must be a number').min(-90, 'must be between -90 and 90').max(90, 'must be between -90 and 90').meta({ description: 'Latitude in degrees, -90 to 90' }),
   longitude: z.number('must be a number').min(-180, 'must be between -180 and 180').max(180, 'must be between -180 and 180').meta({ description: 'Longitude in degrees, -180 to 180' }),
   tags: z.array(ZTag).max(10, 'at most 10 tags').optional().meta({ description: 'Up to 10 tags of 1-24 characters' }),
@@ -29,8 +30,8 @@ export const ZMapPointInput = z.strictObject({
 export type TPointInput = z.infer<typeof ZMapPointInput>;
 
 const ZPoints = z.array(ZMapPointInput).max(MAX_POINTS_PER_COLLECTION, `at most ${MAX_POINTS_PER_COLLECTION} points per collection`);
-const ZTitle = z.string().trim().min(1, 'is required').max(120, 'must be at most 120 characters').meta({ description: 'Name of the collection, 1-120 characters' });
-const ZDescription = z.string().max(4000, 'must be at most 4000 characters').nullish().meta({ description: 'Notes, up to 4000 characters; null for none' });
+const ZTitle = zText({ min: 1, max: 120 }).meta({ description: 'Name of the collection, 1-120 characters' });
+const ZDescription = zText({ max: 4000, kind: 'multiline' }).nullish().meta({ description: 'Notes, up to 4000 characters; null for none' });
 const ZCollectionId = z.uuid('must be a collection UUID').meta({ description: 'The collection (v4 UUID)' });
 
 /** The web client's visibility field: 0 (private) or 1 (public); true/false and "0"/"1" mean the same. */
@@ -42,7 +43,7 @@ export const ZPublicFlag = zBool().meta({ description: "The web client's name fo
  * not public; only the author changes it. Given on update, the list replaces the shares.
  */
 const ZSharedUsers = z
-  .array(z.string().trim().min(1, 'must not be empty').max(64, 'must be at most 64 characters'))
+  .array(zText({ min: 1, max: 64 }))
   .max(MAX_SHARED_USERS, `at most ${MAX_SHARED_USERS} users`)
   .meta({ description: `User ids or usernames (at most ${MAX_SHARED_USERS}) who may read the collection; replaces the shares when given. Unknown users and the author: 400` });
 

@@ -1,5 +1,6 @@
 /** Schemas of the subscription domain: plans and tiers, orders, progress and hall, and the admin writes and import. */
 import { z } from 'zod';
+import { zText } from '../../text';
 import { ORDER_STATUSES } from '../../../db/schema';
 import { ZTimestamp, zBool, zPage, zPageInput } from '../../schemas';
 
@@ -138,23 +139,26 @@ const ZPosition = z.number().int().min(0).max(10_000).meta({ description: 'Displ
 const ZActive = z.boolean().meta({ description: 'Offered to supporters (inactive ones are not listed)' });
 
 export const ZPlanWrite = z.strictObject({
-  name: z.string().trim().min(1, 'is required').max(80).meta({ description: 'Name shown to supporters, 1-80 characters' }),
-  description: z.string().max(2000).nullish().meta({ description: 'What it is for, up to 2000 characters; null for none' }),
+  name: zText({ min: 1, max: 80 }).meta({ description: 'Name shown to supporters, 1-80 characters' }),
+  description: zText({ max: 2000, kind: 'multiline' }).nullish().meta({ description: 'What it is for, up to 2000 characters; null for none' }),
   position: ZPosition.optional(),
   active: ZActive.optional(),
 });
 export type TPlanWrite = z.infer<typeof ZPlanWrite>;
 
 export const ZPutPlan = ZPlanWrite.extend({ planId: ZSlug.meta({ description: 'The plan to create or replace (a slug)' }) });
-export const ZPutPlanResult = z
-  .object(ZPlanWrite.shape)
-  .required()
-  .extend({ planId: z.string().meta({ description: 'The plan' }), description: z.string().nullable().meta({ description: 'What it is for; null when none' }) });
+export const ZPutPlanResult = z.object({
+  planId: z.string().meta({ description: 'The plan' }),
+  name: z.string().meta({ description: 'Name shown to supporters' }),
+  description: z.string().nullable().meta({ description: 'What it is for; null when none' }),
+  position: ZPosition,
+  active: ZActive,
+});
 
 export const ZTierWrite = z.strictObject({
   planId: ZSlug.meta({ description: 'The plan it belongs to' }),
-  name: z.string().trim().min(1, 'is required').max(80).meta({ description: 'Name shown to supporters, 1-80 characters' }),
-  description: z.string().max(2000).nullish().meta({ description: 'What it gives, up to 2000 characters; null for none' }),
+  name: zText({ min: 1, max: 80 }).meta({ description: 'Name shown to supporters, 1-80 characters' }),
+  description: zText({ max: 2000, kind: 'multiline' }).nullish().meta({ description: 'What it gives, up to 2000 characters; null for none' }),
   price: ZMoney.meta({ description: 'Price in major units, at most 2 decimals' }),
   currency: ZCurrency.meta({ description: 'ISO 4217 code (USD)' }),
   months: z.number().int().min(1, 'must be at least 1').max(120, 'must be at most 120').meta({ description: 'Months of membership one payment buys, 1-120' }),
@@ -178,7 +182,7 @@ export const ZPutTierResult = z.object({
 });
 
 export const ZPayTypeWrite = z.strictObject({
-  name: z.string().trim().min(1, 'is required').max(80).meta({ description: 'Name shown to supporters, 1-80 characters' }),
+  name: zText({ min: 1, max: 80 }).meta({ description: 'Name shown to supporters, 1-80 characters' }),
   enabled: z.boolean().optional().meta({ description: 'Offered to supporters' }),
   position: ZPosition.optional(),
 });
@@ -205,15 +209,15 @@ export const ZCatalogImport = z.strictObject({
     .array(
       z.strictObject({
         planId: ZSlug,
-        name: z.string().trim().min(1).max(80),
-        description: z.string().max(2000).nullish(),
+        name: zText({ min: 1, max: 80 }),
+        description: zText({ max: 2000, kind: 'multiline' }).nullish(),
         active: z.boolean().optional(),
         tiers: z
           .array(
             z.strictObject({
               tierId: ZSlug,
-              name: z.string().trim().min(1).max(80),
-              description: z.string().max(2000).nullish(),
+              name: zText({ min: 1, max: 80 }),
+              description: zText({ max: 2000, kind: 'multiline' }).nullish(),
               price: ZMoney,
               currency: ZCurrency,
               months: z.number().int().min(1).max(120),
@@ -226,7 +230,7 @@ export const ZCatalogImport = z.strictObject({
     .max(50)
     .default([]),
   payTypes: z
-    .array(z.strictObject({ payType: ZSlug, name: z.string().trim().min(1).max(80), enabled: z.boolean().optional() }))
+    .array(z.strictObject({ payType: ZSlug, name: zText({ min: 1, max: 80 }), enabled: z.boolean().optional() }))
     .max(20)
     .default([]),
   goal: z.strictObject({ amount: ZMoney, currency: ZCurrency }).optional(),

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { zPage, zPageInput, ZTimestamp } from '../../schemas';
+import { zText } from '../../text';
 import { MAX_LIST_WINDOW, ZAssemblySummary } from '../assembly/schemas';
 import { captchaAnswerOf, ZCaptchaCode, ZClientCaptcha } from '../captcha/schemas';
 
@@ -29,15 +30,11 @@ export const ZRoleName = z.enum(['normal', 'admin']);
 export type TRoleName = z.infer<typeof ZRoleName>;
 
 /**
- * A display name: plain text of at most 40 characters, trimmed, without control characters or
- * invisible formatting ones (bidi overrides, zero-width characters), which would let a name pass
- * for another. `''` is none: clients show the username.
+ * A display name: a name under the text rule (server/text.ts: one line, nothing invisible or blank,
+ * no space but U+0020), at most 40 characters. `''` is none: clients show the username. That it
+ * does not pass for another account's username is checked when it is stored (names.ts).
  */
-export const ZAlternativeName = z
-  .string()
-  .trim()
-  .max(MAX_ALTERNATIVE_NAME, `must be at most ${MAX_ALTERNATIVE_NAME} characters`)
-  .regex(/^[^\p{Cc}\p{Cf}]*$/u, 'must not contain control or invisible formatting characters');
+export const ZAlternativeName = zText({ max: MAX_ALTERNATIVE_NAME, kind: 'name' });
 
 const ZRoles = z.array(ZRoleName).meta({ description: 'Role names: `["normal"]` for a user, `["admin"]` for an administrator' });
 
@@ -131,10 +128,7 @@ export const ZChangeAlternativeNameInput = z.strictObject({
   username: ZAlternativeName.meta({ description: "The new display name (the web client's field name); '' removes it" }),
 });
 
-const ZIntroduction = z
-  .string()
-  .max(MAX_INTRODUCTION, `must be at most ${MAX_INTRODUCTION} characters`)
-  .regex(/^[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]*$/, 'must not contain control characters other than tab and line breaks');
+const ZIntroduction = zText({ max: MAX_INTRODUCTION, kind: 'multiline' });
 
 const ZLanguage = z
   .string()

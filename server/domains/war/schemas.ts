@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { zText } from '../../text';
 import { zInt, zRef } from '../../schemas';
 
 /** The war domain's schemas: seasons, reference data, snapshots (input and import files), state and history answers. */
@@ -25,7 +26,7 @@ export const ZSeasonInput = z
       .string()
       .regex(/^[A-Za-z][A-Za-z0-9]{0,63}$/, 'must be 1-64 letters and digits starting with a letter (e.g. gutsAndGlory)')
       .optional(),
-    name: z.string().trim().min(1).max(100).optional(),
+    name: zText({ min: 1, max: 100 }).optional(),
     number: z.number().int().min(0).max(100_000),
     startDate: ZDate,
     endDate: ZDate,
@@ -59,10 +60,10 @@ const ZSlug = z
 const ZScore = z.number().min(0, 'must not be negative').max(1e12, 'is too large');
 const ZInstant = z.iso.datetime({ offset: true, error: 'must be an ISO-8601 date-time such as 2026-05-01T17:00:00Z' });
 
-export const ZZoneInput = z.strictObject({ id: ZSlug, name: z.string().trim().min(1).max(100) });
+export const ZZoneInput = z.strictObject({ id: ZSlug, name: zText({ min: 1, max: 100 }) });
 export const ZCompanyInput = z.strictObject({
   id: ZSlug,
-  name: z.string().trim().min(1).max(100),
+  name: zText({ min: 1, max: 100 }),
   color: z.string().regex(/^#[0-9a-fA-F]{6}$/, 'must be a colour #rrggbb').default('#808080'),
 });
 
@@ -119,7 +120,7 @@ export const ZSnapshotInput = z.strictObject({
     .array(
       z.strictObject({
         zoneId: ZSlug,
-        name: z.string().trim().min(1).max(100),
+        name: zText({ min: 1, max: 100 }),
         kind: ZSlug,
         endsAt: ZInstant.optional(),
       }),
