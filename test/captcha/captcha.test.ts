@@ -2,7 +2,7 @@ import { suite } from '../support/suite';
 import * as assert from 'uvu/assert';
 import { MemoryExpiringKeys } from '../../server/infra/expiring-keys';
 import { createCaptchaService, openSvgAnswer } from '../../server/domains/captcha/service';
-import { solveCaptcha, startTestServer, trpcError, type TTestServer } from '../support/helpers';
+import { batchClient, solveCaptcha, startTestServer, trpcError, type TTestServer } from '../support/helpers';
 
 const HMAC_KEY = 'captcha-test-key-0123456789';
 
@@ -105,6 +105,47 @@ Required('forged or expired SVG hashes are refused', async ({ app }) => {
   app.clock.offsetMs = 0;
   assert.is(expired.status, 400);
   assert.is(expired.body.data.key, 'captcha.expired');
+});
+
+/**
+ * Strings Node's lenient base64url decoder reads as the same bytes as `hash`: padding, spaces, a newline,
+ * characters it skips, and the spare low bits of the last character (issue 31, item 3).
+ */
+function respellings(hash: string): string[] {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+  const spareBits = [0, 0, 4, 2][hash.length % 4]!;
+  const last = alphabet.indexOf(hash.at(-1)!);
+  const otherLast = Array.from({ length: 2 ** spareBits - 1 }, (_, bits) => hash.slice(0, -1) + alphabet[last + bits + 1]!);
+  const middle = hash.length >> 1;
+  const spellings = [`${hash}=`, `${hash}==`, `${hash} `, ` ${hash}`, `${hash}!`, `${hash}.`, `${hash.slice(0, middle)}\n${hash.slice(middle)}`, ...otherLast];
+  for (const spelling of spellings) assert.ok(Buffer.from(spelling, 'base64url').equals(Buffer.from(hash, 'base64url')), JSON.stringify(spelling));
+  return spellings;
+}
+
+Required('an SVG answer is taken in its one spelling: re-spelled hashes are refused, before and after it is used, one at a time and in one tRPC batch', async ({ app }) => {
+  const captcha = await svgAnswer(app);
+  const spellings = respellings(captcha.encryptCaptcha);
+  assert.ok(spellings.length >= 8, `${spellings.length} re-spellings`);
+  // Before the real one: a re-spelling is no captcha of this service, and does not spend it.
+  for (const encryptCaptcha of spellings.slice(0, 2)) {
+    const early = await app.rest('POST', '/api/user/signup', { body: { ...account(), captcha: { ...captcha, encryptCaptcha } } });
+    assert.is(early.status, 400, JSON.stringify(encryptCaptcha));
+    assert.is(early.body.data.key, 'captcha.bad');
+  }
+  assert.is((await app.rest('POST', '/api/user/signup', { body: { ...account(), captcha } })).status, 200);
+  for (const encryptCaptcha of spellings) {
+    const replay = await app.rest('POST', '/api/user/signup', { body: { ...account(), captcha: { ...captcha, encryptCaptcha } } });
+    assert.is(replay.status, 400, JSON.stringify(encryptCaptcha));
+  }
+  // A fresh picture, answered in ten spellings at once in one batch (the most a batch takes): one sign-up, the canonical one.
+  const fresh = await svgAnswer(app);
+  const { client, sent } = batchClient(app.url);
+  const outcomes = await Promise.allSettled(
+    [fresh.encryptCaptcha, ...respellings(fresh.encryptCaptcha).slice(0, 9)].map((encryptCaptcha) => client.user.signup.mutate({ ...account(), captcha: { ...fresh, encryptCaptcha } })),
+  );
+  assert.is(sent.requests, 1, 'one batch');
+  assert.is(outcomes.filter((outcome) => outcome.status === 'fulfilled').length, 1);
+  assert.is(outcomes[0]!.status, 'fulfilled');
 });
 
 Required('captchaCode and captcha together are refused: one answer per sign-up', async ({ app }) => {

@@ -37,11 +37,23 @@ export function sealSvgAnswer(hmacKey: string, text: string, expiresAtMs: number
   return Buffer.concat([iv, cipher.getAuthTag(), sealed]).toString('base64url');
 }
 
-/** The text and expiry of a `hash` we issued, or undefined for anything else. */
+/**
+ * The bytes a `hash` spells, only when it spells them as sealSvgAnswer writes them: canonical
+ * base64url, no padding. Node's decoder is lenient (it skips `=`, spaces, newlines and other
+ * characters, and ignores the spare bits of the last one), so several strings decode to one sealed
+ * answer; a replay record kept by the string would let each of them be answered once more.
+ */
+function canonicalBytes(hash: string): Buffer | undefined {
+  if (!/^[A-Za-z0-9_-]+$/.test(hash)) return undefined;
+  const raw = Buffer.from(hash, 'base64url');
+  return raw.toString('base64url') === hash ? raw : undefined;
+}
+
+/** The text and expiry of a `hash` we issued (in its one spelling), or undefined for anything else. */
 export function openSvgAnswer(hmacKey: string, hash: string): { text: string; expiresAtMs: number } | undefined {
   try {
-    const raw = Buffer.from(hash, 'base64url');
-    if (raw.length < 29) return undefined;
+    const raw = canonicalBytes(hash);
+    if (!raw || raw.length < 29) return undefined;
     const decipher = createDecipheriv('aes-256-gcm', svgKey(hmacKey), raw.subarray(0, 12));
     decipher.setAuthTag(raw.subarray(12, 28));
     const plain = JSON.parse(Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8')) as { t?: unknown; e?: unknown };
@@ -93,8 +105,9 @@ export function createCaptchaService(options: {
     const sealed = openSvgAnswer(options.hmacKey, hash);
     if (!sealed) throw invalid('captcha', 'not a captcha of this service');
     if (sealed.expiresAtMs <= now.getTime()) throw invalid('captcha', 'challenge expired', 'captcha.expired');
-    // Claimed before the text is compared: a wrong answer spends the challenge too.
-    const first = await claim(`svg:${createHash('sha256').update(hash).digest('hex')}`, sealed.expiresAtMs, now);
+    // Claimed before the text is compared: a wrong answer spends the challenge too. Keyed by the sealed
+    // bytes (openSvgAnswer took only their one spelling), so no re-spelling is another challenge.
+    const first = await claim(`svg:${createHash('sha256').update(Buffer.from(hash, 'base64url')).digest('hex')}`, sealed.expiresAtMs, now);
     if (!first.claimed) throw invalid('captcha', 'already used', 'captcha.wrong');
     if (response.trim().toLowerCase() !== sealed.text) throw invalid('captcha', 'wrong text', 'captcha.wrong');
   }
