@@ -171,6 +171,26 @@ Signin('20 concurrent REST sign-ins, and a batch mixed with REST, let exactly 5 
   assert.is((await restSignin(app, second.username, second.password)).status, 429);
 });
 
+Signin('failures count against the account, whichever name is typed: 20 wrong ones by username, e-mail and both cases in one batch and over REST, exactly 5 checked; then every name is locked', async ({ app }) => {
+  const victim = await app.signUp();
+  const email = `${victim.username}@example.test`;
+  const names = [victim.username, email, victim.username.toUpperCase(), email.toUpperCase()];
+  const { client, sent } = batchClient(app.url);
+  const statuses = await Promise.all([
+    ...repeat(10, (index) => statusOf(client.user.signin.mutate({ username: names[index % 4]!, password: 'wrong password' }))),
+    ...repeat(10, (index) => restSignin(app, names[(index + 1) % 4]!, 'wrong password').then((response) => response.status)),
+  ]);
+  assert.is(sent.requests, 1, 'one batch');
+  assert.equal(tally(statuses), { 401: 5, 429: 15 });
+  for (const name of names) assert.is((await restSignin(app, name, victim.password)).status, 429, name);
+
+  // One at a time, as the issue found it: 5 wrong by username, then the right password by e-mail is a 429 (it signed in).
+  const other = await app.signUp();
+  for (let i = 0; i < 5; i++) assert.is((await restSignin(app, other.username, 'wrong password')).status, 401);
+  assert.is((await restSignin(app, `${other.username}@example.test`, other.password)).status, 429);
+  assert.is((await restSignin(app, `${other.username}@example.test`, 'wrong password')).status, 429, 'no more guesses by e-mail');
+});
+
 Signin('a right password gives back its own attempt only: failures made beside it, or before it, still count', async ({ app }) => {
   const sailor = await app.signUp();
   const { client } = batchClient(app.url);

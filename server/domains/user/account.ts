@@ -116,12 +116,22 @@ export async function signUp(deps: TDepsOf<'db' | 'now' | 'captcha' | 'config'>,
 }
 
 /**
+ * The key failed sign-ins count under: the account, whichever of its names (username or e-mail, any
+ * case) was typed, so a lock-out by one name holds for the other; a login that names no account
+ * counts under itself, so that unknown names lock out as known ones do.
+ */
+function failureKey(row: { id: string } | undefined, login: string): string {
+  return row ? `account:${row.id}` : `login:${login}`;
+}
+
+/**
  * `login` is a username (any case) or an e-mail. A captcha answer, when given, must be valid and
  * unused; it is checked first and does not count as an attempt. Unknown user and wrong password look the same and
- * take the same time. Every attempt counts against the login before its password is checked (known
- * or not, so lock-out does not reveal which accounts exist): however many arrive at once, at most
- * `failures.points` per window are checked, the rest are a 429, and so is every attempt, the right
- * password too, until the window passes. A right password gives back only its own attempt.
+ * take the same time. Every attempt counts against the account (failureKey) before its password is
+ * checked (an unknown login against itself, so lock-out does not reveal which accounts exist):
+ * however many arrive at once, at most `failures.points` per window are checked, the rest are a 429,
+ * and so is every attempt, the right password too, until the window passes. A right password gives
+ * back only its own attempt.
  */
 export async function signIn(
   deps: TDepsOf<'db' | 'now' | 'limits' | 'captcha'>,
@@ -131,13 +141,12 @@ export async function signIn(
   if (captcha !== undefined) await deps.captcha.verify(captcha, now);
   const { db } = deps;
   const failures = deps.limits.signinAccount;
-  const key = login.toLowerCase();
-  const column = key.includes('@') ? users.email : users.usernameKey;
-  let row: typeof users.$inferSelect | undefined;
-  const valid = await limitGuess([{ limit: failures, key }], async () => {
-    row = await db.select().from(users).where(eq(column, key)).get();
-    return row ? verifyPassword(row.passwordHash, password) : (await burnPasswordCheck(password), false);
-  });
+  const name = login.toLowerCase();
+  const column = name.includes('@') ? users.email : users.usernameKey;
+  const row = await db.select().from(users).where(eq(column, name)).get();
+  const valid = await limitGuess([{ limit: failures, key: failureKey(row, name) }], async () =>
+    row ? verifyPassword(row.passwordHash, password) : (await burnPasswordCheck(password), false),
+  );
   if (!row || !valid) throw badCredentials();
   const session = await createSessionIfCurrent(db, row.id, row.passwordHash, now);
   if (!session) throw badCredentials();
@@ -183,7 +192,7 @@ export async function changePassword(
   const failures = deps.limits.signinAccount;
   const row = await db.select().from(users).where(eq(users.id, userId)).get();
   if (!row) throw new AppError('UNAUTHORIZED', 'Invalid or expired access token', { key: 'user.tokenExpired' });
-  if (!(await limitGuess([{ limit: failures, key: row.usernameKey }], () => verifyPassword(row.passwordHash, currentPassword)))) {
+  if (!(await limitGuess([{ limit: failures, key: failureKey(row, row.usernameKey) }], () => verifyPassword(row.passwordHash, currentPassword)))) {
     throw new AppError('FORBIDDEN', 'Current password is wrong', { data: { field: 'currentPassword' } });
   }
   const passwordHash = await hashPassword(newPassword);
