@@ -5,6 +5,11 @@
  * with `node dist/main.js` and needs no node_modules of the project; it must be built on the platform
  * and Node major it runs on (the native binaries are).
  *
+ * The bundles are split at the entries' dynamic imports: main.js and cli.js hold the Node.js version
+ * check (server/node-version.ts) and the resolution shortcuts, and import the rest (chunks beside them)
+ * once the check has passed. In one file, the imports of the native modules, hoisted as ES imports
+ * are, would load them before the check could run.
+ *
  *   npm run build [-- --outdir <dir>]
  */
 import { NODE_MEMORY_FLAGS } from '../server/node-flags';
@@ -104,8 +109,10 @@ export async function buildDist(outdir: string = join(ROOT, 'dist')): Promise<{ 
     outdir,
     bundle: true,
     platform: 'node',
+    // Syntax an unsupported Node.js still parses, so that the version check gets to say what to run.
     target: 'node20',
     format: 'esm',
+    splitting: true,
     external: EXTERNAL,
     sourcemap: 'linked',
     legalComments: 'linked',
@@ -128,7 +135,12 @@ export async function buildDist(outdir: string = join(ROOT, 'dist')): Promise<{ 
   );
   return {
     outdir,
-    bytes: { 'main.js': sizeOf(join(outdir, 'main.js')), 'cli.js': sizeOf(join(outdir, 'cli.js')), node_modules: sizeOf(join(outdir, 'node_modules')) },
+    bytes: {
+      javascript: readdirSync(outdir)
+        .filter((file) => file.endsWith('.js'))
+        .reduce((sum, file) => sum + sizeOf(join(outdir, file)), 0),
+      node_modules: sizeOf(join(outdir, 'node_modules')),
+    },
   };
 }
 
@@ -137,7 +149,7 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   buildDist(values.outdir ? resolve(values.outdir) : undefined).then(
     ({ outdir, bytes }) => {
       const kb = (n: number) => `${Math.round(n / 1024)} KB`;
-      console.log(`built ${relative(process.cwd(), outdir) || '.'}: main.js ${kb(bytes['main.js']!)}, cli.js ${kb(bytes['cli.js']!)}, native and static modules ${kb(bytes.node_modules!)}`);
+      console.log(`built ${relative(process.cwd(), outdir) || '.'}: main.js, cli.js and their chunks ${kb(bytes.javascript!)}, native and static modules ${kb(bytes.node_modules!)}`);
       console.log(`run: node ${NODE_MEMORY_FLAGS.join(' ')} ${join(relative(process.cwd(), outdir) || '.', 'main.js')}`);
     },
     (error: unknown) => {

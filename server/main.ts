@@ -1,4 +1,7 @@
-// The server's entry point (npm start). The resolution shortcuts come first: they apply to the modules imported after them.
+// The server's entry point (npm start). The Node.js version check comes first: it exits, with one line saying
+// what to run, before anything loads on a Node.js Tidewatch does not support. Then the resolution shortcuts:
+// they apply to the modules imported after them.
+import './node-version';
 import { registerResolutionShortcuts } from './module-resolution';
 
 registerResolutionShortcuts();

@@ -5,6 +5,8 @@
 // and prints the slowest, so CI's time budget can be watched.
 //
 // Usage: node --import tsx test/run.ts [pattern]   (pattern: a regular expression on the suite's path)
+// The Node.js version check comes first: on an unsupported Node.js it exits with one line saying what to run.
+import '../server/node-version';
 import { parse } from 'uvu/parse';
 import { registerResolutionShortcuts } from '../server/module-resolution';
 
@@ -43,13 +45,28 @@ if (suites.length === 0) {
 // Set before uvu is first imported: uvu reads it once, and without it every suite's run() starts a run of its own.
 globalThis.UVU_DEFER = 1;
 const uvu = await import('uvu');
-const { testDurationsMs } = await import('./support/suite');
+const { takeFailedHooks, testDurationsMs } = await import('./support/suite');
 const fileMs = new Map<string, number>();
 for (const [index, file] of suites.entries()) {
   globalThis.UVU_INDEX = index;
   globalThis.UVU_QUEUE.push([file.name]);
   await import(`file:///${file.file}`);
 }
+
+/**
+ * A suite whose `before` or `after` hook failed (test/support/suite.ts records it) is a failed suite: uvu
+ * reported "(0 / N)" as a success and the run exited 0. Its failure text makes uvu set the exit status; the
+ * tests that never ran stay out of "Passed", so Total minus Passed (what CI's .ci/run counts as failed)
+ * includes them.
+ */
+function failedIfAHookFailed(file: string, [errors, passed, skipped, total]: Awaited<ReturnType<TSuiteRun>>): Awaited<ReturnType<TSuiteRun>> {
+  const hooks = takeFailedHooks();
+  if (hooks.length === 0) return [errors, passed, skipped, total];
+  const notPassed = total > passed ? `: ${total - passed} of ${total} tests did not pass` : '';
+  const report = `  FAIL  ${file}: ${hooks.join(' and ')} failed (the error and its stack are on stderr)${notPassed}\n`;
+  return [(errors === true ? '' : `${errors}\n`) + report, passed, skipped, total];
+}
+
 for (const group of globalThis.UVU_QUEUE) {
   const name = group[0];
   for (let at = 1; at < group.length; at++) {
@@ -57,7 +74,7 @@ for (const group of globalThis.UVU_QUEUE) {
     group[at] = async () => {
       const started = performance.now();
       try {
-        return await runSuite();
+        return failedIfAHookFailed(name, await runSuite());
       } finally {
         fileMs.set(name, (fileMs.get(name) ?? 0) + performance.now() - started);
       }
