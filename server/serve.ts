@@ -1,3 +1,4 @@
+import { constants } from 'node:os';
 import { ConfigError, loadConfig } from './config';
 import { createLogger } from './logger';
 import { startServer } from './server';
@@ -28,8 +29,23 @@ async function main(): Promise<void> {
       },
     );
   };
-  process.once('SIGTERM', () => shutdown('SIGTERM'));
-  process.once('SIGINT', () => shutdown('SIGINT'));
+  // Ctrl-C on `npm start` delivers SIGINT twice, the terminal's and the one npm forwards, and a process
+  // manager may repeat its SIGTERM: a second signal during the drain is only logged. A third one forces the
+  // exit, cutting what is still in flight, for an operator who will not wait.
+  let signalsReceived = 0;
+  const onSignal = (signal: NodeJS.Signals) => {
+    signalsReceived += 1;
+    if (signalsReceived === 1) {
+      shutdown(signal);
+    } else if (signalsReceived === 2) {
+      logger.warn({ signal }, 'still draining in-flight requests: a third SIGINT or SIGTERM forces the exit');
+    } else {
+      logger.error({ signal }, 'forced exit before the drain ended: in-flight requests were cut');
+      process.exit(128 + constants.signals[signal]);
+    }
+  };
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
 }
 
 // One readable line for the operator, never a stack: start-up errors say what and where (server.ts).

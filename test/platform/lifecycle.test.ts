@@ -114,6 +114,64 @@ Lifecycle('SIGTERM drains in-flight requests: every one is answered, then the pr
   }
 });
 
+/** Resolves once the server's output matches; fails if the process ends first, or after 10 s. */
+async function outputMatches(server: TServerProcess, pattern: RegExp): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!pattern.test(server.output())) {
+    const { exitCode, signalCode } = server.child;
+    if (exitCode !== null || signalCode !== null) throw new Error(`the process ended (${signalCode ?? `status ${exitCode}`}) before ${pattern} was logged:\n${server.output()}`);
+    if (Date.now() > deadline) throw new Error(`no ${pattern} in the output:\n${server.output()}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** Ends a server a failed test left running. */
+function killIfRunning(server: TServerProcess): void {
+  if (server.child.exitCode === null && server.child.signalCode === null) server.child.kill('SIGKILL');
+}
+
+Lifecycle('SIGINT twice, as Ctrl-C on npm start sends it: the second is logged, the drain completes every request, exit 0', async ({ dir }) => {
+  const server = await startProcess({ DATABASE_URL: `file:${join(dir, 'sigint.db')}`, SEED_DEMO: 'false' });
+  try {
+    const inFlight = Array.from({ length: 4 }, (_, index) => halfSentSignUp(server.url, index));
+    await Promise.all(inFlight.map((call) => call.connected));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    // The terminal's SIGINT, then the one npm forwards a moment later (each waits for the last to be handled:
+    // two signals sent at once may reach the process as one).
+    server.child.kill('SIGINT');
+    await outputMatches(server, /draining in-flight requests/);
+    server.child.kill('SIGINT');
+    await outputMatches(server, /still draining/);
+    for (const call of inFlight) call.finish();
+    assert.equal(await Promise.all(inFlight.map((call) => call.response)), Array(4).fill(200), 'no request was cut');
+    assert.is(await server.exited, 0, server.output());
+    assert.match(server.output(), /"msg":"stopped"/);
+  } finally {
+    killIfRunning(server);
+  }
+});
+
+Lifecycle('a third SIGINT during the drain forces the exit: logged, status 130', async ({ dir }) => {
+  // A long drain limit: only the third signal can end this process while its request stays unfinished.
+  const server = await startProcess({ DATABASE_URL: `file:${join(dir, 'forced.db')}`, SEED_DEMO: 'false', SHUTDOWN_TIMEOUT_MS: '600000' });
+  try {
+    const stuck = halfSentSignUp(server.url, 0);
+    await stuck.connected;
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    server.child.kill('SIGINT');
+    await outputMatches(server, /draining in-flight requests/);
+    server.child.kill('SIGINT');
+    await outputMatches(server, /still draining/);
+    server.child.kill('SIGINT');
+    assert.is(await server.exited, 130, server.output());
+    assert.match(server.output(), /forced exit/);
+    assert.not.match(server.output(), /"msg":"stopped"/);
+    assert.type(await stuck.response, 'string', 'the unfinished request was cut');
+  } finally {
+    killIfRunning(server);
+  }
+});
+
 Lifecycle('a bad configuration value stops start-up with a message naming it', () => {
   const result = spawnSync(process.execPath, [...NODE_ARGS, 'server/main.ts'], {
     cwd: ROOT,
