@@ -1,10 +1,11 @@
 /** A season's calendar: reading it in the web client's shape, replacing it (admin API, demo seed) and CLI import files. */
-import { asc, eq } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import type { TDb } from '../../../db/client';
 import { calendarEvents } from '../../../db/schema';
 import { transaction } from '../../../db/transaction';
 import type { TDepsOf, TProgressListener } from '../../deps';
 import { AppError, invalidFile, issuesFromZod, type TIssue } from '../../errors';
+import { bumpCalendarVersion } from '../../infra/cache/calendar-memo';
 import { resolveSeason, toSeason } from '../war/seasons';
 import type { TSeasonStatus } from '../war/schemas';
 import { ZCalendarFileEntry, ZCalendarFileList, type TCalendar, type TCalendarEvent, type TCalendarEventInput, type TCalendarReplaceResult } from './schemas';
@@ -19,6 +20,7 @@ export async function replaceCalendar(deps: TDepsOf<'db'>, input: { season: stri
   return transaction(deps.db, (tx) => replaceCalendarIn(tx, input.season, input.events));
 }
 
+/** The one writer of calendar_events: each write bumps the `calendar` data version with it (the feeds' memo). */
 async function replaceCalendarIn(tx: TDb, seasonRef: string | number, events: TCalendarEventInput[]): Promise<TCalendarReplaceResult> {
   const season = await resolveSeason(tx, seasonRef);
   const issues: TIssue[] = [];
@@ -31,6 +33,7 @@ async function replaceCalendarIn(tx: TDb, seasonRef: string | number, events: TC
     throw new AppError('BAD_REQUEST', `Invalid input: ${issues[0]!.path}: ${issues[0]!.message}${issues.length > 1 ? ` (and ${issues.length - 1} more)` : ''}`, { issues });
   }
   await tx.delete(calendarEvents).where(eq(calendarEvents.seasonId, season.id)).run();
+  await bumpCalendarVersion(tx);
   if (events.length > 0) {
     for (let start = 0; start < events.length; start += 500) {
       await tx
@@ -68,12 +71,7 @@ export async function getCalendar(deps: TDepsOf<'db' | 'now'>, input: { season: 
   const { db } = deps;
   const now = deps.now();
   const season = await resolveSeason(db, input.season);
-  const rows = await db
-    .select()
-    .from(calendarEvents)
-    .where(eq(calendarEvents.seasonId, season.id))
-    .orderBy(asc(calendarEvents.startsAt), asc(calendarEvents.eventKey))
-    .all();
+  const rows = await calendarEventRows(db, { seasonId: season.id });
   const nowMs = now.getTime();
   const events: Record<string, TCalendarEvent> = {};
   for (const row of rows) {
@@ -94,6 +92,17 @@ export async function getCalendar(deps: TDepsOf<'db' | 'now'>, input: { season: 
     };
   }
   return { season: toSeason(season, now), events };
+}
+
+/** A season's event rows in order of start, or its one event `eventKey` (none when it has no such event). */
+export async function calendarEventRows(db: TDb, input: { seasonId: string; eventKey?: string }): Promise<(typeof calendarEvents.$inferSelect)[]> {
+  const inSeason = eq(calendarEvents.seasonId, input.seasonId);
+  return db
+    .select()
+    .from(calendarEvents)
+    .where(input.eventKey === undefined ? inSeason : and(inSeason, eq(calendarEvents.eventKey, input.eventKey)))
+    .orderBy(asc(calendarEvents.startsAt), asc(calendarEvents.eventKey))
+    .all();
 }
 
 /** CLI import: one `{ season, events }` or a list of them, each replacing that season's calendar. */

@@ -9,6 +9,7 @@
  * | `dropCurrent` | the active drop campaigns, and the stored answers of /drop/current | a campaign import or edit; its TTL (DROP_CACHE_TTL_SECONDS) or the next start or end of a campaign | as `item` |
  * | stored answers| exact REST bytes and tRPC items of anonymous reads of routes with `meta.http.stored`, kept in the scope their data comes from (`list`, `dropCurrent`; `item` under the assembly's key, around its live view count) | with that scope (an item's: with its entry) | with that scope |
  * | war memo      | answers computed from the war tables (war-memo.ts), per database | never: each read checks the `war` data version, bumped by triggers on every write from any process, and the clock against season boundaries | nothing to send: the version lives in the database |
+ * | calendar feeds| the iCalendar feeds, events.ics and event.ics (calendar-memo.ts), per database | never: each read checks the `calendar` data version, bumped with every calendar write from any process, and the `war` one (the season's row) | nothing to send: the versions live in the database |
  *
  * `item`, `list` and the stored answers share one LRU (read-cache.ts: entries and bytes bounded, 30 s
  * TTL for what no invalidation reaches, e.g. a purge run by the CLI in another process). It stores a
