@@ -6,12 +6,12 @@ export const importCatalogCommand: TCommand = {
   name: 'import-catalog',
   usage: 'import-catalog <ships.json> <items.json>',
   description:
-    'Imports hulls and items in the community data format (glow-prow-data). Entries already present are updated in place; unusable entries are skipped and listed.',
+    'Imports hulls and items in the community data format (glow-prow-data). Entries already present are updated in place. All or nothing: an entry that is not a usable hull (ships.json: a size and slots) or item (items.json: a type) is listed, by file, and nothing is written.',
   async run({ positionals, database, print, progress }) {
     const [shipsPath, itemsPath, extra] = positionals;
     if (!shipsPath || !itemsPath || extra !== undefined) throw new UsageError('expected exactly two files: <ships.json> <items.json>');
     const files = { ships: await readJsonFile(shipsPath), items: await readJsonFile(itemsPath) };
-    const report = await importCatalog({ db: (await database()).db, now: () => new Date() }, { files, onProgress: progress });
+    const report = await importCatalog({ db: (await database()).db, now: () => new Date() }, { files, names: { ships: shipsPath, items: itemsPath }, onProgress: progress });
     for (const line of formatImportReport(report)) print(line);
   },
 };

@@ -12,7 +12,9 @@ export const catalogAdminRouter = router({
         tags: ['admin'],
         protect: true,
         summary: 'Import hulls and items in the community data format (upsert)',
-        description: 'Body: { ships, items }, the contents of ships.json and items.json. Unusable entries are skipped and reported.',
+        description:
+          'Body: { ships, items }, the contents of ships.json and items.json. All or nothing: an entry that is not a usable hull (in ships: a size and slots) ' +
+          'or item (in items: a type) is a 400 listing each such entry by file (ships.json "dhow": ...), and nothing is written.',
       },
     })
     .input(ZCatalogImportInput)

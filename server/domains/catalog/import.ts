@@ -1,37 +1,39 @@
 /**
- * Catalog import: hull and item files of the community format, upserted in one transaction; entries
- * that cannot be used are skipped and reported. The CLI, the admin API and the demo seed call it.
+ * Catalog import: hull and item files of the community format, upserted in one transaction. Every
+ * entry must be usable, a hull in ships.json and an item in items.json; otherwise the import is
+ * refused whole, with a 400 that lists the problems by file and entry. The CLI, the admin API and the
+ * demo seed call it.
  */
 import { inArray, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { catalogHulls, catalogItems } from '../../../db/schema';
 import { transaction } from '../../../db/transaction';
 import type { TDepsOf, TProgressListener } from '../../deps';
-import { AppError } from '../../errors';
+import { invalidFile, type TIssue } from '../../errors';
 import { categoryOf } from './kinds';
 import { ZCatalogFile, ZCommunityHull, ZCommunityItem, ZSlot, type TImportReport, type TSlot } from './schemas';
 
 type THullRow = typeof catalogHulls.$inferInsert;
 type TItemRow = typeof catalogItems.$inferInsert;
 
-function describeIssue(error: z.ZodError): string {
-  const issue = error.issues[0];
-  if (!issue) return 'invalid entry';
-  return issue.path.length ? `${issue.path.join('.')}: ${issue.message}` : issue.message;
+function describeIssues(error: z.ZodError): string {
+  if (error.issues.length === 0) return 'invalid entry';
+  return error.issues.map((issue) => (issue.path.length ? `${issue.path.join('.')}: ${issue.message}` : issue.message)).join('; ');
 }
 
 function hullRow(key: string, entry: unknown, now: Date): THullRow | string {
   if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) return 'entry is not an object';
   const parsed = ZCommunityHull.safeParse(entry);
-  if (!parsed.success) return describeIssue(parsed.error);
+  if (!parsed.success) return describeIssues(parsed.error);
   const hull = parsed.data;
   // Keys come from the import file: no prototype, so `__proto__` or `constructor` is only ever a slot name.
   const slots: Record<string, TSlot> = Object.create(null);
-  for (const [kind, value] of Object.entries(hull.slots ?? {})) {
+  for (const [kind, value] of Object.entries(hull.slots)) {
     const slot = ZSlot.safeParse(value);
     // A slot we cannot read is left out: the hull stays usable with the slots we understand.
     if (slot.success) slots[kind] = slot.data;
   }
+  if (Object.keys(slots).length === 0) return 'slots: none is [count, gun ports]';
   return {
     id: key,
     size: hull.size,
@@ -53,7 +55,7 @@ function hullRow(key: string, entry: unknown, now: Date): THullRow | string {
 function itemRow(key: string, entry: unknown, now: Date): TItemRow | string {
   if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) return 'entry is not an object';
   const parsed = ZCommunityItem.safeParse(entry);
-  if (!parsed.success) return describeIssue(parsed.error);
+  if (!parsed.success) return describeIssues(parsed.error);
   const item = parsed.data;
   return {
     id: key,
@@ -78,47 +80,68 @@ function itemRow(key: string, entry: unknown, now: Date): TItemRow | string {
 const ID_PATTERN = /^[^\u0000-\u001f\u007f]{1,100}$/u;
 const CHUNK = 100;
 
+/** What a file of the catalog holds: its rows, or why an entry is not one. */
+interface TKind<TRow> {
+  plural: string;
+  toRow: (key: string, entry: unknown, now: Date) => TRow | string;
+}
+
+const HULLS: TKind<THullRow> = { plural: 'hulls', toRow: hullRow };
+const ITEMS: TKind<TItemRow> = { plural: 'items', toRow: itemRow };
+
+function rowOf<TRow>(kind: TKind<TRow>, key: string, entry: unknown, now: Date): TRow | string {
+  return ID_PATTERN.test(key) ? kind.toRow(key, entry, now) : 'id must be 1-100 characters without control characters';
+}
+
 /**
- * Imports hull and item files of the community format. Entries that cannot be used are skipped and
- * reported; everything usable is upserted in one transaction (a re-import updates rows in place).
+ * The rows of one file, and its problems by entry (`ships.json "dhow": size: ...`). A file none of
+ * whose entries is of its kind, each being of the other, is one problem: the files were swapped.
+ */
+function readFile<TRow>(name: string, data: unknown, kind: TKind<TRow>, other: TKind<unknown>, now: Date): { rows: TRow[]; issues: TIssue[] } {
+  const file = ZCatalogFile.safeParse(data);
+  if (!file.success) return { rows: [], issues: [{ path: name, message: `must be a JSON object of ${kind.plural} keyed by id` }] };
+  const rows: TRow[] = [];
+  const issues: TIssue[] = [];
+  const entries = Object.entries(file.data);
+  for (const [key, entry] of entries) {
+    const row = rowOf(kind, key, entry, now);
+    if (typeof row === 'string') issues.push({ path: `${name} ${JSON.stringify(key)}`, message: row });
+    else rows.push(row);
+  }
+  if (rows.length === 0 && entries.length > 0 && entries.every(([key, entry]) => typeof rowOf(other, key, entry, now) !== 'string')) {
+    const example = `${JSON.stringify(entries[0]![0])}: ${issues[0]!.message}`;
+    const message = `holds ${other.plural}, not ${kind.plural}: each of its ${entries.length} entries reads as one of the ${other.plural}, none as one of the ${kind.plural} (${example}); are the two files swapped?`;
+    return { rows, issues: [{ path: name, message }] };
+  }
+  return { rows, issues };
+}
+
+/**
+ * Imports hull and item files of the community format, upserted in one transaction (a re-import
+ * updates rows in place), or nothing: any entry that is not a usable hull (ships) or item (items)
+ * is a 400 naming the file (`names`: as the caller knows them, e.g. the CLI's paths) and the entry.
  */
 export async function importCatalog(
   deps: TDepsOf<'db' | 'now'>,
-  { files, onProgress }: { files: { ships: unknown; items: unknown }; onProgress?: TProgressListener },
+  { files, names = { ships: 'ships.json', items: 'items.json' }, onProgress }: { files: { ships: unknown; items: unknown }; names?: { ships: string; items: string }; onProgress?: TProgressListener },
 ): Promise<TImportReport> {
   const now = deps.now();
-  const ships = ZCatalogFile.safeParse(files.ships);
-  const items = ZCatalogFile.safeParse(files.items);
-  if (!ships.success || !items.success) {
-    const issues = [
-      ...(ships.success ? [] : [{ path: 'ships', message: 'must be a JSON object keyed by hull id' }]),
-      ...(items.success ? [] : [{ path: 'items', message: 'must be a JSON object keyed by item id' }]),
-    ];
-    throw new AppError('BAD_REQUEST', `Invalid catalog: ${issues.map((issue) => `${issue.path} ${issue.message}`).join('; ')}`, { issues });
-  }
+  const hulls = readFile(names.ships, files.ships, HULLS, ITEMS, now);
+  const items = readFile(names.items, files.items, ITEMS, HULLS, now);
+  const issues = [...hulls.issues, ...items.issues];
+  if (issues.length > 0) throw invalidFile(issues);
+  const hullRows = hulls.rows;
+  const itemRows = items.rows;
   const report: TImportReport = {
     hulls: { inserted: 0, updated: 0 },
     items: { inserted: 0, updated: 0, byCategory: { weapon: 0, armor: 0, furniture: 0, other: 0 }, byType: Object.create(null) as Record<string, number> },
-    skipped: [],
   };
-  const hullRows: THullRow[] = [];
-  for (const [key, entry] of Object.entries(ships.data)) {
-    const row = ID_PATTERN.test(key) ? hullRow(key, entry, now) : 'id must be 1-100 characters without control characters';
-    if (typeof row === 'string') report.skipped.push({ file: 'ships', id: key, reason: row });
-    else hullRows.push(row);
-  }
-  const itemRows: TItemRow[] = [];
-  for (const [key, entry] of Object.entries(items.data)) {
-    const row = ID_PATTERN.test(key) ? itemRow(key, entry, now) : 'id must be 1-100 characters without control characters';
-    if (typeof row === 'string') report.skipped.push({ file: 'items', id: key, reason: row });
-    else {
-      itemRows.push(row);
-      report.items.byCategory[row.category]++;
-      report.items.byType[row.type] = (report.items.byType[row.type] ?? 0) + 1;
-    }
+  for (const row of itemRows) {
+    report.items.byCategory[row.category]++;
+    report.items.byType[row.type] = (report.items.byType[row.type] ?? 0) + 1;
   }
 
-  onProgress?.('checking catalog entries', hullRows.length + itemRows.length + report.skipped.length, hullRows.length + itemRows.length + report.skipped.length);
+  onProgress?.('checking catalog entries', hullRows.length + itemRows.length, hullRows.length + itemRows.length);
   await transaction(deps.db, async (tx) => {
     const knownHulls = new Set<string>();
     const knownItems = new Set<string>();
@@ -171,8 +194,6 @@ export function formatImportReport(report: TImportReport): string[] {
     `items: ${report.items.inserted + report.items.updated} (${report.items.inserted} new, ${report.items.updated} updated)`,
     `  equipment: ${report.items.byCategory.weapon} weapons, ${report.items.byCategory.armor} armor, ${report.items.byCategory.furniture} furniture; other types kept: ${report.items.byCategory.other}`,
     `  by type (${Object.keys(report.items.byType).length}): ${types || 'none'}`,
-    `skipped: ${report.skipped.length}`,
   ];
-  for (const skipped of report.skipped) lines.push(`  ${skipped.file} "${skipped.id}": ${skipped.reason}`);
   return lines;
 }

@@ -53,9 +53,10 @@ export const ZSlot = z
 
 export type TSlot = z.output<typeof ZSlot>;
 
+/** A hull has a size and slots (every hull of the data set does; an item has neither): what tells ships.json apart. */
 export const ZCommunityHull = z.looseObject({
   id: z.string().min(1).optional(),
-  size: zLooseString,
+  size: z.enum(HULL_SIZES, { error: 'must be extraSmall, small, medium or large' }),
   archetype: zLooseString,
   hitpoints: zLooseNumber,
   hitPoints: zLooseNumber,
@@ -65,14 +66,18 @@ export const ZCommunityHull = z.looseObject({
     .optional()
     .catch(undefined),
   cargo: z.looseObject({ cargoSlots: zLooseNumber, cargoMaxWeight: zLooseNumber }).optional().catch(undefined),
-  slots: z.record(z.string(), z.unknown()).optional().catch(undefined),
+  slots: z.record(z.string(), z.unknown(), { error: 'must be an object of slot kinds, each [count, gun ports]' }),
   perks: zStringList,
   blueprint: ZBlueprint,
 });
 
+/** An item has a type; "ships" is the type the data set gives its hulls, so such an entry is a hull. */
 export const ZCommunityItem = z.looseObject({
   id: z.string().min(1).optional(),
-  type: z.string({ error: 'is required (a string such as culverin, armor, consumable)' }).min(1, 'must not be empty'),
+  type: z
+    .string({ error: 'is required (a string such as culverin, armor, consumable)' })
+    .min(1, 'must not be empty')
+    .refine((type) => type !== 'ships', 'is "ships": the entry is a hull, not an item'),
   damagePerShot: zLooseNumber,
   projectilesPerShot: zLooseNumber,
   reloadSpeed: zLooseNumber,
@@ -86,7 +91,7 @@ export const ZCommunityItem = z.looseObject({
   blueprint: ZBlueprint,
 });
 
-/** Both files are objects keyed by id; the values are checked one by one so one bad entry does not sink the import. */
+/** Both files are objects keyed by id; their entries are checked one by one, so that every problem is listed. */
 export const ZCatalogFile = z.record(z.string(), z.unknown(), { error: 'must be a JSON object keyed by id' });
 
 const ZNumberOrNull = z.number().nullable();
@@ -180,14 +185,5 @@ export const ZImportReport = z.object({
       .meta({ description: 'Items imported, by category' }),
     byType: z.record(z.string(), z.number().int()).meta({ description: 'Items imported, by type (culverin: 12, ...)' }),
   }).meta({ description: 'Items imported from items (items.json)' }),
-  skipped: z
-    .array(
-      z.object({
-        file: z.enum(['ships', 'items']).meta({ description: 'The file it is in' }),
-        id: z.string().meta({ description: 'Its key in the file' }),
-        reason: z.string().meta({ description: 'Why it was skipped (not an object, no type, an unusable id...)' }),
-      }),
-    )
-    .meta({ description: 'Entries that could not be used, each with its reason; the rest is imported' }),
 });
 export type TImportReport = z.infer<typeof ZImportReport>;
