@@ -56,6 +56,27 @@ Refusals('one bad entry among good ones refuses the whole import, each problem l
   assert.is(await catalogRows(app), before, "nothing written: not the good entries, not the hulk's new hitpoints");
 });
 
+Refusals('imported texts follow the one text rule: control characters in a perk, a type, an archetype or a blueprint refuse the import (issue 31, item 8)', async ({ app, admin }) => {
+  const before = await catalogRows(app);
+  const ships: Record<string, any> = structuredClone(sample.ships);
+  ships.hulk.perks = ['fine', 'bell\u0007'];
+  ships.hulk.archetype = 'tank\u001b[31m';
+  const items: Record<string, any> = structuredClone(sample.items);
+  items.culverin1.type = 'culverin\u0000';
+  items.culverin1.blueprint = [['ok', 'nul\u0000']];
+  const response = await app.rest('POST', '/api/admin/catalog/import', { token: admin.token, body: { ships, items } });
+  assert.is(response.status, 400, response.text);
+  assert.equal(
+    response.body.data.issues.map((issue: { path: string; message: string }) => `${issue.path}: ${issue.message}`),
+    [
+      'ships.json "hulk": archetype: must be one line without control characters; perks.1: must be one line without control characters',
+      'items.json "culverin1": type: must be one line without control characters; blueprint: must be one line without control characters',
+    ],
+  );
+  assert.is((await trpcError(app.trpc(admin.token).admin.catalog.import.mutate({ ships, items }))).status, 400);
+  assert.is(await catalogRows(app), before);
+});
+
 Refusals('swapped files are refused whole, each file named, on both surfaces', async ({ app, admin }) => {
   const before = await catalogRows(app);
   const swapped = { ships: sample.items, items: sample.ships };

@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import { zPage, zPageInput } from '../../schemas';
+import { textProblem } from '../../text';
 import { HULL_SIZES, ITEM_CATEGORIES } from './kinds';
 
 export const ZItemCategory = z.enum(ITEM_CATEGORIES).meta({ description: 'weapon, armor, furniture, or other (consumables...: no loadout can use them)' });
@@ -21,22 +22,40 @@ const zLooseNumber = z
     return typeof number === 'number' && Number.isFinite(number) ? number : null;
   });
 
-const zLooseString = z.unknown().optional().transform((value) => (typeof value === 'string' && value !== '' ? value : null));
+/** The longest text of the data set is 41 characters (a blueprint source); this leaves room. */
+const MAX_IMPORTED_TEXT = 200;
 
+/** True when `text` passes the one text rule (server/text.ts); otherwise its problem is added at `path`. */
+function isImportedText(text: string, check: z.RefinementCtx, path: (string | number)[] = []): boolean {
+  const problem = textProblem(text, { max: MAX_IMPORTED_TEXT });
+  if (problem !== undefined) check.addIssue({ code: 'custom', path, message: problem });
+  return problem === undefined;
+}
+
+/** A string, or absent: other values read as absent; a string breaking the text rule is refused. */
+const zLooseString = z
+  .unknown()
+  .optional()
+  .transform((value, check) => (typeof value === 'string' && value !== '' && isImportedText(value, check) ? value : null));
+
+/** The strings of a list (other entries left out), each under the text rule. */
 const zStringList = z
   .unknown()
   .optional()
-  .transform((value) => (Array.isArray(value) ? value.filter((entry): entry is string => typeof entry === 'string') : []));
+  .transform((value, check) =>
+    Array.isArray(value) ? value.filter((entry, index): entry is string => typeof entry === 'string' && isImportedText(entry, check, [index])) : [],
+  );
 
 /** `blueprint`: a string, a list of strings or a nested list; flattened to the sources it names. */
 export const ZBlueprint = z
   .unknown()
   .optional()
-  .transform((value): string[] => {
+  .transform((value, check): string[] => {
     const out: string[] = [];
     const walk = (node: unknown, depth: number) => {
-      if (typeof node === 'string') out.push(node);
-      else if (Array.isArray(node) && depth < 8) for (const child of node) walk(child, depth + 1);
+      if (typeof node === 'string') {
+        if (isImportedText(node, check)) out.push(node);
+      } else if (Array.isArray(node) && depth < 8) for (const child of node) walk(child, depth + 1);
     };
     walk(value, 0);
     return out;
@@ -77,7 +96,8 @@ export const ZCommunityItem = z.looseObject({
   type: z
     .string({ error: 'is required (a string such as culverin, armor, consumable)' })
     .min(1, 'must not be empty')
-    .refine((type) => type !== 'ships', 'is "ships": the entry is a hull, not an item'),
+    .refine((type) => type !== 'ships', 'is "ships": the entry is a hull, not an item')
+    .superRefine((type, check) => void isImportedText(type, check)),
   damagePerShot: zLooseNumber,
   projectilesPerShot: zLooseNumber,
   reloadSpeed: zLooseNumber,
