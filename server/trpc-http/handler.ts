@@ -24,6 +24,8 @@ interface TCall {
   path: string;
   entry: TEntry;
   input: unknown;
+  /** The transformer's 400 for the request's inputs: raised for every call when it reads its input (after its access checks), as tRPC's adapter does. */
+  inputError?: AppError;
   /** Where its answer is stored, for anonymous queries of procedures with `meta.http.stored`. */
   cacheKey: string | null;
 }
@@ -84,9 +86,10 @@ function isJsonBody(req: IncomingMessage): boolean {
  * requests a client sends: well-formed calls of existing procedures, single or batched. Each call runs
  * through the procedure's own middleware chain (procedure-call.ts, as on REST) with a context of its
  * own (its response headers and replayability are its own), and anonymous queries of procedures with
- * `meta.http.stored` are answered from stored items, as REST answers from stored responses.
+ * `meta.http.stored` are answered from stored items, as REST answers from stored responses. Inputs the
+ * transformer refuses (a 400, transformer.ts) are answered here too, as the adapter answers them.
  *
- * Everything else (streaming batches for httpBatchStreamLink, malformed input, unknown procedures,
+ * Everything else (streaming batches for httpBatchStreamLink, input that is not JSON, unknown procedures,
  * wrong methods or content types) goes to tRPC's adapter, which defines those answers; the adapter
  * is the reference the fast path is tested against (test/cross-cutting/trpc-surface.test.ts).
  */
@@ -129,6 +132,7 @@ export function createTrpcHandler(options: TTrpcHandlerOptions): TTrpcHandler {
     const type = req.method === 'GET' ? 'query' : 'mutation';
     const anonymous = req.headers.authorization === undefined && req.headers['x-access-token'] === undefined;
     const calls: TCall[] = [];
+    let inputError: AppError | undefined;
     for (let index = 0; index < paths.length; index++) {
       const entry = procedures.get(paths[index]!);
       if (!entry || entry.type !== type) return null;
@@ -136,13 +140,22 @@ export function createTrpcHandler(options: TTrpcHandlerOptions): TTrpcHandler {
       let input: unknown;
       try {
         input = raw === undefined ? undefined : deserialize(raw);
-      } catch {
-        return null;
+      } catch (error) {
+        if (!(error instanceof AppError)) return null;
+        inputError ??= error;
       }
-      const callText = isBatch ? (raw === undefined ? null : JSON.stringify(raw)) : (inputText ?? null);
+      let callText = isBatch ? null : (inputText ?? null);
+      if (isBatch && raw !== undefined && anonymous && entry.storedAnswers) {
+        try {
+          callText = JSON.stringify(raw);
+        } catch {
+          // Nested deeper than JSON.stringify's stack reaches (MAX_URL_LENGTH keeps a GET's input shallower today): tRPC's adapter answers it.
+          return null;
+        }
+      }
       calls.push({ path: paths[index]!, entry, input, cacheKey: anonymous && type === 'query' ? stored.trpcKey(entry.storedAnswers, paths[index]!, callText || null) : null });
     }
-    return calls;
+    return inputError === undefined ? calls : calls.map((call) => ({ ...call, inputError, cacheKey: null }));
   }
 
   async function answer(call: TCall, index: number, base: TContext): Promise<TAnswer> {
@@ -154,7 +167,10 @@ export function createTrpcHandler(options: TTrpcHandlerOptions): TTrpcHandler {
     try {
       const data = await call.entry.call({
         path: call.path,
-        getRawInput: async () => call.input,
+        getRawInput: async () => {
+          if (call.inputError) throw call.inputError;
+          return call.input;
+        },
         ctx,
         type: call.entry.type,
         signal: undefined,

@@ -226,6 +226,13 @@ Wire('queries and mutations, single and batched, successes and errors: same stat
     { method: 'GET', target: '/trpc/assembly.getItem?input=%7Bnot-json' },
     { method: 'GET', target: `/trpc/assembly.getItem,map.create?batch=1&input=${batchInput({}, {})}` },
     { method: 'POST', target: '/trpc/health.get', body: '{}' },
+    // Inputs the transformer refuses (trpc-input.test.ts): the same plain 400 whichever reads them.
+    { method: 'GET', target: '/trpc/assembly.list?input=null' },
+    { method: 'GET', target: `/trpc/assembly.list?input=${encodeURIComponent('{"json":{"page":1},"meta":{"values":{"page":"bigint"}}}')}` },
+    { method: 'POST', target: '/trpc/map.create?batch=1', body: JSON.stringify({ 0: { json: { title: 'x' }, meta: { values: { title: ['undefined'] } } } }), token: true },
+    { method: 'GET', target: `/trpc/assembly.list,war.listSeasons?batch=1&input=${encodeURIComponent('{"0":null}')}` },
+    // Access is checked before the input is read: without a token, a 401.
+    { method: 'POST', target: '/trpc/map.create', body: 'null' },
   ];
   // Both answer every case (an item read counts a view each time): compare all but the view count and request ids.
   const comparable = (text: string) => text.replace(/"requestId":"[^"]*"/g, '').replace(/"views":\d+/g, '');
