@@ -80,3 +80,51 @@ export const ZEmpty = z.object({});
 
 /** The input of a procedure that takes none: callable with no input at all (`client.health.get.query()`), or `{}`. */
 export const ZNoInput = z.strictObject({}).optional();
+
+/** How deep opaque JSON may nest (containers within containers): the web client's shapes need 4 or 5. */
+export const MAX_JSON_DEPTH = 32;
+
+/**
+ * Why `value` is not plain JSON nested at most `maxDepth` levels, or undefined when it is: strings,
+ * finite numbers, booleans, null, dense arrays and plain objects only (a superjson client can send a
+ * Date, a Map or a BigInt, which JSON would change or refuse). Walked with a stack of its own, so no
+ * depth of nesting can exhaust the call stack before it is refused.
+ */
+export function jsonProblem(value: unknown, maxDepth: number = MAX_JSON_DEPTH): string | undefined {
+  const pending: [unknown, number][] = [[value, 0]];
+  while (pending.length > 0) {
+    const [node, depth] = pending.pop()!;
+    if (node === null || typeof node === 'string' || typeof node === 'boolean') continue;
+    if (typeof node === 'number') {
+      if (!Number.isFinite(node)) return 'must be JSON: numbers must be finite';
+      continue;
+    }
+    if (typeof node !== 'object') return `must be JSON (not ${typeof node})`;
+    if (depth >= maxDepth) return `must be JSON nested at most ${maxDepth} levels deep`;
+    if (Array.isArray(node)) {
+      for (let index = 0; index < node.length; index++) {
+        if (!(index in node)) return 'must be JSON (an array without holes)';
+        pending.push([node[index], depth + 1]);
+      }
+      continue;
+    }
+    const prototype = Object.getPrototypeOf(node);
+    if (prototype !== Object.prototype && prototype !== null) return 'must be JSON (plain objects only)';
+    for (const key in node) pending.push([(node as Record<string, unknown>)[key], depth + 1]);
+  }
+  return undefined;
+}
+
+/**
+ * Opaque JSON a client stores and reads back, never interpreted: plain JSON (jsonProblem), at most
+ * MAX_JSON_DEPTH levels deep and `maxChars` characters as JSON text. A deeper value is a 400 naming
+ * the field: answers carry it back to every reader, whose serialisers (superjson's, a browser's) recurse.
+ */
+export function zJson({ maxChars }: { maxChars: number }) {
+  return z.unknown().superRefine((value, check) => {
+    if (value === undefined) return;
+    const problem = jsonProblem(value);
+    if (problem !== undefined) check.addIssue({ code: 'custom', message: problem });
+    else if (JSON.stringify(value).length > maxChars) check.addIssue({ code: 'custom', message: `must be at most ${maxChars} characters of JSON` });
+  });
+}

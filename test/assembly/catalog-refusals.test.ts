@@ -56,7 +56,7 @@ Refusals('one bad entry among good ones refuses the whole import, each problem l
   assert.is(await catalogRows(app), before, "nothing written: not the good entries, not the hulk's new hitpoints");
 });
 
-Refusals('imported texts follow the one text rule: control characters in a perk, a type, an archetype or a blueprint refuse the import (issue 31, item 8)', async ({ app, admin }) => {
+Refusals('imported texts follow the one text rule: control characters in a perk, a type, an archetype or a blueprint refuse the import (issue 31, item 8); so does opaque JSON nested too deep (item 1)', async ({ app, admin }) => {
   const before = await catalogRows(app);
   const ships: Record<string, any> = structuredClone(sample.ships);
   ships.hulk.perks = ['fine', 'bell\u0007'];
@@ -64,6 +64,7 @@ Refusals('imported texts follow the one text rule: control characters in a perk,
   const items: Record<string, any> = structuredClone(sample.items);
   items.culverin1.type = 'culverin\u0000';
   items.culverin1.blueprint = [['ok', 'nul\u0000']];
+  items.ballista1 = { ...items.ballista1, notes: JSON.parse('['.repeat(40) + ']'.repeat(40)) };
   const response = await app.rest('POST', '/api/admin/catalog/import', { token: admin.token, body: { ships, items } });
   assert.is(response.status, 400, response.text);
   assert.equal(
@@ -71,6 +72,7 @@ Refusals('imported texts follow the one text rule: control characters in a perk,
     [
       'ships.json "hulk": archetype: must be one line without control characters; perks.1: must be one line without control characters',
       'items.json "culverin1": type: must be one line without control characters; blueprint: must be one line without control characters',
+      'items.json "ballista1": must be JSON nested at most 32 levels deep',
     ],
   );
   assert.is((await trpcError(app.trpc(admin.token).admin.catalog.import.mutate({ ships, items }))).status, 400);

@@ -3,7 +3,7 @@
 // (`assembly: {visibility, tags, attr, data}`, `wheel`, `warehouse`) and the list's sort
 // (`sortField`, `sortOrder`). schemas.ts composes them with the contract's form.
 import { z } from 'zod';
-import { zBool } from '../../schemas';
+import { MAX_JSON_DEPTH, zBool, zJson } from '../../schemas';
 import { zText } from '../../text';
 import { WEAPON_SLOT_KINDS } from '../catalog/kinds';
 import { loadoutFromClient, VISIBILITIES, type TClientLoadout } from './client-format';
@@ -13,10 +13,9 @@ import { ZAssemblyPassword, ZAssemblyUuid, ZCatalogId, ZTags, type TAssemblyPatc
 /** Opaque JSON the client stores and reads back (weapon modifications, wheel and warehouse data): at most this many characters. */
 const MAX_CLIENT_JSON = 32_768;
 /** ClientJson in the OpenAPI document. */
-export const ZClientJson = z
-  .unknown()
-  .refine((value) => value === undefined || JSON.stringify(value).length <= MAX_CLIENT_JSON, { error: `must be at most ${MAX_CLIENT_JSON} characters of JSON` })
-  .meta({ description: 'Kept verbatim and answered back; not interpreted by Tidewatch' });
+export const ZClientJson = zJson({ maxChars: MAX_CLIENT_JSON }).meta({
+  description: `Kept verbatim and answered back; not interpreted by Tidewatch. Plain JSON, at most ${MAX_JSON_DEPTH} levels deep and ${MAX_CLIENT_JSON} characters`,
+});
 /** A slot of the client's loadout (ClientSlot in the OpenAPI document): an item, or null for an empty slot. */
 export const ZSlotRef = z.strictObject({ id: ZCatalogId.nullable().meta({ description: 'Catalog id of the item in the slot; null for an empty slot' }) }).nullable();
 const ZSlotRefs = z.array(ZSlotRef).max(20, 'at most 20 slots');

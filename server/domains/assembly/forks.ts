@@ -16,9 +16,10 @@ import { assemblies } from '../../../db/schema';
 import { transaction } from '../../../db/transaction';
 import type { TDepsOf } from '../../deps';
 import { AppError } from '../../errors';
+import { jsonProblem, MAX_JSON_DEPTH } from '../../schemas';
 import { assertReadable, type TPasswordGuesses } from './access';
 import { invalidateAssembly, type TAssemblyCaches } from './item';
-import { findActive, findRowIn, toView, type TRow } from './queries';
+import { clientOf, findActive, findRowIn, toView, type TRow } from './queries';
 import type { TAssemblyView } from './schemas';
 
 type TForkDeps = TDepsOf<'db' | 'now' | 'limits'> & TAssemblyCaches;
@@ -31,6 +32,20 @@ function assertStillReadable(checked: TRow, row: TRow, userId: string): void {
   if (row.isPublic || row.creatorId === userId) return;
   if (checked.isPublic || row.passwordHash === null || row.passwordHash !== checked.passwordHash) {
     throw new AppError('FORBIDDEN', 'This assembly became private while it was being forked: read it again');
+  }
+}
+
+/** The web client's parts sit two levels down in `client` (`data.weaponModifications`, `wheel.data`). */
+const CLIENT_DEPTH = MAX_JSON_DEPTH + 2;
+
+/**
+ * A fork is a new write: its copy of the web client's JSON must pass today's input rule. An assembly
+ * stored before that rule may hold JSON nested thousands of levels deep; copying it would store it
+ * again, and every reader's serialiser recurses on it. Refused before anything is written (409).
+ */
+function assertCopyable(row: TRow): void {
+  if (jsonProblem(clientOf(row), CLIENT_DEPTH) !== undefined) {
+    throw new AppError('CONFLICT', `This assembly holds web client JSON nested deeper than ${MAX_JSON_DEPTH} levels (stored before that limit): its creator must edit it before it can be forked`);
   }
 }
 
@@ -60,6 +75,7 @@ export async function forkAssembly(
       // Trashed (or purged) since it was checked.
       if (!row || row.deletedAt !== null) throw new AppError('NOT_FOUND', `Assembly ${uuid} not found`);
       assertStillReadable(checked, row, userId);
+      assertCopyable(row);
       await tx.insert(assemblies).values({
         uuid: forkUuid,
         creatorId: userId,

@@ -10,6 +10,7 @@ import { catalogHulls, catalogItems } from '../../../db/schema';
 import { transaction } from '../../../db/transaction';
 import type { TDepsOf, TProgressListener } from '../../deps';
 import { invalidFile, type TIssue } from '../../errors';
+import { jsonProblem } from '../../schemas';
 import { categoryOf } from './kinds';
 import { ZCatalogFile, ZCommunityHull, ZCommunityItem, ZSlot, type TImportReport, type TSlot } from './schemas';
 
@@ -89,8 +90,10 @@ interface TKind<TRow> {
 const HULLS: TKind<THullRow> = { plural: 'hulls', toRow: hullRow };
 const ITEMS: TKind<TItemRow> = { plural: 'items', toRow: itemRow };
 
+/** An entry is kept verbatim in `raw` (opaque JSON): plain JSON at most MAX_JSON_DEPTH levels deep, as every opaque JSON input. */
 function rowOf<TRow>(kind: TKind<TRow>, key: string, entry: unknown, now: Date): TRow | string {
-  return ID_PATTERN.test(key) ? kind.toRow(key, entry, now) : 'id must be 1-100 characters without control characters';
+  if (!ID_PATTERN.test(key)) return 'id must be 1-100 characters without control characters';
+  return jsonProblem(entry) ?? kind.toRow(key, entry, now);
 }
 
 /**
