@@ -121,7 +121,7 @@ Avatars('a PNG signature before HTML is refused (415); a real PNG header before 
   assert.ok(Buffer.from(await served.arrayBuffer()).equals(PNG_HEADER_THEN_HTML));
 });
 
-Avatars('refused pictures: SVG, a type other than declared, 413 over 256 KiB, 400 over 4096 pixels, malformed base64; nothing is stored', async ({ app }) => {
+Avatars('refused pictures: SVG, a type other than declared, 413 over 256 KiB, 400 over 1024 pixels a side, malformed base64; nothing is stored', async ({ app }) => {
   const user = await app.signUp();
   const before = await put(app, user, { url: 'https://example.test/keep.png' });
   assert.is(before.status, 200);
@@ -131,7 +131,7 @@ Avatars('refused pictures: SVG, a type other than declared, 413 over 256 KiB, 40
     ['a GIF declared as PNG', { image: dataUrl('image/png', GIF_1X1) }, 415, 'is image/gif, not the declared image/png'],
     ['a PNG declared with contentType image/webp', { image: PNG_1X1.toString('base64'), contentType: 'image/webp' }, 415, 'not the declared image/webp'],
     ['256 KiB and one byte', { image: dataUrl('image/png', pngOfBytes(256 * 1024 + 1)) }, 413, 'at most 262144'],
-    ['4097 pixels wide', { image: dataUrl('image/png', pngOfSize(4097, 10)) }, 400, '4097 × 10'],
+    ['1025 pixels wide', { image: dataUrl('image/png', pngOfSize(1025, 10)) }, 400, '1025 × 10'],
     ['0 pixels high', { image: dataUrl('image/png', pngOfSize(10, 0)) }, 400, 'each side'],
     ['empty', { image: 'data:image/png;base64,' }, 400, 'base64'],
     ['not base64', { image: 'data:image/png;base64,<<<>>>' }, 400, 'base64'],

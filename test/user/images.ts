@@ -30,6 +30,14 @@ export function pngOfSize(width: number, height: number): Buffer {
   return copy;
 }
 
+/**
+ * A PNG of exactly `bytes` bytes whose header claims `width` × `height`: the signature and IHDR (33
+ * bytes), then zeros. 45 bytes, a header and an IEND chunk's worth, is issue 31's PNG "of 4096 × 4096".
+ */
+export function pngClaiming(width: number, height: number, bytes = 45): Buffer {
+  return Buffer.concat([pngOfSize(width, height).subarray(0, 33), Buffer.alloc(bytes - 33)]);
+}
+
 /** A PNG of `bytes` bytes (its header, then padding). */
 export function pngOfBytes(bytes: number): Buffer {
   return Buffer.concat([PNG_1X1, Buffer.alloc(bytes - PNG_1X1.length)]);

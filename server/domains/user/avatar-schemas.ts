@@ -3,8 +3,9 @@
  * as a data URL or with its contentType: a JSON body both surfaces carry); GET /user/avatar/{userId}
  * serves an uploaded one. Limits here; the bytes are judged in avatar.ts (size 413, type 415).
  */
+import { BlockList, isIP } from 'node:net';
 import { z } from 'zod';
-import { AVATAR_TYPES, MAX_AVATAR_SIDE } from './image';
+import { AVATAR_TYPES, MAX_AVATAR_SIDE, MAX_PIXELS_PER_BYTE } from './image';
 
 /** The most bytes an uploaded avatar may have, decoded: far below the 1 MiB request body limit. */
 export const MAX_AVATAR_BYTES = 256 * 1024;
@@ -12,7 +13,39 @@ export const MAX_AVATAR_URL = 2048;
 /** The image field is bounded by the request body (1 MiB) anyway; its size is judged decoded (413). */
 const MAX_IMAGE_FIELD = 1024 * 1024;
 
-/** Why a URL cannot be an avatar, or undefined when it can: an absolute https URL without credentials, spaces or control characters. */
+/**
+ * Addresses of the viewer's own machine or network: unspecified, loopback, link-local, private (RFC
+ * 1918), shared (CGNAT, 100.64/10); in IPv6 the same (`::/96` holds `::`, `::1` and the deprecated
+ * IPv4-compatible form), site-local and unique-local. BlockList checks an IPv4-mapped IPv6 address
+ * (`::ffff:127.0.0.1`) against the IPv4 rules.
+ */
+const LOCAL_NETWORKS = new BlockList();
+for (const [network, prefix] of [['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12], ['192.168.0.0', 16]] as const) {
+  LOCAL_NETWORKS.addSubnet(network, prefix, 'ipv4');
+}
+for (const [network, prefix] of [['::', 96], ['fe80::', 10], ['fec0::', 10], ['fc00::', 7]] as const) LOCAL_NETWORKS.addSubnet(network, prefix, 'ipv6');
+
+/** Names that resolve on the viewer's own machine or network: localhost, mDNS, private-use and home domains. */
+const LOCAL_NAME_SUFFIXES = ['localhost', 'local', 'internal', 'home.arpa'];
+
+/**
+ * Whether a URL's host is on the viewer's own machine or network, where no avatar is and where every
+ * viewer's browser would send a request of its own. `hostname` is as URL parsing leaves it: IPv4 in
+ * its dotted form whatever was written (`2130706433`, `0x7f.1`), IPv6 in brackets, names lower-cased.
+ * A name of one label (`https://router/`) is resolved through the viewer's own search domains.
+ */
+function isLocalHost(hostname: string): boolean {
+  const host = hostname.startsWith('[') ? hostname.slice(1, -1) : hostname.replace(/\.$/, '');
+  const version = isIP(host);
+  if (version !== 0) return LOCAL_NETWORKS.check(host, version === 4 ? 'ipv4' : 'ipv6');
+  if (!host.includes('.')) return true;
+  return LOCAL_NAME_SUFFIXES.some((suffix) => host === suffix || host.endsWith(`.${suffix}`));
+}
+
+/**
+ * Why a URL cannot be an avatar, or undefined when it can: an absolute https URL without credentials,
+ * spaces or control characters, on a public host.
+ */
 function avatarUrlProblem(value: string): string | undefined {
   if (/[\s\u0000-\u001f\u007f]/.test(value)) return 'must not contain spaces or control characters';
   let url: URL;
@@ -24,6 +57,9 @@ function avatarUrlProblem(value: string): string | undefined {
   if (url.protocol !== 'https:') return 'must be an https URL';
   if (url.username !== '' || url.password !== '') return 'must not contain credentials (user:password@)';
   if (url.hostname === '') return 'must name a host';
+  if (isLocalHost(url.hostname)) {
+    return `must name a public host, not ${url.hostname}: loopback, private, link-local and local-network hosts (localhost, 10.x, 192.168.x, [::1], ...) are refused`;
+  }
   return undefined;
 }
 
@@ -53,7 +89,7 @@ export type TAvatarChange = { kind: 'url'; url: string } | { kind: 'image'; decl
 
 export const ZAvatarInput = z
   .strictObject({
-    url: ZAvatarUrl.optional().meta({ description: `An https URL of a picture (at most ${MAX_AVATAR_URL} characters, no credentials)` }),
+    url: ZAvatarUrl.optional().meta({ description: `An https URL of a picture on a public host (at most ${MAX_AVATAR_URL} characters, no credentials)` }),
     image: z
       .string()
       .max(MAX_IMAGE_FIELD)
@@ -61,7 +97,7 @@ export const ZAvatarInput = z
       .meta({
         description:
           `An uploaded picture in base64: a data URL (\`data:image/png;base64,…\`) or bare base64 with contentType. PNG, JPEG, WebP or GIF, ` +
-          `at most ${MAX_AVATAR_BYTES} bytes decoded (413) and ${MAX_AVATAR_SIDE} pixels a side; its type is read from its bytes (415 when not one of these, or not the declared one)`,
+          `at most ${MAX_AVATAR_BYTES} bytes decoded (413), ${MAX_AVATAR_SIDE} pixels a side and ${MAX_PIXELS_PER_BYTE} pixels a byte; its type is read from its bytes (415 when not one of these, or not the declared one)`,
       }),
     contentType: z.string().max(100).optional().meta({ description: 'The type of a bare base64 image: image/png, image/jpeg, image/webp or image/gif' }),
   })

@@ -11,7 +11,7 @@ import { transaction } from '../../../db/transaction';
 import type { TDepsOf } from '../../deps';
 import { AppError } from '../../errors';
 import { MAX_AVATAR_BYTES, type TAvatarChange, type TAvatarImage } from './avatar-schemas';
-import { AVATAR_TYPES, MAX_AVATAR_SIDE, sniffImage, type TAvatarType } from './image';
+import { AVATAR_TYPES, MAX_AVATAR_SIDE, MAX_PIXELS_PER_BYTE, sniffImage, type TAvatarType } from './image';
 import { updateOwnProfile } from './profile';
 import type { TProfile } from './schemas';
 import type { TAssemblyCaches } from '../assembly/item';
@@ -28,7 +28,10 @@ function imageError<C extends 'BAD_REQUEST' | 'PAYLOAD_TOO_LARGE' | 'UNSUPPORTED
   return new AppError(code, message, { issues: [{ path: 'image', message }] });
 }
 
-/** The picture's bytes and real type: 415 unless they are a PNG, JPEG, WebP or GIF of the declared type, 413 over the size limit. */
+/**
+ * The picture's bytes and real type: 415 unless they are a PNG, JPEG, WebP or GIF of the declared type,
+ * 413 over the size limit, 400 over the pixel limits (a side, and pixels a byte: image.ts).
+ */
 function checkedImage(change: Extract<TAvatarChange, { kind: 'image' }>): { type: TAvatarType; bytes: Buffer } {
   const declared = change.declaredType === 'image/jpg' ? 'image/jpeg' : change.declaredType;
   if (!(AVATAR_TYPES as readonly string[]).includes(declared)) {
@@ -44,6 +47,12 @@ function checkedImage(change: Extract<TAvatarChange, { kind: 'image' }>): { type
   if (sniffed.type !== declared) throw imageError('UNSUPPORTED_MEDIA_TYPE', `The image is ${sniffed.type}, not the declared ${declared}`);
   if (sniffed.width < 1 || sniffed.height < 1 || sniffed.width > MAX_AVATAR_SIDE || sniffed.height > MAX_AVATAR_SIDE) {
     throw imageError('BAD_REQUEST', `The image is ${sniffed.width} × ${sniffed.height} pixels; each side must be 1 to ${MAX_AVATAR_SIDE}`);
+  }
+  if (sniffed.width * sniffed.height > bytes.length * MAX_PIXELS_PER_BYTE) {
+    throw imageError(
+      'BAD_REQUEST',
+      `The image claims ${sniffed.width} × ${sniffed.height} pixels in ${bytes.length} bytes; at most ${MAX_PIXELS_PER_BYTE} pixels a byte are accepted (send it smaller)`,
+    );
   }
   return { type: sniffed.type, bytes };
 }

@@ -7,8 +7,21 @@
 export const AVATAR_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'image/gif'] as const;
 export type TAvatarType = (typeof AVATAR_TYPES)[number];
 
-/** The most pixels an avatar may have on a side: a small file cannot unpack into a huge picture in every viewer's browser. */
-export const MAX_AVATAR_SIDE = 4096;
+/**
+ * The most pixels an avatar may have on a side. Every viewer's browser unpacks it to 4 bytes a pixel:
+ * 4 MiB at 1,024 × 1,024 (64 MiB at 4,096, the cap before issue 31: twenty on a list page, over a
+ * gigabyte). An avatar is shown at most a few hundred pixels wide.
+ */
+export const MAX_AVATAR_SIDE = 1024;
+
+/**
+ * The most pixels a picture may have for each byte of its file. Deflate, PNG's compression, packs at
+ * most 1,032 bytes into one, so a PNG with a byte a pixel cannot beat about 1,000; a photo has a few
+ * pixels a byte at most, a flat drawing tens. A header claiming more than the file could hold is a lie
+ * about its size (a 45-byte PNG "of 4,096 × 4,096"). Pictures of one colour at one bit a pixel, or a
+ * one-colour WebP, can beat it and are refused too: sent smaller, they look the same.
+ */
+export const MAX_PIXELS_PER_BYTE = 1024;
 
 export interface TSniffedImage {
   type: TAvatarType;

@@ -5,7 +5,7 @@ import { ZNoInput } from '../../../schemas';
 import { authedProcedure, publicProcedure, router } from '../../../trpc';
 import { getAvatar, removeAvatar, setAvatar } from '../avatar';
 import { MAX_AVATAR_BYTES, MAX_AVATAR_URL, ZAvatarImage, ZAvatarInput, ZAvatarRef, type TAvatarImage } from '../avatar-schemas';
-import { MAX_AVATAR_SIDE } from '../image';
+import { MAX_AVATAR_SIDE, MAX_PIXELS_PER_BYTE } from '../image';
 import { ZProfile } from '../schemas';
 
 const set = authedProcedure
@@ -17,9 +17,10 @@ const set = authedProcedure
       protect: true,
       summary: 'Set your avatar: an https URL or an uploaded picture',
       description:
-        `Either \`{ url }\` (https, at most ${MAX_AVATAR_URL} characters, no credentials) or \`{ image }\` (a base64 data URL, or bare base64 with contentType). ` +
+        `Either \`{ url }\` (https, at most ${MAX_AVATAR_URL} characters, no credentials, a public host: not localhost, a private, loopback or link-local address, or a one-label name) ` +
+        `or \`{ image }\` (a base64 data URL, or bare base64 with contentType). ` +
         `A picture must be a PNG, JPEG, WebP or GIF (read from its bytes; never SVG): 415 otherwise or when it is not the declared type, 413 over ${MAX_AVATAR_BYTES} bytes, ` +
-        `400 over ${MAX_AVATAR_SIDE} pixels a side. Each well-formed call (a refused picture too) counts against RATE_LIMIT_AVATAR_UPLOADS per hour (429). ` +
+        `400 over ${MAX_AVATAR_SIDE} pixels a side or over ${MAX_PIXELS_PER_BYTE} pixels a byte of the file. Each well-formed call (a refused picture too) counts against RATE_LIMIT_AVATAR_UPLOADS per hour (429). ` +
         'Answers your profile: userAvatar is the URL, or for a picture its path here (/api/user/avatar/{id}?v=…).',
     },
   })
