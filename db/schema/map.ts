@@ -2,6 +2,9 @@ import { sql } from 'drizzle-orm';
 import { check, index, integer, primaryKey, real, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 import { users } from './user';
 
+/** Steps of `map_points.latitude_cell` per degree: a step is about 11 km. */
+export const LATITUDE_CELLS_PER_DEGREE = 10;
+
 export const mapCollections = sqliteTable(
   'map_collections',
   {
@@ -48,11 +51,37 @@ export const mapPoints = sqliteTable(
     isPublic: integer('is_public', { mode: 'boolean' }).notNull().default(false),
     createdAt: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
     updatedAt: integer('updated_at', { mode: 'timestamp_ms' }).notNull(),
+    /**
+     * Whether anyone may read the point: `is_public` for an orphan, its collection's `is_public`
+     * otherwise. Written only by the triggers of migration 0018, in the statement that changes a
+     * point or a collection's visibility (any other value written here is put right at once), so
+     * the nearby search can index what each caller may read apart from what they may not.
+     */
+    readableByAnyone: integer('readable_by_anyone', { mode: 'boolean' }).notNull().default(false),
+    /**
+     * The latitude in steps of 1 / LATITUDE_CELLS_PER_DEGREE degree from the south pole (0 to 1800):
+     * the nearby search seeks each step of its box in the longitude range, rather than walking the
+     * whole band of latitude round the globe. Computed on read, never stored.
+     */
+    latitudeCell: integer('latitude_cell').generatedAlwaysAs(sql.raw(`CAST((latitude + 90) * ${LATITUDE_CELLS_PER_DEGREE} AS INTEGER)`), {
+      mode: 'virtual',
+    }),
   },
   (table) => [
     index('map_points_collection_position').on(table.collectionId, table.position),
     index('map_points_owner_updated').on(table.ownerId, table.updatedAt),
-    index('map_points_place').on(table.latitude, table.longitude),
+    // The nearby search's three sets of candidates (server/domains/map/nearby.ts), each holding only
+    // points its caller may read: every public point; the caller's own others; the others of a
+    // collection shared with the caller. Each covers what the search reads (place and id).
+    index('map_points_public_place')
+      .on(table.latitudeCell, table.longitude, table.latitude, table.id)
+      .where(sql.raw('readable_by_anyone = 1')),
+    index('map_points_owner_private_place')
+      .on(table.ownerId, table.latitude, table.longitude, table.id)
+      .where(sql.raw('readable_by_anyone = 0')),
+    index('map_points_collection_private_place')
+      .on(table.collectionId, table.latitude, table.longitude, table.id)
+      .where(sql.raw('readable_by_anyone = 0 AND collection_id IS NOT NULL')),
     check('map_points_latitude', sql`${table.latitude} BETWEEN -90 AND 90`),
     check('map_points_longitude', sql`${table.longitude} BETWEEN -180 AND 180`),
   ],

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { getTableColumns, sql, type SQL } from 'drizzle-orm';
+import { migrationsUpTo } from '../support/migrations';
 import { suite } from '../support/suite';
 import * as assert from 'uvu/assert';
-import { MIGRATIONS_FOLDER, openDatabase, type TDatabase, type TDatabaseDriver } from '../../db/client';
+import { openDatabase, type TDatabase, type TDatabaseDriver } from '../../db/client';
 import { assemblies, users } from '../../db/schema';
 import { transaction, TransactionMisuseError } from '../../db/transaction';
 import { ConfigError, loadConfig } from '../../server/config';
@@ -228,19 +229,6 @@ Store('online backup produces a consistent copy', async ({ dir, database }) => {
 });
 
 Store.run();
-
-/** A copy of db/migrations that stops after the migration tagged `lastTag`: a database "at" that point. */
-function migrationsUpTo(dir: string, lastTag: string): string {
-  const folder = join(dir, `migrations-to-${lastTag}`);
-  mkdirSync(join(folder, 'meta'), { recursive: true });
-  const journal = JSON.parse(readFileSync(join(MIGRATIONS_FOLDER, 'meta', '_journal.json'), 'utf8')) as { entries: { tag: string }[] };
-  const last = journal.entries.findIndex((entry) => entry.tag === lastTag);
-  if (last < 0) throw new Error(`no migration ${lastTag}`);
-  journal.entries = journal.entries.slice(0, last + 1);
-  writeFileSync(join(folder, 'meta', '_journal.json'), JSON.stringify(journal));
-  for (const file of readdirSync(MIGRATIONS_FOLDER)) if (file.endsWith('.sql')) copyFileSync(join(MIGRATIONS_FOLDER, file), join(folder, file));
-  return folder;
-}
 
 const Fts = suite<{ dir: string }>(`migrations 0006 and 0010 (${DRIVER ?? 'better-sqlite3'}): the FTS5 index keeps only listable assemblies, with prefix indexes`);
 

@@ -7,6 +7,9 @@
  *   is read access and `can_edit` stays false.
  * - A point is readable by its owner, by anyone who can read its collection, and, while it is in no
  *   collection (an orphan), by anyone when its own `is_public` flag is set. Only its owner changes it.
+ *   "Readable by anyone" is stored with the point (`readable_by_anyone`, kept by the triggers of
+ *   migration 0018). The points of a collection are always its author's (every write path puts only
+ *   the author's own points in it), so its author reads them as their owner.
  * - What cannot be read does not exist (404); what can be read but not changed is a 403.
  */
 import { and, eq, sql, type SQL } from 'drizzle-orm';
@@ -78,14 +81,11 @@ export async function ownedCollection(db: TDb, uuid: string, userId: string, act
   return row;
 }
 
-/**
- * SQL true when the viewer may read the point row of `map_points` (the query LEFT JOINs
- * `map_collections` on the point's collection).
- */
+/** SQL true when the viewer may read the point row of `map_points`: anyone may, it is theirs, or its collection is shared with them. */
 export function pointReadableSql(viewerId: string | null): SQL {
-  const orphanPublic = sql`(${mapPoints.collectionId} IS NULL AND ${mapPoints.isPublic} = 1)`;
-  if (viewerId === null) return sql`(${orphanPublic} OR ${mapCollections.isPublic} = 1)`;
-  return sql`(${mapPoints.ownerId} = ${viewerId} OR ${orphanPublic} OR ${mapCollections.isPublic} = 1 OR ${mapCollections.authorId} = ${viewerId} OR EXISTS (SELECT 1 FROM ${mapCollectionShares} WHERE ${mapCollectionShares.collectionId} = ${mapPoints.collectionId} AND ${mapCollectionShares.userId} = ${viewerId}))`;
+  const byAnyone = sql`${mapPoints.readableByAnyone} = 1`;
+  if (viewerId === null) return byAnyone;
+  return sql`(${byAnyone} OR ${mapPoints.ownerId} = ${viewerId} OR EXISTS (SELECT 1 FROM ${mapCollectionShares} WHERE ${mapCollectionShares.collectionId} = ${mapPoints.collectionId} AND ${mapCollectionShares.userId} = ${viewerId}))`;
 }
 
 export const pointColumns = {
@@ -125,7 +125,6 @@ export async function findPoint(db: TDb, uuid: string, viewerId: string | null):
   const row = await db
     .select({ ...pointColumns, readable: sql<number>`${pointReadableSql(viewerId)}` })
     .from(mapPoints)
-    .leftJoin(mapCollections, eq(mapCollections.id, mapPoints.collectionId))
     .where(eq(mapPoints.id, uuid))
     .get();
   return row && { ...row, readable: Boolean(row.readable) };

@@ -6,7 +6,7 @@
  */
 import { and, eq, inArray, max, sql } from 'drizzle-orm';
 import type { TDb } from '../../../db/client';
-import { mapCollections, mapPoints } from '../../../db/schema';
+import { mapPoints } from '../../../db/schema';
 import { transaction } from '../../../db/transaction';
 import type { TDepsOf } from '../../deps';
 import { AppError } from '../../errors';
@@ -30,7 +30,6 @@ async function ownPoints(tx: TDb, userId: string, pointUuids: string[]): Promise
     const rows = await tx
       .select({ id: mapPoints.id, ownerId: mapPoints.ownerId, collectionId: mapPoints.collectionId, readable: sql<number>`${pointReadableSql(userId)}` })
       .from(mapPoints)
-      .leftJoin(mapCollections, eq(mapCollections.id, mapPoints.collectionId))
       .where(inArray(mapPoints.id, part))
       .all();
     for (const row of rows) found.set(row.id, row);

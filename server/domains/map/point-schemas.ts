@@ -15,6 +15,8 @@ import { MAX_POINTS_PER_COLLECTION, ZCollectionSummary, ZPublicFlag, ZTag, agree
 export const MAX_NEARBY_LIMIT = 100;
 export const MAX_NEARBY_RADIUS_KM = 500;
 export const DEFAULT_NEARBY_RADIUS_KM = 10;
+/** Readable points of the search box a nearby search examines at most: its cost stays bounded where points are dense (nearby.ts). */
+export const MAX_NEARBY_CANDIDATES = 2_000;
 
 /** A number given as a number or as decimal text (query values arrive as text); bounds apply after parsing. */
 function zDecimal(min: number, max: number, message: string) {
@@ -169,5 +171,10 @@ export const ZNearby = z.object({
   points: z.array(ZNearbyPoint).meta({ description: 'The points you may read within radius, nearest first' }),
   radius: z.number().meta({ description: 'The radius searched, in kilometres' }),
   limit: z.number().int().meta({ description: 'The most points answered' }),
+  truncated: z.boolean().meta({
+    description:
+      `true when the search box held more than ${MAX_NEARBY_CANDIDATES.toLocaleString('en')} points you may read: only that many were examined, ` +
+      'so nearer ones may be missing (search a smaller radius); false when every point you may read in the box was examined',
+  }),
 });
 export type TNearby = z.infer<typeof ZNearby>;

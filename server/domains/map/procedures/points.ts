@@ -5,6 +5,7 @@ import { authedProcedure, publicProcedure, router } from '../../../trpc';
 import { addPointsToCollection, removePointsFromCollection } from '../membership';
 import { nearbyPoints } from '../nearby';
 import {
+  MAX_NEARBY_CANDIDATES,
   ZCollectionPointsInput,
   ZMapPoint,
   ZMembershipChange,
@@ -84,7 +85,8 @@ const nearby = publicProcedure
       summary: 'Points near a place, nearest first',
       description:
         'Points you may read within `radius` kilometres (great-circle; default 10, at most 500) of latitude/longitude (degrees), at most `limit` (default 10, at most 100), each with its `distance` in km. ' +
-        'Without a token: public collections and public orphan points only.',
+        'Without a token: public collections and public orphan points only. ' +
+        `At most ${MAX_NEARBY_CANDIDATES.toLocaleString('en')} points of the search box are examined, your own first: \`truncated\` is true when it held more (nearer points may be missing; search a smaller radius).`,
     },
   })
   .input(ZNearbyInput)
