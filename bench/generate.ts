@@ -31,6 +31,7 @@ import { DEMO_COMPANIES, DEMO_ZONES, DEMO_SNAPSHOTS_PER_SEASON, demoSeasons } fr
 import { random } from '../server/seed/random';
 import { transaction } from '../db/transaction';
 import { hashPassword } from '../server/infra/password';
+import { nameSkeleton } from '../server/domains/user/names';
 import { writeSnapshotBatch, type TPreparedSnapshot } from '../server/domains/war/snapshots';
 import { createProgressReporter } from '../server/cli/progress';
 import type { TProgressListener } from '../server/deps';
@@ -123,6 +124,7 @@ export async function generate(file: string, options: TGenerateOptions): Promise
           id: sql.placeholder('id'),
           username: sql.placeholder('username'),
           usernameKey: sql.placeholder('usernameKey'),
+          usernameSkeleton: sql.placeholder('usernameSkeleton'),
           email: sql.placeholder('email'),
           passwordHash,
           role: 'user',
@@ -136,7 +138,7 @@ export async function generate(file: string, options: TGenerateOptions): Promise
           for (let i = start; i < Math.min(options.users, start + BATCH); i++) {
             const id = benchUuid(1, i);
             userIds.push(id);
-            await insert.run({ id, username: `sailor${i}`, usernameKey: `sailor${i}`, email: `sailor${i}@bench.example` });
+            await insert.run({ id, username: `sailor${i}`, usernameKey: `sailor${i}`, usernameSkeleton: nameSkeleton(`sailor${i}`), email: `sailor${i}@bench.example` });
           }
         });
         advance(userIds.length);

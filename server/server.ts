@@ -14,6 +14,7 @@ import { envelopeBody } from './rest/envelope';
 import { databaseWriteProblem } from './domains/health/service';
 import { connectSharedState, type TSharedState } from './infra/redis';
 import { withRedisLock } from './infra/redis/connection';
+import { fillNameSkeletons } from './domains/user/names';
 
 export const REQUEST_TIMEOUT_MS = 30_000;
 export const HEADERS_TIMEOUT_MS = 20_000;
@@ -125,6 +126,7 @@ export async function startServer(
       } catch (error) {
         throw startupError(`cannot migrate the database ${database.file}`, error);
       }
+      await fillNameSkeletons(database.db);
       if (config.SEED_DEMO) seed = await seedDemoData(database.db, deps.now());
       demoAccounts = await hasDemoAccounts(database.db);
     };

@@ -5,6 +5,7 @@ import { DatabaseLockBusyError, holdSharedLock, type TDatabaseLock } from '../..
 import { AppError } from '../errors';
 import { loadConfig, type TConfig } from '../config';
 import type { TProgressListener } from '../deps';
+import { fillNameSkeletons } from '../domains/user/names';
 import { createProgressReporter } from './progress';
 
 /** One CLI command. Each lives in its own file under server/cli/ and is listed in server/cli.ts. */
@@ -85,6 +86,7 @@ export async function runCommand(command: TCommand, argv: string[], print: (line
             }
           }
           await opened.migrate();
+          await fillNameSkeletons(opened.db);
         }
         return opened;
       },

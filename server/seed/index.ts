@@ -3,6 +3,7 @@ import { count, eq } from 'drizzle-orm';
 import type { TDb } from '../../db/client';
 import { users } from '../../db/schema';
 import { joinNestedTransactions, transaction } from '../../db/transaction';
+import { skeletonsOf } from '../domains/user/names';
 import { hashPassword } from '../infra/password';
 import { seedMaps } from './map';
 import { seedSubscription } from './subscription';
@@ -55,6 +56,7 @@ export async function seedDemoData(db: TDb, now: Date): Promise<TSeedReport> {
         id: ids[user.username]!,
         username: user.username,
         usernameKey: user.username.toLowerCase(),
+        ...skeletonsOf({ username: user.username }),
         email: user.email,
         passwordHash: hashes[index]!,
         role: user.role,

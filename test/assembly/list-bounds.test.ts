@@ -190,7 +190,7 @@ Search.before(async (context) => {
   const admin = await signUpAdmin(context.app);
   await importCommunitySample(context.app, admin);
   // Two hulls whose ids share a word: a filter by one must not find the other's assemblies.
-  const hull = (size: string, archetype: string) => ({ size, archetype, hitpoints: 1000, slots: {} });
+  const hull = (size: string, archetype: string) => ({ size, archetype, hitpoints: 1000, slots: { leftSideWeapon: [1, 2] } });
   const imported = await context.app.rest('POST', '/api/admin/catalog/import', {
     token: admin.token,
     body: { ships: { sloop: hull('large', 'raider'), 'sloop_2': hull('large', 'ram') }, items: {} },

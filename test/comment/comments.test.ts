@@ -74,10 +74,10 @@ Comments('create and list on both surfaces, in the client\'s shape; edit by the 
   const viaTrpc = await app.trpc().comment.list.query({ targetType: 'assembly', targetId: uuid });
   assert.equal(viaTrpc, listed.body.data);
 
-  // The display name and avatar are read from the author's profile columns.
+  // The display name and avatar are read from the author's profile columns; `username` stays the sign-in name.
   await app.database.db.update(users).set({ alternativeName: 'Fan of hulls', avatarUrl: 'https://example.com/fan.png' }).where(eq(users.id, fan.id));
   const renamed = (await listOf(app, uuid)).body.data.data[1];
-  assert.equal([renamed.userName, renamed.username, renamed.userAvatar], ['Fan of hulls', 'Fan of hulls', 'https://example.com/fan.png']);
+  assert.equal([renamed.userName, renamed.username, renamed.userAvatar], ['Fan of hulls', fan.username, 'https://example.com/fan.png']);
 
   // Edit by the author: content and updatedTime change, createdTime stays.
   app.clock.advance(60_000);

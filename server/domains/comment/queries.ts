@@ -1,4 +1,4 @@
-// The rows of `assembly_comments` with their author's display name and avatar, and their answers.
+// The rows of `assembly_comments` with their author's names and avatar, and their answers.
 import { eq, sql } from 'drizzle-orm';
 import type { TDb } from '../../../db/client';
 import { assemblies, assemblyComments, users } from '../../../db/schema';
@@ -6,7 +6,7 @@ import type { TComment, TMyComment } from './schemas';
 
 /**
  * A comment's columns, its author's read straight from `users` (the display name is alternative_name,
- * else the username; the avatar avatar_url) and its assembly's uuid and name. Joins on primary keys;
+ * else the username; the username; the avatar avatar_url) and its assembly's uuid and name. Joins on primary keys;
  * every comment has both (foreign keys, cascading).
  */
 const commentColumns = {
@@ -17,6 +17,7 @@ const commentColumns = {
   createdAt: assemblyComments.createdAt,
   updatedAt: assemblyComments.updatedAt,
   authorName: sql<string>`coalesce(nullif(trim(${users.alternativeName}), ''), ${users.username})`,
+  authorUsername: users.username,
   authorAvatar: users.avatarUrl,
   assemblyUuid: assemblies.uuid,
   assemblyName: assemblies.name,
@@ -48,7 +49,9 @@ export function toComment(row: TCommentRow): TComment {
     targetId: row.assemblyUuid,
     userId: row.authorId,
     userName: row.authorName,
-    username: row.authorName,
+    // Always the sign-in name, which no other account can take or imitate (user/names.ts): the web
+    // client's CommentWidget.vue shows this one, so a display name cannot pass for someone else there.
+    username: row.authorUsername,
     userAvatar: row.authorAvatar ?? null,
     createTime: created,
     createdTime: created,

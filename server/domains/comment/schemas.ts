@@ -96,7 +96,7 @@ export const ZComment = z.object({
   targetId: z.string().meta({ description: "The assembly's uuid" }),
   userId: z.string().meta({ description: "The author's id" }),
   userName: z.string().meta({ description: "The author's display name (alternativeName, else username); the client's Comment type" }),
-  username: z.string().meta({ description: 'The same display name, under the name CommentWidget.vue reads' }),
+  username: z.string().meta({ description: "The author's username (the sign-in name, unique, never a display name): what CommentWidget.vue shows" }),
   userAvatar: z.string().nullable().meta({ description: "The author's avatar URL, or null" }),
   createTime: ZTimestamp.meta({ description: 'When it was written; the client\'s Comment type' }),
   createdTime: ZTimestamp.meta({ description: 'The same instant, under the name CommentWidget.vue reads' }),

@@ -8,6 +8,7 @@ import type { TDepsOf } from '../../deps';
 import { AppError } from '../../errors';
 import { limitGuess } from '../../http/rate-limit';
 import { burnPasswordCheck, hashPassword, verifyPassword } from '../../infra/password';
+import { assertDisplayNameUnlike, assertUsernameUnlike, skeletonsOf } from './names';
 import { roleNames, type TProfileRow } from './profile';
 import type { TChangePasswordInput, TRole, TSignedIn, TSignInInput, TSignUpInput } from './schemas';
 import { createSession, invalidateUserSessions, type TSessionUser } from './session';
@@ -40,7 +41,11 @@ export interface TNewAccount {
   alternativeName?: string | null;
 }
 
-/** Creates an account; 409 when the username (any case) or the e-mail is taken. */
+/**
+ * Creates an account; 409 when the username (any case) or the e-mail is taken, when the username
+ * looks like another account's username or display name, or the display name like another
+ * account's username (names.ts). The checks and the insert are one transaction.
+ */
 export async function createAccount(
   deps: TDepsOf<'db' | 'now'>,
   input: TNewAccount,
@@ -59,11 +64,17 @@ export async function createAccount(
     passwordHash,
     role: input.role ?? 'user',
     alternativeName: input.alternativeName ?? null,
+    ...skeletonsOf({ username: input.username, alternativeName: input.alternativeName ?? null }),
     createdAt: now,
     updatedAt: now,
   } as const;
   try {
-    await db.insert(users).values(user);
+    await transaction(db, async (tx) => {
+      await assertAvailable(tx, usernameKey, email);
+      await assertUsernameUnlike(tx, input.username);
+      if (user.alternativeName !== null) await assertDisplayNameUnlike(tx, user.id, user.alternativeName);
+      await tx.insert(users).values(user);
+    });
   } catch (error) {
     // Two sign-ups racing past the check above: the unique index decides.
     if (String((error as { code?: string }).code ?? error).includes('CONSTRAINT')) {

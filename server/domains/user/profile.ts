@@ -5,8 +5,10 @@
  */
 import { eq } from 'drizzle-orm';
 import { users } from '../../../db/schema';
+import { transaction } from '../../../db/transaction';
 import type { TDepsOf } from '../../deps';
 import { AppError } from '../../errors';
+import { assertDisplayNameUnlike, skeletonsOf } from './names';
 import type { TProfile, TPublicProfile, TRole, TRoleName, TUpdateMeInput } from './schemas';
 
 /** The role's names as the web client knows them. */
@@ -84,7 +86,10 @@ export async function getOwnProfile(deps: TDepsOf<'db'>, { userId }: { userId: s
 /** One UPDATE of the caller's row, answering the profile as it now is (one statement: nothing to interleave with). */
 export async function updateOwnProfile(
   deps: TDepsOf<'db' | 'now'>,
-  { userId, set }: { userId: string; set: Partial<Pick<typeof users.$inferInsert, 'alternativeName' | 'avatarUrl' | 'introduction' | 'language'>> },
+  {
+    userId,
+    set,
+  }: { userId: string; set: Partial<Pick<typeof users.$inferInsert, 'alternativeName' | 'alternativeNameSkeleton' | 'avatarUrl' | 'introduction' | 'language'>> },
 ): Promise<TProfile> {
   const [row] = await deps.db
     .update(users)
@@ -103,7 +108,14 @@ export function updateProfileAttr(deps: TDepsOf<'db' | 'now'>, { userId, attr }:
   return Object.keys(set).length === 0 ? getOwnProfile(deps, { userId }) : updateOwnProfile(deps, { userId, set });
 }
 
-/** PUT /user/changeAlternativeName: the display name (trimmed by its schema); `''` removes it. */
+/**
+ * PUT /user/changeAlternativeName: the display name (trimmed by its schema); `''` removes it. 409 when
+ * it looks like another account's username (names.ts), checked in the transaction that stores it.
+ */
 export function changeAlternativeName(deps: TDepsOf<'db' | 'now'>, { userId, name }: { userId: string; name: string }): Promise<TProfile> {
-  return updateOwnProfile(deps, { userId, set: { alternativeName: name === '' ? null : name } });
+  const alternativeName = name === '' ? null : name;
+  return transaction(deps.db, async (tx) => {
+    if (alternativeName !== null) await assertDisplayNameUnlike(tx, userId, alternativeName);
+    return updateOwnProfile({ ...deps, db: tx }, { userId, set: { alternativeName, ...skeletonsOf({ alternativeName }) } });
+  });
 }

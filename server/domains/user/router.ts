@@ -19,7 +19,9 @@ export const userRouter = router({
         summary: 'Create an account and sign in',
         description:
           'A captcha answer is either captchaCode (the base64 ALTCHA payload solving a GET /captcha challenge) or captcha (the web client\'s SVG answer); ' +
-          'one of them is required when the server sets SIGNUP_CAPTCHA=required. `data` is the signed-in account, as for sign-in.',
+          'one of them is required when the server sets SIGNUP_CAPTCHA=required. `data` is the signed-in account, as for sign-in. ' +
+          "409 when the username or e-mail is taken, when the username looks like another account's username or display name, " +
+          "or the display name like another account's username (case and Unicode's confusables ignored; data.field names which).",
       },
     })
     .input(ZSignUpInput)

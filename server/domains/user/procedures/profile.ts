@@ -32,7 +32,8 @@ const changeDisplayName = authedProcedure
       summary: 'Set your display name (alternativeName)',
       description:
         `The web client sends the new display name as \`username\`; your sign-in name does not change. At most ${MAX_ALTERNATIVE_NAME} characters (trimmed), ` +
-        "no control or invisible formatting characters; '' removes it (clients then show the username). Answers your profile.",
+        "no control, invisible or blank characters; '' removes it (clients then show the username). " +
+        "409 when it looks like another account's username, ignoring case and Unicode's confusables (your own is fine). Answers your profile.",
     },
   })
   .input(ZChangeAlternativeNameInput)
