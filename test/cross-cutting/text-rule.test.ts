@@ -173,17 +173,23 @@ const REFUSED = [
   ['a lone low surrogate', 'a\udc00b'],
 ] as const;
 
-Fields('control characters and unpaired surrogates: a 400 naming the field, REST and tRPC alike, on every field', async ({ app, adminToken, surface, fields }) => {
+/** Sends `value` in the field on both surfaces and returns what each surface's issue for the field says (undefined: none), with the status. */
+async function answersFor(context: { app: TTestServer; adminToken: string; surface: TrpcSurface }, field: TTextField, value: string) {
+  const testCase = { body: bodyWith(field.path, value) };
+  const answers = await Promise.all([
+    restCall(context.app, field.operation, context.adminToken, testCase, PLACEHOLDER),
+    context.surface.call(field.operation, context.adminToken, testCase, PLACEHOLDER, 'httpBatchLink'),
+  ]);
+  return answers.map((answer) => ({ answer, message: issueAt(answer, field.path) }));
+}
+
+const PLACEHOLDER = '00000000-0000-4000-8000-000000000000';
+
+Fields('control characters and unpaired surrogates: a 400 naming the field, REST and tRPC alike, on every field', async (context) => {
   const failures: string[] = [];
-  for (const field of fields) {
+  for (const field of context.fields) {
     for (const [what, value] of REFUSED) {
-      const testCase = { body: bodyWith(field.path, value) };
-      const answers = await Promise.all([
-        restCall(app, field.operation, adminToken, testCase, '00000000-0000-4000-8000-000000000000'),
-        surface.call(field.operation, adminToken, testCase, '00000000-0000-4000-8000-000000000000', 'httpBatchLink'),
-      ]);
-      for (const answer of answers) {
-        const message = issueAt(answer, field.path);
+      for (const { answer, message } of await answersFor(context, field, value)) {
         if (answer.status !== 400 || !message || !/control characters|well-formed/.test(message)) {
           failures.push(`${answer.surface} ${field.operation.key} ${field.path.join('.')} with ${what}: ${answer.status} ${message ?? answer.text.slice(0, 160)}`);
         }
@@ -193,18 +199,11 @@ Fields('control characters and unpaired surrogates: a 400 naming the field, REST
   assert.equal(failures, []);
 });
 
-Fields('a length limit counts UTF-16 code units: max + 1 of them in emoji is a 400, on every field', async ({ app, adminToken, surface, fields }) => {
+Fields('a length limit counts UTF-16 code units: max + 1 of them in emoji is a 400, on every field', async (context) => {
   const failures: string[] = [];
-  for (const field of fields) {
+  for (const field of context.fields) {
     // ceil((max + 1) / 2) emoji: more code units than the limit, no more code points.
-    const value = '😀'.repeat(Math.ceil((field.maxLength + 1) / 2));
-    const testCase = { body: bodyWith(field.path, value) };
-    const answers = await Promise.all([
-      restCall(app, field.operation, adminToken, testCase, '00000000-0000-4000-8000-000000000000'),
-      surface.call(field.operation, adminToken, testCase, '00000000-0000-4000-8000-000000000000', 'httpBatchLink'),
-    ]);
-    for (const answer of answers) {
-      const message = issueAt(answer, field.path);
+    for (const { answer, message } of await answersFor(context, field, '😀'.repeat(Math.ceil((field.maxLength + 1) / 2)))) {
       if (answer.status !== 400 || message !== `must be at most ${field.maxLength} characters`) {
         failures.push(`${answer.surface} ${field.operation.key} ${field.path.join('.')}: ${answer.status} ${message ?? answer.text.slice(0, 160)}`);
       }
