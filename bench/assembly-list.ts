@@ -24,18 +24,36 @@ import { ViewCounter } from '../server/infra/view-counter';
 const total = Number(process.argv[2] ?? 20_000);
 const dir = mkdtempSync(join(tmpdir(), 'tidewatch-bench-'));
 // DATABASE_DRIVER=libsql measures the same through @libsql/client.
-const database = openDatabase(`file:${join(dir, 'bench.db')}`, { driver: process.env.DATABASE_DRIVER === 'libsql' ? 'libsql' : undefined });
+const database = openDatabase(`file:${join(dir, 'bench.db')}`, {
+  driver: process.env.DATABASE_DRIVER === 'libsql' ? 'libsql' : undefined,
+});
 await database.migrate();
 const { db } = database;
 const now = new Date();
 
-const words = ['storm', 'kraken', 'raider', 'merchant', 'broadside', 'ember', 'tide', 'reef', 'gale', 'corsair', 'siren', 'anchor'];
+const words = [
+  'storm',
+  'kraken',
+  'raider',
+  'merchant',
+  'broadside',
+  'ember',
+  'tide',
+  'reef',
+  'gale',
+  'corsair',
+  'siren',
+  'anchor',
+];
 const hulls = ['cutter', 'hulk', 'brigantine', 'snow', 'dhow'];
 const pick = <T>(list: T[], i: number) => list[i % list.length]!;
 
 async function fill() {
   await importCatalog({ db, now: () => now }, { files: readDemoCatalog() });
-  const user = await createAccount({ db, now: () => now }, { username: 'bench', email: 'bench@example.test', password: 'bench-password' });
+  const user = await createAccount(
+    { db, now: () => now },
+    { username: 'bench', email: 'bench@example.test', password: 'bench-password' },
+  );
   const rows = [];
   for (let i = 0; i < total; i++) {
     rows.push({
@@ -76,9 +94,19 @@ try {
   await fill();
   console.log(`filled ${total} assemblies in ${((performance.now() - fillStart) / 1000).toFixed(1)} s`);
   const views = new ViewCounter();
-  const cachedIn = (lru: MemoryReadCache) => ({ db, views, caches: { item: new CacheScope(lru, scopePrefix('item')), list: new CacheScope(lru, scopePrefix('list')) } });
+  const cachedIn = (lru: MemoryReadCache) => ({
+    db,
+    views,
+    caches: { item: new CacheScope(lru, scopePrefix('item')), list: new CacheScope(lru, scopePrefix('list')) },
+  });
   const noCache = () => cachedIn(new MemoryReadCache({ maxEntries: 1, ttlMs: 0 }));
-  const query = (extra: Partial<TListQuery>): TListQuery => ({ page: 1, pageSize: 20, sort: 'latest', order: 'desc', ...extra });
+  const query = (extra: Partial<TListQuery>): TListQuery => ({
+    page: 1,
+    pageSize: 20,
+    sort: 'latest',
+    order: 'desc',
+    ...extra,
+  });
   await time('list latest, page 1', 50, () => listAssemblies(noCache(), query({})));
   await time('list latest, page 500', 50, () => listAssemblies(noCache(), query({ page: 500 })));
   await time('list hottest', 50, () => listAssemblies(noCache(), query({ sort: 'hottest' })));
@@ -87,10 +115,14 @@ try {
   await time('list keyword "kraken" (FTS5)', 50, () => listAssemblies(noCache(), query({ keyword: 'kraken' })));
   await time('list keyword "kra" prefix (FTS5)', 50, () => listAssemblies(noCache(), query({ keyword: 'kra' })));
   await time('same filter as LIKE over the table (count only)', 50, async () =>
-    db.get(sql`select count(*) from assemblies where deleted_at is null and is_public = 1 and (name like '%kraken%' or tags like '%kraken%')`),
+    db.get(
+      sql`select count(*) from assemblies where deleted_at is null and is_public = 1 and (name like '%kraken%' or tags like '%kraken%')`,
+    ),
   );
   await time('FTS5 filter alone (count only)', 50, async () =>
-    db.get(sql`select count(*) from assemblies where deleted_at is null and is_public = 1 and id in (select rowid from assemblies_fts where assemblies_fts match '"kraken"*')`),
+    db.get(
+      sql`select count(*) from assemblies where deleted_at is null and is_public = 1 and id in (select rowid from assemblies_fts where assemblies_fts match '"kraken"*')`,
+    ),
   );
   const cache = cachedIn(new MemoryReadCache());
   await time('list latest through the cache (hit)', 500, () => listAssemblies(cache, query({})));

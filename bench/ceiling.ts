@@ -13,7 +13,10 @@ import { createServer } from 'node:http';
 const [file, port] = process.argv.slice(2);
 if (!file) throw new Error('usage: bench/ceiling.ts <payloads.json> <port>');
 const payloads = new Map(
-  Object.entries(JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>).map(([path, body]) => [path, Buffer.from(body)]),
+  Object.entries(JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>).map(([path, body]) => [
+    path,
+    Buffer.from(body),
+  ]),
 );
 const missing = Buffer.from('{"code":404,"message":"not found","data":{}}');
 
@@ -24,7 +27,10 @@ createServer((req, res) => {
   // Drain request bodies (sign-in) so keep-alive connections stay usable.
   req.resume();
   req.on('end', () => {
-    res.writeHead(body ? 200 : 404, { 'content-type': 'application/json; charset=utf-8', 'content-length': (body ?? missing).length });
+    res.writeHead(body ? 200 : 404, {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': (body ?? missing).length,
+    });
     res.end(body ?? missing);
   });
 }).listen(Number(port ?? 3102), '127.0.0.1', () => console.log(`ceiling listening on ${port ?? 3102}`));

@@ -83,7 +83,11 @@ try {
   writeFileSync(join(serverDir, 'with-server.ts'), WITH_SERVER);
   const repositoryTsc = join(ROOT, 'node_modules/typescript/bin/tsc');
 
-  console.log(`machine: ${cpus().length} x ${cpus()[0]?.model}, ${Math.round(totalmem() / 2 ** 30)} GB, node ${process.version}, load ${loadavg().map((n) => n.toFixed(2)).join(' ')}`);
+  console.log(
+    `machine: ${cpus().length} x ${cpus()[0]?.model}, ${Math.round(totalmem() / 2 ** 30)} GB, node ${process.version}, load ${loadavg()
+      .map((n) => n.toFixed(2))
+      .join(' ')}`,
+  );
   console.log(`compiler options: ${JSON.stringify(CONSUMER_COMPILER_OPTIONS)}; ${ROUNDS} rounds, median`);
   const cases: Array<[string, () => Promise<number[]>]> = [
     ['empty (baseline)', () => timeTypeCheck(project, 'empty.ts')],
@@ -96,9 +100,15 @@ try {
     const times = await run();
     const middle = median(times);
     if (baseline === 0) baseline = middle;
-    console.log(`| ${name} | ${(middle / 1000).toFixed(2)} | ${times.map((time) => (time / 1000).toFixed(2)).join(', ')} | ${(middle / baseline).toFixed(2)} |`);
+    console.log(
+      `| ${name} | ${(middle / 1000).toFixed(2)} | ${times.map((time) => (time / 1000).toFixed(2)).join(', ')} | ${(middle / baseline).toFixed(2)} |`,
+    );
   }
-  console.log(`load at the end: ${loadavg().map((n) => n.toFixed(2)).join(' ')}`);
+  console.log(
+    `load at the end: ${loadavg()
+      .map((n) => n.toFixed(2))
+      .join(' ')}`,
+  );
 } finally {
   rmSync(work, { recursive: true, force: true });
   rmSync(serverDir, { recursive: true, force: true });

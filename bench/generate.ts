@@ -60,9 +60,42 @@ export function benchUuid(kind: number, index: number): string {
 }
 
 export const WORDS = [
-  'storm', 'kraken', 'raider', 'merchant', 'broadside', 'ember', 'tide', 'reef', 'gale', 'corsair', 'siren', 'anchor',
-  'mortar', 'ballista', 'culverin', 'torpedo', 'bombard', 'fire', 'frost', 'plague', 'brawler', 'sniper', 'tank', 'hunter',
-  'phantom', 'fortress', 'leviathan', 'tempest', 'viper', 'wraith', 'harbor', 'cutlass', 'monsoon', 'typhoon', 'scourge', 'howler',
+  'storm',
+  'kraken',
+  'raider',
+  'merchant',
+  'broadside',
+  'ember',
+  'tide',
+  'reef',
+  'gale',
+  'corsair',
+  'siren',
+  'anchor',
+  'mortar',
+  'ballista',
+  'culverin',
+  'torpedo',
+  'bombard',
+  'fire',
+  'frost',
+  'plague',
+  'brawler',
+  'sniper',
+  'tank',
+  'hunter',
+  'phantom',
+  'fortress',
+  'leviathan',
+  'tempest',
+  'viper',
+  'wraith',
+  'harbor',
+  'cutlass',
+  'monsoon',
+  'typhoon',
+  'scourge',
+  'howler',
 ];
 
 const HULLS = ['dhow', 'cutter', 'hulk', 'brigantine', 'snow'];
@@ -118,27 +151,34 @@ export async function generate(file: string, options: TGenerateOptions): Promise
     const userIds: string[] = [];
     await step('users', options.users, async (advance) => {
       // Prepared on each transaction's own `tx`: a statement of the outer db would wait for the transaction to end (db/transaction.ts).
-      const insertOn = (tx: TDb) => tx
-        .insert(users)
-        .values({
-          id: sql.placeholder('id'),
-          username: sql.placeholder('username'),
-          usernameKey: sql.placeholder('usernameKey'),
-          usernameSkeleton: sql.placeholder('usernameSkeleton'),
-          email: sql.placeholder('email'),
-          passwordHash,
-          role: 'user',
-          createdAt: now,
-          updatedAt: now,
-        })
-        .prepare();
+      const insertOn = (tx: TDb) =>
+        tx
+          .insert(users)
+          .values({
+            id: sql.placeholder('id'),
+            username: sql.placeholder('username'),
+            usernameKey: sql.placeholder('usernameKey'),
+            usernameSkeleton: sql.placeholder('usernameSkeleton'),
+            email: sql.placeholder('email'),
+            passwordHash,
+            role: 'user',
+            createdAt: now,
+            updatedAt: now,
+          })
+          .prepare();
       for (let start = 0; start < options.users; start += BATCH) {
         await transaction(db, async (tx) => {
           const insert = insertOn(tx);
           for (let i = start; i < Math.min(options.users, start + BATCH); i++) {
             const id = benchUuid(1, i);
             userIds.push(id);
-            await insert.run({ id, username: `sailor${i}`, usernameKey: `sailor${i}`, usernameSkeleton: nameSkeleton(`sailor${i}`), email: `sailor${i}@bench.example` });
+            await insert.run({
+              id,
+              username: `sailor${i}`,
+              usernameKey: `sailor${i}`,
+              usernameSkeleton: nameSkeleton(`sailor${i}`),
+              email: `sailor${i}@bench.example`,
+            });
           }
         });
         advance(userIds.length);
@@ -156,38 +196,44 @@ export async function generate(file: string, options: TGenerateOptions): Promise
     for (const index of listIndexes) await db.run(sql`DROP INDEX ${sql.identifier(index.name)}`);
     let insertTrigger: string | undefined;
     if (options.fts === 'bulk') {
-      insertTrigger = (await db.get<{ sql: string }>(sql`SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = 'assemblies_fts_insert'`))?.sql;
+      insertTrigger = (
+        await db.get<{ sql: string }>(
+          sql`SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = 'assemblies_fts_insert'`,
+        )
+      )?.sql;
       if (!insertTrigger) throw new Error('trigger assemblies_fts_insert not found: are the migrations applied?');
       await db.run(sql`DROP TRIGGER assemblies_fts_insert`);
     }
     await step('assemblies', options.assemblies, async (advance) => {
       const next = random(7);
-      const insertOn = (tx: TDb) => tx
-        .insert(assemblies)
-        .values({
-          uuid: sql.placeholder('uuid'),
-          creatorId: sql.placeholder('creatorId'),
-          name: sql.placeholder('name'),
-          shipId: sql.placeholder('shipId'),
-          weapons: sql.placeholder('weapons'),
-          armor: sql.placeholder('armor'),
-          furnitures: sql.placeholder('furnitures'),
-          description: sql.placeholder('description'),
-          tags: sql.placeholder('tags'),
-          isPublic: sql.placeholder('isPublic'),
-          likes: sql.placeholder('likes'),
-          ratingSum: sql.placeholder('ratingSum'),
-          ratingCount: sql.placeholder('ratingCount'),
-          createdAt: sql.placeholder('createdAt'),
-          updatedAt: sql.placeholder('updatedAt'),
-        })
-        .prepare();
+      const insertOn = (tx: TDb) =>
+        tx
+          .insert(assemblies)
+          .values({
+            uuid: sql.placeholder('uuid'),
+            creatorId: sql.placeholder('creatorId'),
+            name: sql.placeholder('name'),
+            shipId: sql.placeholder('shipId'),
+            weapons: sql.placeholder('weapons'),
+            armor: sql.placeholder('armor'),
+            furnitures: sql.placeholder('furnitures'),
+            description: sql.placeholder('description'),
+            tags: sql.placeholder('tags'),
+            isPublic: sql.placeholder('isPublic'),
+            likes: sql.placeholder('likes'),
+            ratingSum: sql.placeholder('ratingSum'),
+            ratingCount: sql.placeholder('ratingCount'),
+            createdAt: sql.placeholder('createdAt'),
+            updatedAt: sql.placeholder('updatedAt'),
+          })
+          .prepare();
       // The insert trigger made its assembly_views row (migration 0017); last_insert_rowid() is the assembly's again after it.
-      const viewsOn = (tx: TDb) => tx
-        .update(assemblyViews)
-        .set({ views: sql`${sql.placeholder('views')}` })
-        .where(eq(assemblyViews.assemblyId, sql`last_insert_rowid()`))
-        .prepare();
+      const viewsOn = (tx: TDb) =>
+        tx
+          .update(assemblyViews)
+          .set({ views: sql`${sql.placeholder('views')}` })
+          .where(eq(assemblyViews.assemblyId, sql`last_insert_rowid()`))
+          .prepare();
       const pick = <T>(list: readonly T[]) => list[Math.floor(next() * list.length)]!;
       const span = 365 * DAY;
       for (let start = 0; start < options.assemblies; start += BATCH) {
@@ -248,33 +294,51 @@ export async function generate(file: string, options: TGenerateOptions): Promise
 
     await step('drop campaigns', options.campaigns, async (advance) => {
       const next = random(11);
-      const insertCampaignOn = (tx: TDb) => tx
-        .insert(dropCampaigns)
-        .values({
-          campaignId: sql.placeholder('campaignId'),
-          name: sql.placeholder('name'),
-          game: 'Skull and Bones',
-          description: sql.placeholder('description'),
-          imageUrl: sql.placeholder('imageUrl'),
-          detailsUrl: sql.placeholder('detailsUrl'),
-          startsAt: sql.placeholder('startsAt'),
-          endsAt: sql.placeholder('endsAt'),
-          createdAt: now,
-          updatedAt: now,
-        })
-        .returning({ id: dropCampaigns.id })
-        .prepare();
-      const insertRewardOn = (tx: TDb) => tx
-        .insert(dropRewards)
-        .values({ campaignId: sql.placeholder('campaignId'), position: sql.placeholder('position'), name: sql.placeholder('name'), imageUrl: sql.placeholder('imageUrl'), requiredMinutes: sql.placeholder('requiredMinutes') })
-        .prepare();
-      const insertChannelOn = (tx: TDb) => tx
-        .insert(dropChannels)
-        .values({ campaignId: sql.placeholder('campaignId'), position: sql.placeholder('position'), name: sql.placeholder('name'), url: sql.placeholder('url') })
-        .prepare();
+      const insertCampaignOn = (tx: TDb) =>
+        tx
+          .insert(dropCampaigns)
+          .values({
+            campaignId: sql.placeholder('campaignId'),
+            name: sql.placeholder('name'),
+            game: 'Skull and Bones',
+            description: sql.placeholder('description'),
+            imageUrl: sql.placeholder('imageUrl'),
+            detailsUrl: sql.placeholder('detailsUrl'),
+            startsAt: sql.placeholder('startsAt'),
+            endsAt: sql.placeholder('endsAt'),
+            createdAt: now,
+            updatedAt: now,
+          })
+          .returning({ id: dropCampaigns.id })
+          .prepare();
+      const insertRewardOn = (tx: TDb) =>
+        tx
+          .insert(dropRewards)
+          .values({
+            campaignId: sql.placeholder('campaignId'),
+            position: sql.placeholder('position'),
+            name: sql.placeholder('name'),
+            imageUrl: sql.placeholder('imageUrl'),
+            requiredMinutes: sql.placeholder('requiredMinutes'),
+          })
+          .prepare();
+      const insertChannelOn = (tx: TDb) =>
+        tx
+          .insert(dropChannels)
+          .values({
+            campaignId: sql.placeholder('campaignId'),
+            position: sql.placeholder('position'),
+            name: sql.placeholder('name'),
+            url: sql.placeholder('url'),
+          })
+          .prepare();
       const hourNow = Math.floor(now.getTime() / HOUR) * HOUR;
       await transaction(db, async (tx) => {
-        const [insertCampaign, insertReward, insertChannel] = [insertCampaignOn(tx), insertRewardOn(tx), insertChannelOn(tx)];
+        const [insertCampaign, insertReward, insertChannel] = [
+          insertCampaignOn(tx),
+          insertRewardOn(tx),
+          insertChannelOn(tx),
+        ];
         for (let i = 0; i < options.campaigns; i++) {
           // Two years of weekly campaigns, most ended; the last few overlap now (about 4 active).
           const startsAt = hourNow - (options.campaigns - 1 - i) * 1.5 * DAY + 4 * DAY - Math.floor(next() * 12) * HOUR;
@@ -290,10 +354,21 @@ export async function generate(file: string, options: TGenerateOptions): Promise
             endsAt: new Date(endsAt),
           })) as { id: number };
           for (let r = 0; r < 3; r++) {
-            await insertReward.run({ campaignId: row.id, position: r, name: `Reward ${i}.${r}`, imageUrl: `https://static.tidewatch.example/drops/${i}-${r}.png`, requiredMinutes: 30 * (r + 1) });
+            await insertReward.run({
+              campaignId: row.id,
+              position: r,
+              name: `Reward ${i}.${r}`,
+              imageUrl: `https://static.tidewatch.example/drops/${i}-${r}.png`,
+              requiredMinutes: 30 * (r + 1),
+            });
           }
           for (let c = 0; c < 2; c++) {
-            await insertChannel.run({ campaignId: row.id, position: c, name: `channel${(i + c) % 40}`, url: `https://www.twitch.tv/channel${(i + c) % 40}` });
+            await insertChannel.run({
+              campaignId: row.id,
+              position: c,
+              name: `channel${(i + c) % 40}`,
+              url: `https://www.twitch.tv/channel${(i + c) % 40}`,
+            });
           }
           if ((i + 1) % 50 === 0) advance(i + 1);
         }
@@ -309,7 +384,10 @@ export async function generate(file: string, options: TGenerateOptions): Promise
       { seasonId: spans.previous.id, from: spans.previous.startsAtMs, to: previousLast - week },
       { seasonId: spans.current.id, from: spans.current.startsAtMs, to: currentLast - week },
     ];
-    const snapshotCount = ranges.reduce((sum, range) => sum + Math.max(0, Math.ceil((range.to - range.from) / SNAPSHOT_EVERY)), 0);
+    const snapshotCount = ranges.reduce(
+      (sum, range) => sum + Math.max(0, Math.ceil((range.to - range.from) / SNAPSHOT_EVERY)),
+      0,
+    );
     await step('war snapshots', snapshotCount, async (advance) => {
       const next = random(5);
       let written = 0;
@@ -355,7 +433,8 @@ export async function generate(file: string, options: TGenerateOptions): Promise
 }
 
 function parseArgs(argv: string[]): { file: string; options: TGenerateOptions } {
-  const usage = 'usage: npx tsx bench/generate.ts <file> [--assemblies N] [--users N] [--campaigns N] [--fts bulk|triggers]';
+  const usage =
+    'usage: npx tsx bench/generate.ts <file> [--assemblies N] [--users N] [--campaigns N] [--fts bulk|triggers]';
   const file = argv[0];
   if (!file || file.startsWith('--')) throw new Error(usage);
   const options: TGenerateOptions = { assemblies: 1_000_000, users: 100_000, campaigns: 500, fts: 'bulk' };
@@ -380,7 +459,9 @@ function parseArgs(argv: string[]): { file: string; options: TGenerateOptions } 
 if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
   try {
     const { file, options } = parseArgs(process.argv.slice(2));
-    console.log(`generating ${file}: ${options.assemblies} assemblies, ${options.users} users, ${options.campaigns} campaigns, fts=${options.fts}`);
+    console.log(
+      `generating ${file}: ${options.assemblies} assemblies, ${options.users} users, ${options.campaigns} campaigns, fts=${options.fts}`,
+    );
     const timings = await generate(file, options);
     console.log(`done in ${(timings.total! / 1000).toFixed(1)} s (${timings.snapshots} extra war snapshots)`);
   } catch (error) {

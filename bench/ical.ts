@@ -22,10 +22,20 @@ import { upsertWarReference } from '../server/domains/war/reference';
 import { startTestServer } from '../test/support/helpers';
 
 const EVENTS = 1000;
-const SEASON = { id: 'y2s4', key: 'gutsAndGlory', number: 7, name: 'Guts and Glory', startDate: '2025-10-21', endDate: '2026-02-10' };
+const SEASON = {
+  id: 'y2s4',
+  key: 'gutsAndGlory',
+  number: 7,
+  name: 'Guts and Glory',
+  startDate: '2025-10-21',
+  endDate: '2026-02-10',
+};
 
 /** The feed as it was built before issue 31: on every call, from every event of the season. */
-async function previousCalendarFeed(deps: TDepsOf<'db' | 'now'>, input: { season: string; eventId?: string }): Promise<string> {
+async function previousCalendarFeed(
+  deps: TDepsOf<'db' | 'now'>,
+  input: { season: string; eventId?: string },
+): Promise<string> {
   const stamp = deps.now();
   const { season, events } = await getCalendar(deps, { season: input.season });
   if (input.eventId && !Object.hasOwn(events, input.eventId)) {
@@ -71,7 +81,10 @@ function seasonEvents(variant: number): TCalendarEventInput[] {
 function startPreviousServer(deps: TDepsOf<'db' | 'now'>): Promise<Server> {
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
-    previousCalendarFeed(deps, { season: url.searchParams.get('season') ?? '', eventId: url.searchParams.get('eventId') || undefined }).then(
+    previousCalendarFeed(deps, {
+      season: url.searchParams.get('season') ?? '',
+      eventId: url.searchParams.get('eventId') || undefined,
+    }).then(
       (feed) => {
         const etag = feedEtag(feed);
         if (req.headers['if-none-match'] === etag) res.writeHead(304, { etag }).end();
@@ -101,8 +114,13 @@ function quantile(samples: number[], q: number): number {
 }
 
 const rounds = Number(process.argv[2] ?? 30);
-const load = () => loadavg().map((n) => n.toFixed(2)).join(' ');
-console.log(`machine: ${cpus().length} x ${cpus()[0]?.model}, node ${process.version}, load average at the start ${load()}`);
+const load = () =>
+  loadavg()
+    .map((n) => n.toFixed(2))
+    .join(' ');
+console.log(
+  `machine: ${cpus().length} x ${cpus()[0]?.model}, node ${process.version}, load average at the start ${load()}`,
+);
 
 const app = await startTestServer();
 const deps = { db: app.database.db, now: app.clock.now };
@@ -122,10 +140,19 @@ try {
   const samples: Record<string, { before: number[]; after: number[] }> = {};
   const hashing: number[] = [];
   const remembered = await calendarFeed(deps, { season: 'y2s4' });
-  const record = (cell: string, side: 'before' | 'after', ms: number) => ((samples[cell] ??= { before: [], after: [] })[side].push(ms));
+  const record = (cell: string, side: 'before' | 'after', ms: number) =>
+    (samples[cell] ??= { before: [], after: [] })[side].push(ms);
   for (let round = 0; round < rounds; round++) {
-    record('events.ics in process (builder + ETag)', 'before', await timed(async () => feedEtag(await previousCalendarFeed(deps, { season: 'y2s4' }))));
-    record('events.ics in process (builder + ETag)', 'after', await timed(async () => feedEtag(await calendarFeed(deps, { season: 'y2s4' }))));
+    record(
+      'events.ics in process (builder + ETag)',
+      'before',
+      await timed(async () => feedEtag(await previousCalendarFeed(deps, { season: 'y2s4' }))),
+    );
+    record(
+      'events.ics in process (builder + ETag)',
+      'after',
+      await timed(async () => feedEtag(await calendarFeed(deps, { season: 'y2s4' }))),
+    );
     hashing.push(await timed(async () => feedEtag(remembered)));
     record('GET events.ics: 200', 'before', await timed(() => get(theirs)));
     record('GET events.ics: 200', 'after', await timed(() => get(ours)));
@@ -143,9 +170,13 @@ try {
   console.log('| | before | after | p50 ratio |\n|---|---:|---:|---:|');
   for (const [cell, { before, after }] of Object.entries(samples)) {
     const ratio = quantile(before, 0.5) / quantile(after, 0.5);
-    console.log(`| ${cell} | ${fixed(quantile(before, 0.5))} / ${fixed(quantile(before, 0.95))} | ${fixed(quantile(after, 0.5))} / ${fixed(quantile(after, 0.95))} | ${ratio >= 10 ? ratio.toFixed(0) : ratio.toFixed(1)}x |`);
+    console.log(
+      `| ${cell} | ${fixed(quantile(before, 0.5))} / ${fixed(quantile(before, 0.95))} | ${fixed(quantile(after, 0.5))} / ${fixed(quantile(after, 0.95))} | ${ratio >= 10 ? ratio.toFixed(0) : ratio.toFixed(1)}x |`,
+    );
   }
-  console.log(`\nof which the ETag of the feed (feedEtag, on every answer of either): p50 ${fixed(quantile(hashing, 0.5))} / p95 ${fixed(quantile(hashing, 0.95))} ms`);
+  console.log(
+    `\nof which the ETag of the feed (feedEtag, on every answer of either): p50 ${fixed(quantile(hashing, 0.5))} / p95 ${fixed(quantile(hashing, 0.95))} ms`,
+  );
   console.log(`load average at the end ${load()}`);
 } finally {
   previous.close();

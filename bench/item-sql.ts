@@ -50,7 +50,9 @@ for (const cacheKb of [2_000, 65_536]) {
   for (const [name, sqls] of Object.entries(FORMS)) {
     const statements = sqls.map((text) => db.prepare(text));
     const runs = Array.from({ length: rounds }, () => time(db, statements)).sort((x, y) => x - y);
-    console.log(`  ${name.padEnd(34)} median ${runs[Math.floor(rounds / 2)]!.toFixed(1)} µs, min ${runs[0]!.toFixed(1)} µs`);
+    console.log(
+      `  ${name.padEnd(34)} median ${runs[Math.floor(rounds / 2)]!.toFixed(1)} µs, min ${runs[0]!.toFixed(1)} µs`,
+    );
   }
   db.close();
 }

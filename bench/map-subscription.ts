@@ -40,11 +40,16 @@ try {
   for (let round = 0; round < 20; round++) {
     create.push(
       await time(async () => {
-        const response = await app.rest('POST', '/api/map/collection', { token: user.token, body: { title: `c${round}`, points } });
+        const response = await app.rest('POST', '/api/map/collection', {
+          token: user.token,
+          body: { title: `c${round}`, points },
+        });
         uuid = response.body.data.uuid;
       }),
     );
-    replace.push(await time(() => app.rest('PUT', `/api/map/collection/${uuid}`, { token: user.token, body: { points } })));
+    replace.push(
+      await time(() => app.rest('PUT', `/api/map/collection/${uuid}`, { token: user.token, body: { points } })),
+    );
     read.push(await time(() => app.rest('GET', `/api/map/collection/${uuid}`)));
   }
   stats('POST /map/collection (1,000 points)', create);
@@ -57,11 +62,16 @@ try {
     let orderId = '';
     orders.push(
       await time(async () => {
-        const response = await app.rest('POST', '/api/subscription/orders/create', { token: user.token, body: { tierId: 'deckhand-1m', payType: 'manual' } });
+        const response = await app.rest('POST', '/api/subscription/orders/create', {
+          token: user.token,
+          body: { tierId: 'deckhand-1m', payType: 'manual' },
+        });
         orderId = response.body.data.orderId;
       }),
     );
-    confirms.push(await time(() => app.rest('POST', `/api/admin/subscription/orders/${orderId}/confirm`, { token: admin.token })));
+    confirms.push(
+      await time(() => app.rest('POST', `/api/admin/subscription/orders/${orderId}/confirm`, { token: admin.token })),
+    );
   }
   stats('POST /subscription/orders/create', orders);
   stats('POST /admin/subscription/orders/{id}/confirm', confirms);

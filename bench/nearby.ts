@@ -51,7 +51,10 @@ const { values, positionals } = parseArgs({
   },
 });
 const file = positionals[0] && resolve(positionals[0]);
-if (!file) throw new Error('usage: npx tsx bench/nearby.ts <database file> [--points 1000000] [--requests 200] [--before-requests 20] [--seconds 10] [--clients 4] [--fresh]');
+if (!file)
+  throw new Error(
+    'usage: npx tsx bench/nearby.ts <database file> [--points 1000000] [--requests 200] [--before-requests 20] [--seconds 10] [--clients 4] [--fresh]',
+  );
 const POINTS = Number(values.points);
 const REQUESTS = Number(values.requests);
 /** The previous statement takes up to seconds a request here: fewer of them. */
@@ -70,7 +73,10 @@ function around(from: TPlace, minKm: number, maxKm: number): TPlace {
   const km = uniform(minKm, maxKm);
   const bearing = uniform(0, 2 * Math.PI);
   const latitude = from.latitude + (km / 111.2) * Math.cos(bearing);
-  return { latitude, longitude: from.longitude + (km / (111.2 * Math.cos((latitude * Math.PI) / 180))) * Math.sin(bearing) };
+  return {
+    latitude,
+    longitude: from.longitude + (km / (111.2 * Math.cos((latitude * Math.PI) / 180))) * Math.sin(bearing),
+  };
 }
 
 /** Fills `file`: users, collections, points and shares as the header says, in transactions of a few thousand rows. */
@@ -79,25 +85,79 @@ async function fill(db: TDb): Promise<void> {
   const caller = benchUuid(31, 9999);
   const owner = (index: number) => benchUuid(31, index);
   const passwordHash = await hashPassword(BENCH_PASSWORD);
-  const userRows = Array.from({ length: Math.ceil(POINTS / PER_OWNER) + 20 }, (_, i) => ({ id: owner(i), username: `nearby${i}`, usernameKey: `nearby${i}`, email: `nearby${i}@bench.example`, passwordHash, createdAt: now, updatedAt: now }));
-  userRows.push({ id: caller, username: CALLER, usernameKey: CALLER, email: `${CALLER}@bench.example`, passwordHash, createdAt: now, updatedAt: now });
+  const userRows = Array.from({ length: Math.ceil(POINTS / PER_OWNER) + 20 }, (_, i) => ({
+    id: owner(i),
+    username: `nearby${i}`,
+    usernameKey: `nearby${i}`,
+    email: `nearby${i}@bench.example`,
+    passwordHash,
+    createdAt: now,
+    updatedAt: now,
+  }));
+  userRows.push({
+    id: caller,
+    username: CALLER,
+    usernameKey: CALLER,
+    email: `${CALLER}@bench.example`,
+    passwordHash,
+    createdAt: now,
+    updatedAt: now,
+  });
   await transaction(db, (tx) => insertInChunks(tx, users, userRows));
 
   let collections = 0;
   let made = 0;
   /** `count` points of `ownerId` at `place()`: half in new collections of `isPublic` (shared with the caller when `shared`), half orphans of `isPublic`. */
-  async function add(ownerId: string, count: number, isPublic: boolean, place: () => TPlace, shared = false, perCollection = 1000): Promise<void> {
+  async function add(
+    ownerId: string,
+    count: number,
+    isPublic: boolean,
+    place: () => TPlace,
+    shared = false,
+    perCollection = 1000,
+  ): Promise<void> {
     const inCollections = Math.ceil(count / 2);
     await transaction(db, async (tx) => {
       const points: (typeof mapPoints.$inferInsert)[] = [];
       for (let start = 0; start < inCollections; start += perCollection) {
         const id = benchUuid(32, collections++);
         const size = Math.min(perCollection, inCollections - start);
-        await tx.insert(mapCollections).values({ id, authorId: ownerId, title: `collection ${collections}`, isPublic, pointCount: size, createdAt: now, updatedAt: now });
+        await tx
+          .insert(mapCollections)
+          .values({
+            id,
+            authorId: ownerId,
+            title: `collection ${collections}`,
+            isPublic,
+            pointCount: size,
+            createdAt: now,
+            updatedAt: now,
+          });
         if (shared) await tx.insert(mapCollectionShares).values({ collectionId: id, userId: caller, createdAt: now });
-        for (let position = 0; position < size; position++) points.push({ id: benchUuid(33, made++), ownerId, collectionId: id, position, title: `point ${made}`, tags: [], createdAt: now, updatedAt: now, ...place() });
+        for (let position = 0; position < size; position++)
+          points.push({
+            id: benchUuid(33, made++),
+            ownerId,
+            collectionId: id,
+            position,
+            title: `point ${made}`,
+            tags: [],
+            createdAt: now,
+            updatedAt: now,
+            ...place(),
+          });
       }
-      for (let i = inCollections; i < count; i++) points.push({ id: benchUuid(33, made++), ownerId, title: `point ${made}`, tags: [], isPublic, createdAt: now, updatedAt: now, ...place() });
+      for (let i = inCollections; i < count; i++)
+        points.push({
+          id: benchUuid(33, made++),
+          ownerId,
+          title: `point ${made}`,
+          tags: [],
+          isPublic,
+          createdAt: now,
+          updatedAt: now,
+          ...place(),
+        });
       await insertInChunks(tx, mapPoints, points);
     });
   }
@@ -124,12 +184,21 @@ function previousReadableSql(viewerId: string | null) {
 function previousQuery(db: TDb, viewerId: string | null, { latitude, longitude, radius, limit }: TNearbyInput) {
   const box = boundingBox(latitude, longitude, radius);
   const distance = distanceSql(latitude, longitude, mapPoints.latitude, mapPoints.longitude);
-  const inLongitude = or(...box.longitude.map(([west, east]) => and(gte(mapPoints.longitude, west), lte(mapPoints.longitude, east))));
+  const inLongitude = or(
+    ...box.longitude.map(([west, east]) => and(gte(mapPoints.longitude, west), lte(mapPoints.longitude, east))),
+  );
   return db
     .select({ ...pointColumns, distance: distance.as('distance') })
     .from(mapPoints)
     .leftJoin(mapCollections, eq(mapCollections.id, mapPoints.collectionId))
-    .where(and(between(mapPoints.latitude, box.latitude[0], box.latitude[1]), inLongitude, previousReadableSql(viewerId), sql`${distance} <= ${radius}`))
+    .where(
+      and(
+        between(mapPoints.latitude, box.latitude[0], box.latitude[1]),
+        inLongitude,
+        previousReadableSql(viewerId),
+        sql`${distance} <= ${radius}`,
+      ),
+    )
     .orderBy(asc(distance), asc(mapPoints.id))
     .limit(limit);
 }
@@ -140,21 +209,50 @@ function quantile(samples: number[], q: number): number {
 }
 const fmt = (ms: number) => ms.toFixed(ms < 10 ? 2 : 1);
 const summary = (ms: number[]) => `${fmt(quantile(ms, 0.5))} | ${fmt(quantile(ms, 0.99))}`;
-const load = () => loadavg().map((n) => n.toFixed(2)).join(' ');
+const load = () =>
+  loadavg()
+    .map((n) => n.toFixed(2))
+    .join(' ');
 
 const ISSUE: TNearbyInput = { ...SPOT, radius: 500, limit: 100 };
 const CASES: { name: string; query: (i: number) => TNearbyInput; signedIn: boolean }[] = [
-  { name: "the issue's request (radius 500, limit 100), anonymous", query: (i) => ({ ...ISSUE, latitude: SPOT.latitude + (i % 10) * 0.001 }), signedIn: false },
-  { name: "the issue's request, signed in (500 own, 1,000 shared)", query: (i) => ({ ...ISSUE, latitude: SPOT.latitude + (i % 10) * 0.001 }), signedIn: true },
-  { name: 'radius 10, limit 10 at places of the private band, anonymous', query: (i) => ({ latitude: (50 + ((i * 7) % 110)) / 10, longitude: (((i * 37) % 3600) - 1800) / 10, radius: 10, limit: 10 }), signedIn: false },
-  { name: 'radius 50 in 5,000 public points (cut at the cap), anonymous', query: (i) => ({ ...DENSE, latitude: DENSE.latitude + (i % 10) * 0.001, radius: 50, limit: 100 }), signedIn: false },
+  {
+    name: "the issue's request (radius 500, limit 100), anonymous",
+    query: (i) => ({ ...ISSUE, latitude: SPOT.latitude + (i % 10) * 0.001 }),
+    signedIn: false,
+  },
+  {
+    name: "the issue's request, signed in (500 own, 1,000 shared)",
+    query: (i) => ({ ...ISSUE, latitude: SPOT.latitude + (i % 10) * 0.001 }),
+    signedIn: true,
+  },
+  {
+    name: 'radius 10, limit 10 at places of the private band, anonymous',
+    query: (i) => ({
+      latitude: (50 + ((i * 7) % 110)) / 10,
+      longitude: (((i * 37) % 3600) - 1800) / 10,
+      radius: 10,
+      limit: 10,
+    }),
+    signedIn: false,
+  },
+  {
+    name: 'radius 50 in 5,000 public points (cut at the cap), anonymous',
+    query: (i) => ({ ...DENSE, latitude: DENSE.latitude + (i % 10) * 0.001, radius: 50, limit: 100 }),
+    signedIn: false,
+  },
 ];
 
 /** Each case's statement in this process through better-sqlite3, previous and current, `REQUESTS` times. */
 async function statementTimes(db: TDb, callerId: string): Promise<void> {
   const client = new Database(file!);
   client.pragma('cache_size = -262144');
-  const time = (build: (viewer: string | null, query: TNearbyInput) => { sql: string; params: unknown[] }, signedIn: boolean, query: (i: number) => TNearbyInput, times: number) => {
+  const time = (
+    build: (viewer: string | null, query: TNearbyInput) => { sql: string; params: unknown[] },
+    signedIn: boolean,
+    query: (i: number) => TNearbyInput,
+    times: number,
+  ) => {
     const ms: number[] = [];
     let rows = 0;
     for (let i = -2; i < times; i++) {
@@ -168,11 +266,15 @@ async function statementTimes(db: TDb, callerId: string): Promise<void> {
     }
     return { ms, rows };
   };
-  console.log(`\nThe statement alone (better-sqlite3 in this process, ms; ${BEFORE_REQUESTS} requests before, ${REQUESTS} now):\n\n| case | before p50 | before p99 | now p50 | now p99 | points before / now |\n|---|---:|---:|---:|---:|---|`);
+  console.log(
+    `\nThe statement alone (better-sqlite3 in this process, ms; ${BEFORE_REQUESTS} requests before, ${REQUESTS} now):\n\n| case | before p50 | before p99 | now p50 | now p99 | points before / now |\n|---|---:|---:|---:|---:|---|`,
+  );
   client.exec('CREATE INDEX IF NOT EXISTS map_points_place ON map_points (latitude, longitude)');
   let before;
   try {
-    before = CASES.map((c) => time((viewer, query) => previousQuery(db, viewer, query).toSQL(), c.signedIn, c.query, BEFORE_REQUESTS));
+    before = CASES.map((c) =>
+      time((viewer, query) => previousQuery(db, viewer, query).toSQL(), c.signedIn, c.query, BEFORE_REQUESTS),
+    );
   } finally {
     client.exec('DROP INDEX map_points_place');
   }
@@ -183,22 +285,37 @@ async function statementTimes(db: TDb, callerId: string): Promise<void> {
   client.close();
 }
 
-async function ask(path: string, token?: string): Promise<{ ms: number; status: number; truncated?: boolean; points?: number }> {
+async function ask(
+  path: string,
+  token?: string,
+): Promise<{ ms: number; status: number; truncated?: boolean; points?: number }> {
   const started = performance.now();
   const response = await fetch(BASE + path, { headers: token ? { authorization: `Bearer ${token}` } : {} });
   const body = (await response.json()) as { data?: { truncated?: boolean; points?: unknown[] } };
-  return { ms: performance.now() - started, status: response.status, truncated: body.data?.truncated, points: body.data?.points?.length };
+  return {
+    ms: performance.now() - started,
+    status: response.status,
+    truncated: body.data?.truncated,
+    points: body.data?.points?.length,
+  };
 }
-const nearbyPath = ({ latitude, longitude, radius, limit }: TNearbyInput) => `/api/map/point/nearby?latitude=${latitude}&longitude=${longitude}&radius=${radius}&limit=${limit}`;
+const nearbyPath = ({ latitude, longitude, radius, limit }: TNearbyInput) =>
+  `/api/map/point/nearby?latitude=${latitude}&longitude=${longitude}&radius=${radius}&limit=${limit}`;
 
 async function overHttp(): Promise<void> {
   const { outdir } = await buildDist(join(tmpdir(), 'tidewatch-nearby-build'));
   const server = startTarget('ours', join(outdir, 'main.js'), file!, Number(values.port));
   try {
     await waitFor(`${BASE}/api/health`, false, 600_000);
-    const signin = await fetch(`${BASE}/api/user/signin`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: CALLER, password: BENCH_PASSWORD }) });
+    const signin = await fetch(`${BASE}/api/user/signin`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: CALLER, password: BENCH_PASSWORD }),
+    });
     const token = ((await signin.json()) as { data: { token: string } }).data.token;
-    console.log('\nOver HTTP (REST, production build), one request at a time (ms):\n\n| case | p50 | p99 | points | truncated |\n|---|---:|---:|---:|---|');
+    console.log(
+      '\nOver HTTP (REST, production build), one request at a time (ms):\n\n| case | p50 | p99 | points | truncated |\n|---|---:|---:|---:|---|',
+    );
     for (const c of CASES) {
       for (let i = 0; i < 10; i++) await ask(nearbyPath(c.query(i)), c.signedIn ? token : undefined);
       const timed = [];
@@ -225,15 +342,21 @@ async function overHttp(): Promise<void> {
       }
     })();
     await Promise.all([...clients, prober]);
-    console.log(`\n/api/health while ${values.clients} clients ask the issue's request back to back (anonymous and signed in) for ${seconds} s: p50 ${fmt(quantile(health, 0.5))} ms, p99 ${fmt(quantile(health, 0.99))} ms, max ${fmt(Math.max(...health))} ms (${health.length} probes)`);
-    console.log(`the nearby requests meanwhile: ${hammered.length} (${(hammered.length / seconds).toFixed(0)}/s), p50 ${fmt(quantile(hammered, 0.5))} ms, p99 ${fmt(quantile(hammered, 0.99))} ms`);
+    console.log(
+      `\n/api/health while ${values.clients} clients ask the issue's request back to back (anonymous and signed in) for ${seconds} s: p50 ${fmt(quantile(health, 0.5))} ms, p99 ${fmt(quantile(health, 0.99))} ms, max ${fmt(Math.max(...health))} ms (${health.length} probes)`,
+    );
+    console.log(
+      `the nearby requests meanwhile: ${hammered.length} (${(hammered.length / seconds).toFixed(0)}/s), p50 ${fmt(quantile(hammered, 0.5))} ms, p99 ${fmt(quantile(hammered, 0.99))} ms`,
+    );
   } finally {
     await stop(server);
   }
 }
 
 async function main(): Promise<void> {
-  console.log(`machine: ${cpus().length} x ${cpus()[0]?.model}, ${Math.round(totalmem() / 2 ** 30)} GB, node ${process.version}`);
+  console.log(
+    `machine: ${cpus().length} x ${cpus()[0]?.model}, ${Math.round(totalmem() / 2 ** 30)} GB, node ${process.version}`,
+  );
   console.log(`load average at the start: ${load()}`);
   if (values.fresh) for (const suffix of ['', '-wal', '-shm']) rmSync(file + suffix, { force: true });
   const fresh = !existsSync(file!);
@@ -245,7 +368,9 @@ async function main(): Promise<void> {
       await fill(database.db);
       console.log(`filled in ${((performance.now() - started) / 1000).toFixed(1)} s`);
     }
-    const counts = await database.db.get<{ points: number; readable: number }>(sql`SELECT count(*) AS points, sum(readable_by_anyone) AS readable FROM map_points`);
+    const counts = await database.db.get<{ points: number; readable: number }>(
+      sql`SELECT count(*) AS points, sum(readable_by_anyone) AS readable FROM map_points`,
+    );
     console.log(`database: ${counts?.points} points, ${counts?.readable} of them readable by anyone`);
     await statementTimes(database.db, benchUuid(31, 9999));
   } finally {

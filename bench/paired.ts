@@ -26,7 +26,9 @@ import { readBenchCounts, rotatingPath } from './workload';
 
 const [db, path, targetA, targetB, ...rest] = process.argv.slice(2);
 if (!db || !path || !targetA || !targetB) {
-  throw new Error('usage: npx tsx bench/paired.ts <database file> <path> <target A> <target B> [--rounds 5] [--seconds 4] [--warm 2] [--rotation 5000]');
+  throw new Error(
+    'usage: npx tsx bench/paired.ts <database file> <path> <target A> <target B> [--rounds 5] [--seconds 4] [--warm 2] [--rotation 5000]',
+  );
 }
 const option = (name: string, fallback: number) => {
   const at = rest.indexOf(`--${name}`);
@@ -44,7 +46,9 @@ if (!existsSync(copy) || statSync(copy).mtimeMs < statSync(db).mtimeMs) {
   for (const suffix of ['-wal', '-shm']) rmSync(copy + suffix, { force: true });
   copyFileSync(db, copy);
 }
-const ourBuild = [targetA, targetB].includes('ours') ? join((await buildDist(join(ROOT, 'bench', '.build'))).outdir, 'main.js') : '';
+const ourBuild = [targetA, targetB].includes('ours')
+  ? join((await buildDist(join(ROOT, 'bench', '.build'))).outdir, 'main.js')
+  : '';
 
 const assemblyCount = readBenchCounts(db).assemblies;
 const targets = [
@@ -53,15 +57,29 @@ const targets = [
 ];
 const perRound: { us: number; sysUs: number; rps: number }[][] = [];
 for (let round = 1; round <= rounds; round++) {
-  const children = targets.map(({ name, file, port }) => startTarget(name, name === 'ours' ? ourBuild : name, file, port));
-  await Promise.all(targets.map(({ name, port }) => waitFor(`http://127.0.0.1:${port}${isPeerTarget(name) ? '/' : '/api/health'}`, true)));
+  const children = targets.map(({ name, file, port }) =>
+    startTarget(name, name === 'ours' ? ourBuild : name, file, port),
+  );
+  await Promise.all(
+    targets.map(({ name, port }) =>
+      waitFor(`http://127.0.0.1:${port}${isPeerTarget(name) ? '/' : '/api/health'}`, true),
+    ),
+  );
   const counters = [0, 0];
   const load = (index: number, duration: number) =>
     autocannon({
       url: `http://127.0.0.1:${targets[index]!.port}`,
       connections: 5,
       duration,
-      requests: [{ path: rotatingPath(path, 0, assemblyCount, rotation), setupRequest: (request) => ({ ...request, path: rotatingPath(path, counters[index]!++, assemblyCount, rotation) }) }],
+      requests: [
+        {
+          path: rotatingPath(path, 0, assemblyCount, rotation),
+          setupRequest: (request) => ({
+            ...request,
+            path: rotatingPath(path, counters[index]!++, assemblyCount, rotation),
+          }),
+        },
+      ],
     });
   await Promise.all([load(0, warm), load(1, warm)]);
   const before = children.map((child) => cpuTicks(child.pid!));

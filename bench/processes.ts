@@ -14,8 +14,18 @@ const stopping = new Set<ChildProcess>();
  * Starts `node <args>` (or `command <args>` for a program such as sqld or redis-server).
  * `stdout`: a file descriptor the child's standard output goes to (ignored otherwise).
  */
-export function start(name: string, args: string[], env: Record<string, string> = {}, stdout?: number, command = process.execPath): ChildProcess {
-  const child = spawn(command, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', stdout ?? 'ignore', 'pipe'] });
+export function start(
+  name: string,
+  args: string[],
+  env: Record<string, string> = {},
+  stdout?: number,
+  command = process.execPath,
+): ChildProcess {
+  const child = spawn(command, args, {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', stdout ?? 'ignore', 'pipe'],
+  });
   let errors = '';
   child.stderr!.on('data', (chunk: Buffer) => (errors += chunk.toString()));
   child.on('exit', (code) => {
@@ -105,6 +115,14 @@ export function isPeerTarget(target: string): boolean {
  * (scripts/build.ts's buildDist) with the heap flags of every production command line.
  */
 export function startTarget(target: string, ourMainJs: string, db: string, port: number): ChildProcess {
-  if (isPeerTarget(target)) return start(target, ['--import', 'tsx', 'bench/peer/server.ts', db, String(port), ...(target === 'equipped' ? ['--equipped'] : [])]);
+  if (isPeerTarget(target))
+    return start(target, [
+      '--import',
+      'tsx',
+      'bench/peer/server.ts',
+      db,
+      String(port),
+      ...(target === 'equipped' ? ['--equipped'] : []),
+    ]);
   return start('ours', [...NODE_MEMORY_FLAGS, ourMainJs], ourBenchEnv(db, port));
 }

@@ -53,7 +53,20 @@ async function ourEntry(): Promise<string[]> {
 }
 const child =
   target === 'peer'
-    ? spawn(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${dir}`, '--import', 'tsx', 'bench/peer/server.ts', db, String(port), ...equipped], { cwd: root, stdio: 'inherit' })
+    ? spawn(
+        process.execPath,
+        [
+          '--cpu-prof',
+          `--cpu-prof-dir=${dir}`,
+          '--import',
+          'tsx',
+          'bench/peer/server.ts',
+          db,
+          String(port),
+          ...equipped,
+        ],
+        { cwd: root, stdio: 'inherit' },
+      )
     : spawn(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${dir}`, ...NODE_MEMORY_FLAGS, ...(await ourEntry())], {
         cwd: root,
         stdio: 'inherit',
@@ -76,14 +89,20 @@ const result = await autocannon({
   connections: Number(connections),
   requests: [{ path: pathAt(0), setupRequest: (request) => ({ ...request, path: pathAt(counter++) }) }],
 });
-console.log(`${path}: ${result.requests.average.toFixed(0)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, non-2xx ${result.non2xx}`);
+console.log(
+  `${path}: ${result.requests.average.toFixed(0)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, non-2xx ${result.non2xx}`,
+);
 const exited = new Promise((done) => child.once('exit', done));
 child.kill('SIGTERM');
 await exited;
 
 const file = readdirSync(dir).find((name) => name.endsWith('.cpuprofile'));
 if (!file) throw new Error('no profile written');
-const profile = JSON.parse(readFileSync(join(dir, file), 'utf8')) as { nodes: TNode[]; samples: number[]; timeDeltas: number[] };
+const profile = JSON.parse(readFileSync(join(dir, file), 'utf8')) as {
+  nodes: TNode[];
+  samples: number[];
+  timeDeltas: number[];
+};
 const self = new Map<number, number>();
 profile.samples.forEach((id, index) => self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[index] ?? 0)));
 const total = [...self.values()].reduce((a, b) => a + b, 0);
@@ -94,7 +113,12 @@ for (const node of profile.nodes) {
   const us = self.get(node.id) ?? 0;
   const url = node.callFrame.url.replace('file://', '');
   const where = url ? relative(root, url) : '(native)';
-  const fileKey = where.startsWith('node_modules/') ? where.split('/').slice(0, where.split('/')[1]!.startsWith('@') ? 3 : 2).join('/') : where;
+  const fileKey = where.startsWith('node_modules/')
+    ? where
+        .split('/')
+        .slice(0, where.split('/')[1]!.startsWith('@') ? 3 : 2)
+        .join('/')
+    : where;
   const key = `${node.callFrame.functionName || '(anonymous)'}  ${where}:${node.callFrame.lineNumber + 1}`;
   byFunction.set(key, (byFunction.get(key) ?? 0) + us);
   byFile.set(fileKey, (byFile.get(fileKey) ?? 0) + us);
@@ -103,7 +127,10 @@ const top = (map: Map<string, number>, n: number) =>
   [...map.entries()]
     .sort((a, b) => b[1] - a[1])
     .slice(0, n)
-    .map(([key, us]) => `${((us / total) * 100).toFixed(1).padStart(5)}%  ${(us / answered).toFixed(1).padStart(6)} µs/req  ${key}`)
+    .map(
+      ([key, us]) =>
+        `${((us / total) * 100).toFixed(1).padStart(5)}%  ${(us / answered).toFixed(1).padStart(6)} µs/req  ${key}`,
+    )
     .join('\n');
 // Inclusive time: a function's own samples plus everything it called (recursion counted once per stack).
 const byId = new Map(profile.nodes.map((node) => [node.id, node]));

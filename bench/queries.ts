@@ -21,7 +21,10 @@ const database = openDatabase(`file:${file}`);
 const { db } = database;
 // The file may predate the latest migrations (e.g. 0010's FTS5 prefix indexes): apply them, as the server would.
 await database.migrate();
-const noCache = { db, caches: { list: new CacheScope(new MemoryReadCache({ maxEntries: 1, ttlMs: 0 }), scopePrefix('list')) } };
+const noCache = {
+  db,
+  caches: { list: new CacheScope(new MemoryReadCache({ maxEntries: 1, ttlMs: 0 }), scopePrefix('list')) },
+};
 const now = new Date();
 
 async function time(label: string, work: (i: number) => Promise<unknown>): Promise<void> {
@@ -41,18 +44,36 @@ async function time(label: string, work: (i: number) => Promise<unknown>): Promi
 }
 
 const search = (keyword: string, extra: { shipType?: string; sort?: 'latest' | 'hottest' | 'rating' } = {}) =>
-  listAssemblies(noCache, { page: 1, pageSize: 20, sort: extra.sort ?? 'latest', order: 'desc', keyword, shipType: extra.shipType });
+  listAssemblies(noCache, {
+    page: 1,
+    pageSize: 20,
+    sort: extra.sort ?? 'latest',
+    order: 'desc',
+    keyword,
+    shipType: extra.shipType,
+  });
 const twoWords = (i: number) => `${WORDS[i % WORDS.length]} ${WORDS[(i * 7 + 3) % WORDS.length]}`;
 try {
   await time('search, two common words (~0.8% of rows)', (i) => search(twoWords(i)));
   await time('search, one common word (~10% of rows)', (i) => search(WORDS[i % WORDS.length]!));
   await time('search, one letter (the first keystroke)', (i) => search(WORDS[i % WORDS.length]!.slice(0, 1)));
-  await time('search, two words of three letters each', (i) => search(twoWords(i).split(' ').map((word) => word.slice(0, 3)).join(' ')));
-  await time('search, a word plus a number (a handful)', (i) => search(`${WORDS[i % WORDS.length]} ${(i * 7919) % 900_000 + 1}`));
+  await time('search, two words of three letters each', (i) =>
+    search(
+      twoWords(i)
+        .split(' ')
+        .map((word) => word.slice(0, 3))
+        .join(' '),
+    ),
+  );
+  await time('search, a word plus a number (a handful)', (i) =>
+    search(`${WORDS[i % WORDS.length]} ${((i * 7919) % 900_000) + 1}`),
+  );
   await time('search, one common word + shipType=tank', (i) => search(WORDS[i % WORDS.length]!, { shipType: 'tank' }));
   await time('search, two common words, sort=hottest', (i) => search(twoWords(i), { sort: 'hottest' }));
   await time('search, one common word, sort=hottest', (i) => search(WORDS[i % WORDS.length]!, { sort: 'hottest' }));
-  await time('list page 1, uncached', () => listAssemblies(noCache, { page: 1, pageSize: 20, sort: 'latest', order: 'desc' }));
+  await time('list page 1, uncached', () =>
+    listAssemblies(noCache, { page: 1, pageSize: 20, sort: 'latest', order: 'desc' }),
+  );
   const cold = performance.now();
   await warHistory({ db, now: () => now }, { range: '7d' });
   console.log(`${'war history 7d, first call (computed)'.padEnd(48)} ${(performance.now() - cold).toFixed(2)} ms`);

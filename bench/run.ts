@@ -23,7 +23,17 @@
  * and trpc to both peers, the batch against single calls, RSS under load and start-up time.
  */
 import { spawnSync, type ChildProcess } from 'node:child_process';
-import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, readSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  readSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir, cpus, loadavg, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
@@ -49,7 +59,14 @@ interface TArgs {
 }
 
 function parseArgs(argv: string[]): TArgs {
-  const args: TArgs = { duration: 3, connections: 10, quick: argv.includes('--quick'), targets: TARGETS, repeat: 1, log: 'silent' };
+  const args: TArgs = {
+    duration: 3,
+    connections: 10,
+    quick: argv.includes('--quick'),
+    targets: TARGETS,
+    repeat: 1,
+    log: 'silent',
+  };
   const pairs = argv.filter((arg) => arg !== '--quick');
   for (let i = 0; i < pairs.length; i += 2) {
     const [flag, value] = [pairs[i]!, pairs[i + 1]];
@@ -112,7 +129,10 @@ const BATCH_HOT_ITEMS = 100;
  * and a day of its history, and five popular assemblies (five new ones in each batch, over 100).
  */
 function batchReads(n: number, assemblyCount: number): [string, unknown][] {
-  const item = (k: number): [string, unknown] => ['assembly.getItem', { uuid: benchPublicAssemblyUuid((n * 5 + k) % BATCH_HOT_ITEMS, assemblyCount) }];
+  const item = (k: number): [string, unknown] => [
+    'assembly.getItem',
+    { uuid: benchPublicAssemblyUuid((n * 5 + k) % BATCH_HOT_ITEMS, assemblyCount) },
+  ];
   return [
     ['assembly.list', { page: 1, pageSize: 20 }],
     ['drop.getCurrent', {}],
@@ -127,7 +147,10 @@ function endpoints(assemblyCount: number, userCount: number): TEndpoint[] {
   const itemEndpoint = (name: string, variants: number): TEndpoint => ({
     name,
     variants,
-    rest: (i) => ({ method: 'GET', path: `/api/assembly/item?${queryString({ uuid: benchPublicAssemblyUuid(i, assemblyCount) })}` }),
+    rest: (i) => ({
+      method: 'GET',
+      path: `/api/assembly/item?${queryString({ uuid: benchPublicAssemblyUuid(i, assemblyCount) })}`,
+    }),
     trpc: (i) => trpcGet('assembly.getItem', { uuid: benchPublicAssemblyUuid(i, assemblyCount) }),
   });
   const signinBody = (i: number) => ({ username: `sailor${(i * 31) % userCount}`, password: BENCH_PASSWORD });
@@ -218,10 +241,19 @@ async function buildOurs(): Promise<string> {
 }
 
 /** Spawn to first healthy answer: wall time and the server's CPU time, in ms. */
-async function startOurs(db: string, log: TOurLog, entry?: string): Promise<{ child: ChildProcess; startupMs: number; startupCpuMs: number }> {
+async function startOurs(
+  db: string,
+  log: TOurLog,
+  entry?: string,
+): Promise<{ child: ChildProcess; startupMs: number; startupCpuMs: number }> {
   const started = performance.now();
   // The heap flags of every production command line (server/node-flags.ts).
-  const child = start('ours', [...NODE_MEMORY_FLAGS, ...(entry ? [entry] : ['--import', 'tsx', 'server/main.ts'])], ourBenchEnv(db, PORTS.ours, log.level), log.fd);
+  const child = start(
+    'ours',
+    [...NODE_MEMORY_FLAGS, ...(entry ? [entry] : ['--import', 'tsx', 'server/main.ts'])],
+    ourBenchEnv(db, PORTS.ours, log.level),
+    log.fd,
+  );
   await waitFor(`http://127.0.0.1:${PORTS.ours}/api/health`);
   return { child, startupMs: performance.now() - started, startupCpuMs: cpuMs(child.pid!) };
 }
@@ -239,7 +271,14 @@ interface TCell {
   cpuUs: number;
 }
 
-async function load(port: number, pid: number, endpoint: TEndpoint, target: TTarget, seconds: number, connections: number): Promise<TCell> {
+async function load(
+  port: number,
+  pid: number,
+  endpoint: TEndpoint,
+  target: TTarget,
+  seconds: number,
+  connections: number,
+): Promise<TCell> {
   const cpuBefore = cpuMs(pid);
   // Each target starts elsewhere in the variants: otherwise tRPC would re-ask what REST just put in the shared read cache.
   let counter = TARGETS.indexOf(target) * 997;
@@ -281,7 +320,11 @@ async function load(port: number, pid: number, endpoint: TEndpoint, target: TTar
  * answers again, so the next cell does not share the CPU with this one's backlog.
  */
 function drainedAt(port: number, target: TTarget): Promise<number> {
-  return waitFor(`http://127.0.0.1:${port}${target === 'rest' || target === 'trpc' ? '/api/health' : '/'}`, true, 120_000);
+  return waitFor(
+    `http://127.0.0.1:${port}${target === 'rest' || target === 'trpc' ? '/api/health' : '/'}`,
+    true,
+    120_000,
+  );
 }
 
 // ---------- report ----------
@@ -306,7 +349,9 @@ function table(cells: TCell[], names: string[]): string {
       const cell = of(target);
       return cell ? `${cell.p50}/${cell.p99}${cell.bad ? ` (${cell.bad} non-2xx!)` : ''}` : '-';
     };
-    lines.push(`| ${name} | ${TARGETS.map((t) => fmt(of(t)?.rps ?? NaN)).join(' | ')} | ${TARGETS.map(lat).join(' | ')} | ${TARGETS.map((t) => fmt(of(t)?.cpuUs ?? NaN)).join(' | ')} |`);
+    lines.push(
+      `| ${name} | ${TARGETS.map((t) => fmt(of(t)?.rps ?? NaN)).join(' | ')} | ${TARGETS.map(lat).join(' | ')} | ${TARGETS.map((t) => fmt(of(t)?.cpuUs ?? NaN)).join(' | ')} |`,
+    );
   }
   return lines.join('\n');
 }
@@ -322,9 +367,19 @@ type TMeasure = (target: TTarget) => number;
  * over REST's (at most TRPC_REST_CPU_TARGET).
  */
 const RATIO_COLUMNS: [string, (rps: TMeasure, cpu: TMeasure) => string][] = [
-  ...OURS.flatMap((ours) => PEERS.map((peer): [string, (rps: TMeasure, cpu: TMeasure) => string] => [`${ours}/${peer}`, (rps) => fmt(rps(ours) / rps(peer), 2)])),
+  ...OURS.flatMap((ours) =>
+    PEERS.map((peer): [string, (rps: TMeasure, cpu: TMeasure) => string] => [
+      `${ours}/${peer}`,
+      (rps) => fmt(rps(ours) / rps(peer), 2),
+    ]),
+  ),
   ['rest/ceiling', (rps) => fmt(rps('rest') / rps('ceiling'), 2)],
-  ...OURS.flatMap((ours) => PEERS.map((peer): [string, (rps: TMeasure, cpu: TMeasure) => string] => [`CPU ${peer}/${ours}`, (_, cpu) => fmt(cpu(peer) / cpu(ours), 2)])),
+  ...OURS.flatMap((ours) =>
+    PEERS.map((peer): [string, (rps: TMeasure, cpu: TMeasure) => string] => [
+      `CPU ${peer}/${ours}`,
+      (_, cpu) => fmt(cpu(peer) / cpu(ours), 2),
+    ]),
+  ),
   [
     `CPU trpc/rest (≤ ${TRPC_REST_CPU_TARGET})`,
     (_, cpu) => {
@@ -335,7 +390,10 @@ const RATIO_COLUMNS: [string, (rps: TMeasure, cpu: TMeasure) => string][] = [
 ];
 
 function ratioTable(cells: TCell[], names: string[]): string {
-  const lines = [`| endpoint | ${RATIO_COLUMNS.map(([title]) => title).join(' | ')} |`, `|---|${RATIO_COLUMNS.map(() => '---:').join('|')}|`];
+  const lines = [
+    `| endpoint | ${RATIO_COLUMNS.map(([title]) => title).join(' | ')} |`,
+    `|---|${RATIO_COLUMNS.map(() => '---:').join('|')}|`,
+  ];
   for (const name of names) {
     const of = (target: TTarget) => cells.find((cell) => cell.endpoint === name && cell.target === target);
     const rps = (target: TTarget) => of(target)?.rps ?? NaN;
@@ -373,7 +431,11 @@ function logSize(file: string): string {
 
 /** Asks a target once, outside any cell (the bodies' sizes, what the equipped peer sends, whether tRPC answers). */
 async function ask(port: number, spec: TRequestSpec): Promise<{ response: Response; text: string }> {
-  const response = await fetch(`http://127.0.0.1:${port}${spec.path}`, { method: spec.method, body: spec.body, headers: spec.body ? { 'content-type': 'application/json' } : {} });
+  const response = await fetch(`http://127.0.0.1:${port}${spec.path}`, {
+    method: spec.method,
+    body: spec.body,
+    headers: spec.body ? { 'content-type': 'application/json' } : {},
+  });
   return { response, text: await response.text() };
 }
 
@@ -399,9 +461,14 @@ async function main(): Promise<void> {
     console.log(`generating ${db} (${assemblyCount} assemblies, ${userCount} users, 500 campaigns)`);
     await generate(db, { assemblies: assemblyCount, users: userCount, campaigns: 500, fts: 'bulk' });
   }
-  console.log(`machine: ${cpus().length} x ${cpus()[0]?.model}, ${Math.round(totalmem() / 2 ** 30)} GB, node ${process.version}, load ${loadavg().map((n) => n.toFixed(2)).join(' ')}`);
+  console.log(
+    `machine: ${cpus().length} x ${cpus()[0]?.model}, ${Math.round(totalmem() / 2 ** 30)} GB, node ${process.version}, load ${loadavg()
+      .map((n) => n.toFixed(2))
+      .join(' ')}`,
+  );
   const ourLogFile = join(work, 'ours.log');
-  const ourLog: TOurLog = args.log === 'silent' ? { level: 'silent' } : { level: args.log, fd: openSync(ourLogFile, 'a') };
+  const ourLog: TOurLog =
+    args.log === 'silent' ? { level: 'silent' } : { level: args.log, fd: openSync(ourLogFile, 'a') };
 
   // Start-up on the existing database: twice, the first may fill tsx's transpile cache.
   const startups: number[] = [];
@@ -433,7 +500,16 @@ async function main(): Promise<void> {
   const ours = await startOurs(db, ourLog, entry);
   const peer = start('peer', ['--import', 'tsx', 'bench/peer/server.ts', db, String(PORTS.peer)]);
   const equippedLog = join(work, 'equipped-requests.log');
-  const equipped = start('equipped', ['--import', 'tsx', 'bench/peer/server.ts', db, String(PORTS.equipped), '--equipped', '--log', equippedLog]);
+  const equipped = start('equipped', [
+    '--import',
+    'tsx',
+    'bench/peer/server.ts',
+    db,
+    String(PORTS.equipped),
+    '--equipped',
+    '--log',
+    equippedLog,
+  ]);
   await waitFor(`http://127.0.0.1:${PORTS.peer}/`, true);
   await waitFor(`http://127.0.0.1:${PORTS.equipped}/`, true);
 
@@ -445,7 +521,8 @@ async function main(): Promise<void> {
     const trpc = await ask(PORTS.ours, endpoint.trpc(0));
     // A batch answers 200 with an error in one of its entries: every entry must be a result.
     const trpcFailed = !trpc.response.ok || [JSON.parse(trpc.text) as object].flat().some((entry) => 'error' in entry);
-    if (trpcFailed) throw new Error(`${endpoint.name}: our tRPC answered ${trpc.response.status}: ${trpc.text.slice(0, 300)}`);
+    if (trpcFailed)
+      throw new Error(`${endpoint.name}: our tRPC answered ${trpc.response.status}: ${trpc.text.slice(0, 300)}`);
     if (!endpoint.rest) {
       console.log(`  ${endpoint.name.padEnd(16)} trpc body ${trpc.text.length} B`);
       continue;
@@ -456,8 +533,11 @@ async function main(): Promise<void> {
     const peerAnswer = await ask(PORTS.peer, spec);
     const equippedAnswer = await ask(PORTS.equipped, spec);
     const unequipped = EQUIPPED_HEADERS.filter((name) => !equippedAnswer.response.headers.has(name));
-    if (unequipped.length) throw new Error(`${endpoint.name}: the equipped peer answered without ${unequipped.join(', ')}`);
-    console.log(`  ${endpoint.name.padEnd(16)} body ${text.length} B (peer ${peerAnswer.text.length} B, equipped ${equippedAnswer.text.length} B), trpc body ${trpc.text.length} B`);
+    if (unequipped.length)
+      throw new Error(`${endpoint.name}: the equipped peer answered without ${unequipped.join(', ')}`);
+    console.log(
+      `  ${endpoint.name.padEnd(16)} body ${text.length} B (peer ${peerAnswer.text.length} B, equipped ${equippedAnswer.text.length} B), trpc body ${trpc.text.length} B`,
+    );
     payloads[spec.path.split('?')[0]!] = text;
   }
   const payloadFile = join(work, 'payloads.json');
@@ -476,8 +556,20 @@ async function main(): Promise<void> {
       endpointPeakRss = Math.max(endpointPeakRss, rss);
     }
   }, 100);
-  const portOf: Record<TTarget, number> = { ceiling: PORTS.ceiling, peer: PORTS.peer, equipped: PORTS.equipped, rest: PORTS.ours, trpc: PORTS.ours };
-  const pidOf: Record<TTarget, number> = { ceiling: ceiling.pid!, peer: peer.pid!, equipped: equipped.pid!, rest: ours.child.pid!, trpc: ours.child.pid! };
+  const portOf: Record<TTarget, number> = {
+    ceiling: PORTS.ceiling,
+    peer: PORTS.peer,
+    equipped: PORTS.equipped,
+    rest: PORTS.ours,
+    trpc: PORTS.ours,
+  };
+  const pidOf: Record<TTarget, number> = {
+    ceiling: ceiling.pid!,
+    peer: peer.pid!,
+    equipped: equipped.pid!,
+    rest: ours.child.pid!,
+    trpc: ours.child.pid!,
+  };
   for (const endpoint of list) {
     const targets = targetsOf(endpoint, args.targets);
     const runs = new Map<TTarget, TCell[]>(targets.map((target) => [target, []]));
@@ -485,9 +577,18 @@ async function main(): Promise<void> {
       for (const target of targets) {
         // A short warm-up (JIT, SQLite page cache, read caches) that is not counted.
         await load(portOf[target], pidOf[target], endpoint, target, 1, args.connections);
-        const cell = await load(portOf[target], pidOf[target], endpoint, target, endpoint.minDuration ? Math.max(endpoint.minDuration, args.duration) : args.duration, args.connections);
+        const cell = await load(
+          portOf[target],
+          pidOf[target],
+          endpoint,
+          target,
+          endpoint.minDuration ? Math.max(endpoint.minDuration, args.duration) : args.duration,
+          args.connections,
+        );
         runs.get(target)!.push(cell);
-        console.log(`  ${endpoint.name.padEnd(16)} ${target.padEnd(9)} ${fmt(cell.rps).padStart(7)} req/s  p50 ${cell.p50} ms  p99 ${cell.p99} ms  ${fmt(cell.cpuUs)} µs CPU/req${cell.bad ? `  ${cell.bad} non-2xx/errors` : ''}`);
+        console.log(
+          `  ${endpoint.name.padEnd(16)} ${target.padEnd(9)} ${fmt(cell.rps).padStart(7)} req/s  p50 ${cell.p50} ms  p99 ${cell.p99} ms  ${fmt(cell.cpuUs)} µs CPU/req${cell.bad ? `  ${cell.bad} non-2xx/errors` : ''}`,
+        );
       }
     }
     for (const target of targets) cells.push(medianRun(runs.get(target)!));
@@ -497,24 +598,73 @@ async function main(): Promise<void> {
   clearInterval(sampler);
   const finalRss = rssMb(ours.child.pid!);
 
-  console.log(`\n${table(cells, list.map((endpoint) => endpoint.name))}\n`);
-  console.log('ratios: req/s ours over baseline, and CPU per request baseline over ours (above 1 ours is ahead in both); CPU trpc/rest is what tRPC costs over REST');
-  console.log(`\n${ratioTable(cells, list.filter((endpoint) => endpoint.rest).map((endpoint) => endpoint.name))}\n`);
+  console.log(
+    `\n${table(
+      cells,
+      list.map((endpoint) => endpoint.name),
+    )}\n`,
+  );
+  console.log(
+    'ratios: req/s ours over baseline, and CPU per request baseline over ours (above 1 ours is ahead in both); CPU trpc/rest is what tRPC costs over REST',
+  );
+  console.log(
+    `\n${ratioTable(
+      cells,
+      list.filter((endpoint) => endpoint.rest).map((endpoint) => endpoint.name),
+    )}\n`,
+  );
   const batch = batchSummary(cells);
   if (batch) console.log(`${batch}\n`);
-  console.log(`database: ${assemblyCount} assemblies, ${userCount} users; ${args.duration} s per cell, ${args.connections} connections (search 2, sign-in 4)${args.repeat > 1 ? `; median of ${args.repeat} runs per cell` : ''}`);
-  console.log(`our LOG_LEVEL ${args.log}${ourLog.fd === undefined ? '' : ' (to a file)'}; the equipped peer logs at info to a file`);
-  console.log(`our RSS (production build): ${fmt(bundledIdleRss)} MB idle after start-up, peak ${fmt(peakRss)} MB under load, ${fmt(finalRss)} MB after`);
-  const runs = (wall: number[], cpu: number[]) => wall.map((ms, i) => `${fmt(ms)} ms (${fmt(cpu[i]!)} ms CPU)`).join(', ');
-  console.log(`start-up to first healthy answer, wall (server CPU): node --import tsx ${runs(startups, startupCpu)}; production build (node dist/main.js) ${runs(bundled, bundledCpu)}`);
-  console.log(`load average at the end: ${loadavg().map((n) => n.toFixed(2)).join(' ')}`);
+  console.log(
+    `database: ${assemblyCount} assemblies, ${userCount} users; ${args.duration} s per cell, ${args.connections} connections (search 2, sign-in 4)${args.repeat > 1 ? `; median of ${args.repeat} runs per cell` : ''}`,
+  );
+  console.log(
+    `our LOG_LEVEL ${args.log}${ourLog.fd === undefined ? '' : ' (to a file)'}; the equipped peer logs at info to a file`,
+  );
+  console.log(
+    `our RSS (production build): ${fmt(bundledIdleRss)} MB idle after start-up, peak ${fmt(peakRss)} MB under load, ${fmt(finalRss)} MB after`,
+  );
+  const runs = (wall: number[], cpu: number[]) =>
+    wall.map((ms, i) => `${fmt(ms)} ms (${fmt(cpu[i]!)} ms CPU)`).join(', ');
+  console.log(
+    `start-up to first healthy answer, wall (server CPU): node --import tsx ${runs(startups, startupCpu)}; production build (node dist/main.js) ${runs(bundled, bundledCpu)}`,
+  );
+  console.log(
+    `load average at the end: ${loadavg()
+      .map((n) => n.toFixed(2))
+      .join(' ')}`,
+  );
   if (args.json) {
-    writeFileSync(args.json, JSON.stringify({ at: new Date().toISOString(), assemblyCount, userCount, duration: args.duration, log: args.log, cells, peakRss, finalRss, bundledIdleRss, startups, startupCpu, bundled, bundledCpu, load: loadavg() }, null, 2));
+    writeFileSync(
+      args.json,
+      JSON.stringify(
+        {
+          at: new Date().toISOString(),
+          assemblyCount,
+          userCount,
+          duration: args.duration,
+          log: args.log,
+          cells,
+          peakRss,
+          finalRss,
+          bundledIdleRss,
+          startups,
+          startupCpu,
+          bundled,
+          bundledCpu,
+          load: loadavg(),
+        },
+        null,
+        2,
+      ),
+    );
   }
   for (const child of children) await stop(child);
   if (ourLog.fd !== undefined) closeSync(ourLog.fd);
   // Written after the processes stopped (flushed): evidence that each logged a line per request.
-  console.log(`request logs: equipped peer ${logSize(equippedLog)}${ourLog.fd === undefined ? '' : `; ours ${logSize(ourLogFile)}`}`);
+  console.log(
+    `request logs: equipped peer ${logSize(equippedLog)}${ourLog.fd === undefined ? '' : `; ours ${logSize(ourLogFile)}`}`,
+  );
   if (args.quick) return rmSync(work, { recursive: true, force: true });
   console.log('\nservice-level timings, uncached (bench/queries.ts):');
   spawnSync(process.execPath, ['--import', 'tsx', 'bench/queries.ts', db, '50'], { cwd: ROOT, stdio: 'inherit' });

@@ -74,7 +74,12 @@ function cells(assemblies: number): TCell[] {
   return [
     { name: 'item', variants: 5000, method: 'GET', path: item },
     { name: 'hot item', variants: 100, method: 'GET', path: item },
-    { name: 'list', variants: 1, method: 'GET', path: () => `/api/assembly/list?${queryString({ page: 1, pageSize: 20 })}` },
+    {
+      name: 'list',
+      variants: 1,
+      method: 'GET',
+      path: () => `/api/assembly/list?${queryString({ page: 1, pageSize: 20 })}`,
+    },
     { name: 'war latest', variants: 1, method: 'GET', path: () => '/api/stateOfWar/latest' },
     {
       name: 'like toggle (write)',
@@ -116,7 +121,10 @@ function instanceEnv(port: number, database: Record<string, string>): Record<str
   };
 }
 
-async function startInstance(entry: string, database: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
+async function startInstance(
+  entry: string,
+  database: Record<string, string>,
+): Promise<{ child: ChildProcess; url: string }> {
   const port = await freePort();
   const child = start(`instance :${port}`, [...NODE_MEMORY_FLAGS, entry], instanceEnv(port, database));
   const url = `http://127.0.0.1:${port}`;
@@ -129,7 +137,13 @@ async function startSqldOn(db: string, dir: string): Promise<{ child: ChildProce
   mkdirSync(join(dir, 'dbs', 'default'), { recursive: true });
   copyFileSync(db, join(dir, 'dbs', 'default', 'data'));
   const port = await freePort();
-  const child = start('sqld', ['--db-path', dir, '--http-listen-addr', `127.0.0.1:${port}`, '--no-welcome'], {}, undefined, join(ROOT, '.tools', 'sqld', 'sqld'));
+  const child = start(
+    'sqld',
+    ['--db-path', dir, '--http-listen-addr', `127.0.0.1:${port}`, '--no-welcome'],
+    {},
+    undefined,
+    join(ROOT, '.tools', 'sqld', 'sqld'),
+  );
   const url = `http://127.0.0.1:${port}`;
   await waitFor(`${url}/health`, false, 120_000);
   return { child, url };
@@ -137,15 +151,31 @@ async function startSqldOn(db: string, dir: string): Promise<{ child: ChildProce
 
 async function startRedisServer(): Promise<{ child: ChildProcess; url: string }> {
   const port = await freePort();
-  const child = start('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {}, undefined, 'redis-server');
+  const child = start(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    {},
+    undefined,
+    'redis-server',
+  );
   for (let tries = 0; tries < 100; tries++) {
-    if (spawnSync('redis-cli', ['-p', String(port), 'ping']).stdout?.toString().trim() === 'PONG') break;
+    if (
+      spawnSync('redis-cli', ['-p', String(port), 'ping'])
+        .stdout?.toString()
+        .trim() === 'PONG'
+    )
+      break;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   return { child, url: `redis://127.0.0.1:${port}` };
 }
 
-async function startTarget(name: TTargetName, entry: string, db: string, work: string): Promise<TTarget & { startMs: number }> {
+async function startTarget(
+  name: TTargetName,
+  entry: string,
+  db: string,
+  work: string,
+): Promise<TTarget & { startMs: number }> {
   const started = performance.now();
   const dir = join(work, name);
   mkdirSync(dir, { recursive: true });
@@ -153,7 +183,13 @@ async function startTarget(name: TTargetName, entry: string, db: string, work: s
     const file = join(dir, 'bench.db');
     copyFileSync(db, file);
     const one = await startInstance(entry, { DATABASE_URL: `file:${file}` });
-    return { name, urls: [one.url], pids: [one.child.pid!], stop: () => stop(one.child), startMs: performance.now() - started };
+    return {
+      name,
+      urls: [one.url],
+      pids: [one.child.pid!],
+      stop: () => stop(one.child),
+      startMs: performance.now() - started,
+    };
   }
   const sqld = await startSqldOn(db, join(dir, 'sqld'));
   if (name === 'sqld') {
@@ -243,7 +279,8 @@ async function load(target: TTarget, cell: TCell, tokens: string[], args: TArgs)
     ],
   });
   for (const url of target.urls) await waitFor(`${url}/api/health`, true, 120_000);
-  const cpuUs = ((target.pids.reduce((sum, pid) => sum + cpuMs(pid), 0) - cpuBefore) * 1000) / Math.max(1, result.requests.total);
+  const cpuUs =
+    ((target.pids.reduce((sum, pid) => sum + cpuMs(pid), 0) - cpuBefore) * 1000) / Math.max(1, result.requests.total);
   return {
     cell: cell.name,
     target: target.name,
@@ -256,7 +293,9 @@ async function load(target: TTarget, cell: TCell, tokens: string[], args: TArgs)
 }
 
 function report(results: TResult[], names: TTargetName[]): void {
-  console.log('\n| cell | target | req/s | p50 ms | p99 ms | CPU µs/req (all processes) | non-2xx/errors | req/s vs file | CPU vs file |');
+  console.log(
+    '\n| cell | target | req/s | p50 ms | p99 ms | CPU µs/req (all processes) | non-2xx/errors | req/s vs file | CPU vs file |',
+  );
   console.log('|---|---|---|---|---|---|---|---|---|');
   for (const result of results) {
     const base = results.find((other) => other.cell === result.cell && other.target === 'file');
@@ -274,7 +313,13 @@ async function main(): Promise<void> {
   try {
     const db = join(work, 'bench.db');
     console.log(`generating ${db} (${args.assemblies} assemblies)`);
-    await generate(db, { assemblies: args.assemblies, users: Math.max(USERS_SIGNED_IN, Math.round(args.assemblies / 10)), campaigns: 100, fts: 'bulk', progress: () => {} });
+    await generate(db, {
+      assemblies: args.assemblies,
+      users: Math.max(USERS_SIGNED_IN, Math.round(args.assemblies / 10)),
+      campaigns: 100,
+      fts: 'bulk',
+      progress: () => {},
+    });
     // sqld takes the file as it is: no WAL beside it.
     const checkpoint = new Database(db);
     checkpoint.pragma('wal_checkpoint(TRUNCATE)');
@@ -282,27 +327,39 @@ async function main(): Promise<void> {
     checkpoint.close();
     const { outdir } = await buildDist(join(ROOT, 'bench', '.build'));
     const entry = join(outdir, 'main.js');
-    console.log(`machine: ${cpus().length} x ${cpus()[0]?.model}, ${Math.round(totalmem() / 2 ** 30)} GB, node ${process.version}, load ${loadavg().map((n) => n.toFixed(2)).join(' ')}`);
+    console.log(
+      `machine: ${cpus().length} x ${cpus()[0]?.model}, ${Math.round(totalmem() / 2 ** 30)} GB, node ${process.version}, load ${loadavg()
+        .map((n) => n.toFixed(2))
+        .join(' ')}`,
+    );
     console.log(`${args.duration} s per cell, ${args.connections} connections`);
     const selected = cells(args.assemblies).filter((cell) => !args.only || args.only.includes(cell.name));
     const names: TTargetName[] = ['file', 'sqld', 'replicas'];
     const results: TResult[] = [];
     for (const name of names) {
       const target = await startTarget(name, entry, db, work);
-      console.log(`${name}: started in ${Math.round(target.startMs)} ms (${target.urls.length} instance${target.urls.length > 1 ? 's' : ''})`);
+      console.log(
+        `${name}: started in ${Math.round(target.startMs)} ms (${target.urls.length} instance${target.urls.length > 1 ? 's' : ''})`,
+      );
       try {
         const tokens = await signInTokens(target.urls[0]!, USERS_SIGNED_IN);
         for (const cell of selected) {
           const result = await load(target, cell, tokens, args);
           results.push(result);
-          console.log(`  ${cell.name.padEnd(20)} ${Math.round(result.rps).toString().padStart(6)} req/s  p99 ${result.p99} ms  ${Math.round(result.cpuUs)} µs CPU/req${result.bad ? `  ${result.bad} non-2xx` : ''}`);
+          console.log(
+            `  ${cell.name.padEnd(20)} ${Math.round(result.rps).toString().padStart(6)} req/s  p99 ${result.p99} ms  ${Math.round(result.cpuUs)} µs CPU/req${result.bad ? `  ${result.bad} non-2xx` : ''}`,
+          );
         }
       } finally {
         await target.stop();
       }
     }
     report(results, names);
-    console.log(`\nload after the run: ${loadavg().map((n) => n.toFixed(2)).join(' ')}`);
+    console.log(
+      `\nload after the run: ${loadavg()
+        .map((n) => n.toFixed(2))
+        .join(' ')}`,
+    );
   } finally {
     rmSync(work, { recursive: true, force: true });
   }

@@ -17,11 +17,15 @@ async function main(): Promise<void> {
   for (let run = 0; run < runs; run++) {
     const dir = mkdtempSync(join(tmpdir(), 'tidewatch-bench-'));
     // DATABASE_DRIVER=libsql measures the same through @libsql/client.
-    const database = openDatabase(`file:${join(dir, 'bench.db')}`, { driver: process.env.DATABASE_DRIVER === 'libsql' ? 'libsql' : undefined });
+    const database = openDatabase(`file:${join(dir, 'bench.db')}`, {
+      driver: process.env.DATABASE_DRIVER === 'libsql' ? 'libsql' : undefined,
+    });
     await database.migrate();
     const stats = await seedLiveData({ db: database.db, now: () => new Date() });
     timings.push(stats.ms);
-    console.log(`run ${run + 1}: ${stats.ms} ms (${stats.snapshots} snapshots, ${stats.campaigns} campaigns, ${stats.calendarEvents} calendar events)`);
+    console.log(
+      `run ${run + 1}: ${stats.ms} ms (${stats.snapshots} snapshots, ${stats.campaigns} campaigns, ${stats.calendarEvents} calendar events)`,
+    );
     if (run === 0) {
       for (const range of Object.keys(HISTORY_RANGES) as THistoryRange[]) {
         const samples: number[] = [];

@@ -48,7 +48,10 @@ async function serverStart(entry: string, db: string): Promise<TSample> {
 /** Runs `node --import tsx <entry> --help` to its end; CPU and peak RSS from the kernel's accounting of the child (wait4). */
 async function cliHelp(entry: string): Promise<TSample> {
   const started = performance.now();
-  const child = spawn('/usr/bin/time', ['-f', '%U %S %M', process.execPath, '--import', 'tsx', entry, '--help'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn('/usr/bin/time', ['-f', '%U %S %M', process.execPath, '--import', 'tsx', entry, '--help'], {
+    cwd: ROOT,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   await new Promise((resolve) => child.once('exit', resolve));
@@ -60,10 +63,18 @@ const median = (numbers: number[]) => [...numbers].sort((a, b) => a - b)[Math.fl
 
 function report(what: string, shortened: TSample[], plain: TSample[]): void {
   const row = (name: string, samples: TSample[]) =>
-    `  ${name.padEnd(28)} ${median(samples.map((s) => s.wallMs)).toFixed(0).padStart(6)} ms wall ${median(samples.map((s) => s.cpuMs)).toFixed(0).padStart(6)} ms CPU ${median(samples.map((s) => s.peakRssMb)).toFixed(0).padStart(5)} MB peak RSS`;
+    `  ${name.padEnd(28)} ${median(samples.map((s) => s.wallMs))
+      .toFixed(0)
+      .padStart(6)} ms wall ${median(samples.map((s) => s.cpuMs))
+      .toFixed(0)
+      .padStart(6)} ms CPU ${median(samples.map((s) => s.peakRssMb))
+      .toFixed(0)
+      .padStart(5)} MB peak RSS`;
   const ratio = (pick: (s: TSample) => number) => (median(shortened.map(pick)) / median(plain.map(pick))).toFixed(2);
   console.log(`${what}\n${row('with the shortcuts', shortened)}\n${row('without (baseline)', plain)}`);
-  console.log(`  ratio with/without: wall ${ratio((s) => s.wallMs)}, CPU ${ratio((s) => s.cpuMs)}, peak RSS ${ratio((s) => s.peakRssMb)}\n`);
+  console.log(
+    `  ratio with/without: wall ${ratio((s) => s.wallMs)}, CPU ${ratio((s) => s.cpuMs)}, peak RSS ${ratio((s) => s.peakRssMb)}\n`,
+  );
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'tidewatch-startup-'));
@@ -72,20 +83,30 @@ try {
   const database = openDatabase(`file:${db}`);
   await database.migrate();
   database.close();
-  console.log(`machine: ${cpus().length} x ${cpus()[0]?.model}, node ${process.version}, load ${loadavg().map((n) => n.toFixed(2)).join(' ')}; ${rounds} rounds\n`);
+  console.log(
+    `machine: ${cpus().length} x ${cpus()[0]?.model}, node ${process.version}, load ${loadavg()
+      .map((n) => n.toFixed(2))
+      .join(' ')}; ${rounds} rounds\n`,
+  );
   const before = cpuTotals();
   const server = { shortened: [] as TSample[], plain: [] as TSample[] };
   const cli = { shortened: [] as TSample[], plain: [] as TSample[] };
   for (let round = 0; round < rounds; round++) {
     // Alternating which goes first, so neither always meets a warmer page cache.
     const order = round % 2 === 0 ? (['shortened', 'plain'] as const) : (['plain', 'shortened'] as const);
-    for (const kind of order) server[kind].push(await serverStart(kind === 'shortened' ? 'server/main.ts' : 'server/serve.ts', db));
-    for (const kind of order) cli[kind].push(await cliHelp(kind === 'shortened' ? 'server/cli.ts' : 'server/cli/main.ts'));
+    for (const kind of order)
+      server[kind].push(await serverStart(kind === 'shortened' ? 'server/main.ts' : 'server/serve.ts', db));
+    for (const kind of order)
+      cli[kind].push(await cliHelp(kind === 'shortened' ? 'server/cli.ts' : 'server/cli/main.ts'));
   }
   const after = cpuTotals();
   report('server: spawn to the first 200 of /api/health (existing database)', server.shortened, server.plain);
   report('CLI: --help, spawn to exit', cli.shortened, cli.plain);
-  console.log(`CPU stolen by the hypervisor during the run: ${((100 * (after.steal - before.steal)) / (after.total - before.total)).toFixed(1)}%; load ${loadavg().map((n) => n.toFixed(2)).join(' ')}`);
+  console.log(
+    `CPU stolen by the hypervisor during the run: ${((100 * (after.steal - before.steal)) / (after.total - before.total)).toFixed(1)}%; load ${loadavg()
+      .map((n) => n.toFixed(2))
+      .join(' ')}`,
+  );
 } finally {
   await Promise.all(children.map((child) => stop(child)));
   rmSync(dir, { recursive: true, force: true });

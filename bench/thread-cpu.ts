@@ -22,7 +22,10 @@ import { isPeerTarget, ROOT, startTarget, stop, waitFor } from './processes';
 import { readBenchCounts, rotatingPath } from './workload';
 
 const [db, path, ...rest] = process.argv.slice(2);
-if (!db || !path) throw new Error('usage: npx tsx bench/thread-cpu.ts <database file> <path> [--target ours|peer] [--build <main.js>] [--seconds 5] [--rotation 5000] [--warm <path>,...]');
+if (!db || !path)
+  throw new Error(
+    'usage: npx tsx bench/thread-cpu.ts <database file> <path> [--target ours|peer] [--build <main.js>] [--seconds 5] [--rotation 5000] [--warm <path>,...]',
+  );
 const option = (name: string, fallback: string) => {
   const at = rest.indexOf(`--${name}`);
   return at >= 0 && rest[at + 1] !== undefined ? rest[at + 1]! : fallback;
@@ -34,7 +37,9 @@ const warm = option('warm', '').split(',').filter(Boolean);
 const port = 3131;
 
 await migrateBenchDatabase(db);
-const ourMainJs = isPeerTarget(target) ? '' : option('build', '') || join((await buildDist(join(ROOT, 'bench', '.build'))).outdir, 'main.js');
+const ourMainJs = isPeerTarget(target)
+  ? ''
+  : option('build', '') || join((await buildDist(join(ROOT, 'bench', '.build'))).outdir, 'main.js');
 const child = startTarget(target, ourMainJs, db, port);
 await waitFor(`http://127.0.0.1:${port}${isPeerTarget(target) ? '/' : '/api/health'}`, true);
 
@@ -48,7 +53,8 @@ function ticksByThread(pid: number): Map<string, number> {
     } catch {
       continue; // the thread ended meanwhile
     }
-    const name = task === String(pid) ? 'main' : stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')).replace(/\d+$/, '');
+    const name =
+      task === String(pid) ? 'main' : stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')).replace(/\d+$/, '');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     ticks.set(`${name} user`, (ticks.get(`${name} user`) ?? 0) + Number(fields[11]));
     ticks.set(`${name} sys`, (ticks.get(`${name} sys`) ?? 0) + Number(fields[12]));
@@ -63,7 +69,15 @@ const load = (template: string, duration: number, cellRotation: number) =>
     url: `http://127.0.0.1:${port}`,
     connections: 10,
     duration,
-    requests: [{ path: rotatingPath(template, 0, assemblyCount, cellRotation), setupRequest: (request) => ({ ...request, path: rotatingPath(template, counter++, assemblyCount, cellRotation) }) }],
+    requests: [
+      {
+        path: rotatingPath(template, 0, assemblyCount, cellRotation),
+        setupRequest: (request) => ({
+          ...request,
+          path: rotatingPath(template, counter++, assemblyCount, cellRotation),
+        }),
+      },
+    ],
   });
 
 for (const path of warm) await load(path, 3, 5000);
@@ -74,7 +88,9 @@ const after = ticksByThread(child.pid!);
 await stop(child);
 
 const requests = Math.max(1, result.requests.total);
-const parts = [...after].map(([name, ticks]) => [name, ((ticks - (before.get(name) ?? 0)) * 10_000) / requests] as const).filter(([, us]) => us >= 0.05);
+const parts = [...after]
+  .map(([name, ticks]) => [name, ((ticks - (before.get(name) ?? 0)) * 10_000) / requests] as const)
+  .filter(([, us]) => us >= 0.05);
 const total = parts.reduce((sum, [, us]) => sum + us, 0);
 console.log(
   `${target} ${path}: ${Math.round(requests / seconds)} req/s${result.non2xx ? ` (${result.non2xx} non-2xx)` : ''}, ${total.toFixed(1)} µs CPU a request: ` +

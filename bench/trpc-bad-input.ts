@@ -27,7 +27,11 @@ const KINDS: Record<string, string> = {
 const port = 24_500 + (process.pid % 400);
 const dir = mkdtempSync(join(tmpdir(), 'tidewatch-bench-'));
 // The entry's own directory: --root runs another checkout's server with its own sources.
-const child = start('ours', ['--import', 'tsx', join(root, 'server/main.ts')], ourBenchEnv(join(dir, 'bench.db'), port));
+const child = start(
+  'ours',
+  ['--import', 'tsx', join(root, 'server/main.ts')],
+  ourBenchEnv(join(dir, 'bench.db'), port),
+);
 try {
   await waitFor(`http://127.0.0.1:${port}/api/health`);
   const base = `http://127.0.0.1:${port}/trpc/`;
@@ -50,12 +54,16 @@ try {
   }
   const median = (numbers: number[]) => [...numbers].sort((a, b) => a - b)[Math.floor(numbers.length / 2)]!;
   const reference = cpu.get('a 400 from zod (page "x")')!;
-  console.log(`${requests} requests of each kind, interleaved; load average ${load.toFixed(2)} at the start, ${loadavg()[0]!.toFixed(2)} at the end (${root})`);
+  console.log(
+    `${requests} requests of each kind, interleaved; load average ${load.toFixed(2)} at the start, ${loadavg()[0]!.toFixed(2)} at the end (${root})`,
+  );
   console.log('| request | status | server CPU µs/request | against the zod 400 | median wall ms |');
   console.log('|---|---|---|---|---|');
   for (const name of names) {
     const perRequest = (cpu.get(name)! * 1000) / requests;
-    console.log(`| ${name} | ${statuses.get(name)} | ${perRequest.toFixed(0)} | ${(cpu.get(name)! / reference).toFixed(2)} | ${median(wall.get(name)!).toFixed(2)} |`);
+    console.log(
+      `| ${name} | ${statuses.get(name)} | ${perRequest.toFixed(0)} | ${(cpu.get(name)! / reference).toFixed(2)} | ${median(wall.get(name)!).toFixed(2)} |`,
+    );
   }
 } finally {
   await Promise.all(children.map((one) => stop(one)));

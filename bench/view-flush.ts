@@ -44,10 +44,15 @@ try {
      where assemblies.uuid = counted.uuid and +assemblies.deleted_at is null returning uuid, views_wide`,
   );
   const narrow = db.prepare(new SQLiteSyncDialect().sqlToQuery(viewFlushStatement('[]')).sql);
-  const chunks = <T>(list: T[]) => Array.from({ length: Math.ceil(list.length / VIEW_FLUSH_CHUNK) }, (_, i) => list.slice(i * VIEW_FLUSH_CHUNK, (i + 1) * VIEW_FLUSH_CHUNK));
+  const chunks = <T>(list: T[]) =>
+    Array.from({ length: Math.ceil(list.length / VIEW_FLUSH_CHUNK) }, (_, i) =>
+      list.slice(i * VIEW_FLUSH_CHUNK, (i + 1) * VIEW_FLUSH_CHUNK),
+    );
   const forms: Record<string, () => void> = {
-    'wide row (assemblies, by uuid; before 0017)': () => chunks(uuids).forEach((chunk) => wide.all(JSON.stringify(chunk.map((uuid) => [uuid, 1])))),
-    'narrow row (assembly_views, by id; now)': () => chunks(ids).forEach((chunk) => narrow.all(JSON.stringify(chunk.map((id) => [id, 1])))),
+    'wide row (assemblies, by uuid; before 0017)': () =>
+      chunks(uuids).forEach((chunk) => wide.all(JSON.stringify(chunk.map((uuid) => [uuid, 1])))),
+    'narrow row (assembly_views, by id; now)': () =>
+      chunks(ids).forEach((chunk) => narrow.all(JSON.stringify(chunk.map((id) => [id, 1])))),
   };
   const results = new Map<string, number[]>();
   const rounds = Number(roundsArg);
@@ -62,10 +67,14 @@ try {
     }
   }
   db.close();
-  console.log(`${total} assemblies, ${uuids.length} counted per flush, chunks of ${VIEW_FLUSH_CHUNK}, ${rounds} rounds`);
+  console.log(
+    `${total} assemblies, ${uuids.length} counted per flush, chunks of ${VIEW_FLUSH_CHUNK}, ${rounds} rounds`,
+  );
   for (const [name, runs] of results) {
     const sorted = [...runs].sort((a, b) => a - b);
-    console.log(`  ${name.padEnd(46)} median ${sorted[Math.floor(sorted.length / 2)]!.toFixed(1)} µs per counted assembly (${runs.map((us) => us.toFixed(1)).join(', ')})`);
+    console.log(
+      `  ${name.padEnd(46)} median ${sorted[Math.floor(sorted.length / 2)]!.toFixed(1)} µs per counted assembly (${runs.map((us) => us.toFixed(1)).join(', ')})`,
+    );
   }
 } finally {
   rmSync(dir, { recursive: true, force: true });

@@ -13,7 +13,11 @@ export function benchPublicAssemblyUuid(i: number, total: number): string {
 /** Two-word keywords over 3 pages: 3,888 distinct searches, more than the read cache holds (2,000), so none is a hit. */
 export function benchSearchInput(i: number): { keyword: string; page: number; pageSize: number } {
   const pair = i % (WORDS.length * WORDS.length);
-  return { keyword: `${WORDS[pair % WORDS.length]} ${WORDS[Math.floor(pair / WORDS.length)]}`, page: 1 + (Math.floor(i / (WORDS.length * WORDS.length)) % 3), pageSize: 20 };
+  return {
+    keyword: `${WORDS[pair % WORDS.length]} ${WORDS[Math.floor(pair / WORDS.length)]}`,
+    page: 1 + (Math.floor(i / (WORDS.length * WORDS.length)) % 3),
+    pageSize: 20,
+  };
 }
 
 /**
@@ -24,12 +28,16 @@ export function benchSearchInput(i: number): { keyword: string; page: number; pa
 export function rotatingPath(template: string, i: number, assemblyCount: number, rotation = 5000): string {
   return template
     .replace('{uuid}', () => benchPublicAssemblyUuid(i % rotation, assemblyCount))
-    .replace('{trpcuuid}', () => encodeURIComponent(JSON.stringify({ json: { uuid: benchPublicAssemblyUuid(i % rotation, assemblyCount) } })))
+    .replace('{trpcuuid}', () =>
+      encodeURIComponent(JSON.stringify({ json: { uuid: benchPublicAssemblyUuid(i % rotation, assemblyCount) } })),
+    )
     .replace('{search}', () => queryString(benchSearchInput(i)));
 }
 
 export function queryString(params: Record<string, string | number>): string {
-  return new URLSearchParams(Object.entries(params).map(([key, value]): [string, string] => [key, String(value)])).toString();
+  return new URLSearchParams(
+    Object.entries(params).map(([key, value]): [string, string] => [key, String(value)]),
+  ).toString();
 }
 
 /** How many assemblies and generated users a database holds. */
@@ -38,7 +46,9 @@ export function readBenchCounts(db: string): { assemblies: number; users: number
   const client = new Database(db, { readonly: true });
   try {
     const assemblies = (client.prepare('select count(*) as n from assemblies').get() as { n: number }).n;
-    const users = (client.prepare("select count(*) as n from users where username like 'sailor%'").get() as { n: number }).n;
+    const users = (
+      client.prepare("select count(*) as n from users where username like 'sailor%'").get() as { n: number }
+    ).n;
     return { assemblies, users };
   } finally {
     client.close();

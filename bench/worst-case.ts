@@ -37,7 +37,10 @@ const { values, positionals } = parseArgs({
   },
 });
 const db = positionals[0];
-if (!db) throw new Error('usage: npx tsx bench/worst-case.ts <database file> [--requests 100] [--seconds 10] [--clients 4] [--json <file>]');
+if (!db)
+  throw new Error(
+    'usage: npx tsx bench/worst-case.ts <database file> [--requests 100] [--seconds 10] [--clients 4] [--json <file>]',
+  );
 const REQUESTS = Number(values.requests);
 const SECONDS = Number(values.seconds);
 const CLIENTS = Number(values.clients);
@@ -73,10 +76,12 @@ function deepWindow(i: number, reach: number): { page: number; pageSize: number 
 
 type TCase = { name: string; url: (i: number) => string };
 
-const list = (params: string, reach = MAX_LIST_WINDOW) => (i: number) => {
-  const { page, pageSize } = deepWindow(i, reach);
-  return `/api/assembly/list?${params}&page=${page}&pageSize=${pageSize}`;
-};
+const list =
+  (params: string, reach = MAX_LIST_WINDOW) =>
+  (i: number) => {
+    const { page, pageSize } = deepWindow(i, reach);
+    return `/api/assembly/list?${params}&page=${page}&pageSize=${pageSize}`;
+  };
 const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
 /** A search at the last page of the search cap; the keyword rotates too. */
 const search = (params: string, keyword: (i: number) => string) => (i: number) => {
@@ -106,7 +111,10 @@ const WIDE = 'createdStart=2000-01-01&createdEnd=2100-01-01';
 const RANGE_CASES: TCase[] = [
   { name: 'range created, latest, last page', url: list(WIDE, MAX_SEARCH_RESULTS) },
   { name: 'range created, hottest, last page', url: list(`${WIDE}&sort=hottest`, MAX_SEARCH_RESULTS) },
-  { name: 'range updated + created, rating asc, shipType=scout', url: list(`${WIDE}&updatedStart=2000-01-01&sort=rating&sortOrder=asc&shipType=scout`, MAX_SEARCH_RESULTS) },
+  {
+    name: 'range updated + created, rating asc, shipType=scout',
+    url: list(`${WIDE}&updatedStart=2000-01-01&sort=rating&sortOrder=asc&shipType=scout`, MAX_SEARCH_RESULTS),
+  },
   { name: 'range updated + search one letter, updated', url: search('sort=updated&updatedStart=2000-01-01', letter) },
 ];
 const SEARCH_CASES: TCase[] = [
@@ -114,11 +122,17 @@ const SEARCH_CASES: TCase[] = [
   { name: 'search one letter, rating, last page', url: search('sort=rating', letter) },
   { name: 'search two common words, hottest', url: search('sort=hottest', twoWords) },
   { name: 'search one letter, latest, last page', url: search('sort=latest', letter) },
-  { name: 'search common word + shipType=large', url: search('sort=latest&shipType=large', (i) => COMMON[i % COMMON.length]!) },
+  {
+    name: 'search common word + shipType=large',
+    url: search('sort=latest&shipType=large', (i) => COMMON[i % COMMON.length]!),
+  },
   { name: 'search one letter + shipType=scout, hottest', url: search('sort=hottest&shipType=scout', letter) },
 ];
 /** The request of the issue: beyond the reachable window, so now a 400 (before: a full sort per page number). */
-const BEYOND: TCase = { name: 'list hottest page=500001 (issue 16)', url: (i) => `/api/assembly/list?sort=hottest&page=${500_001 + i}` };
+const BEYOND: TCase = {
+  name: 'list hottest page=500001 (issue 16)',
+  url: (i) => `/api/assembly/list?sort=hottest&page=${500_001 + i}`,
+};
 
 interface TTimed {
   ms: number;
@@ -168,9 +182,17 @@ async function waitHealthy(timeoutMs: number): Promise<void> {
 
 async function main(): Promise<void> {
   const counts = readBenchCounts(db!);
-  console.log(`machine: ${cpus().length} x ${cpus()[0]?.model}, ${Math.round(totalmem() / 2 ** 30)} GB, node ${process.version}`);
-  console.log(`load average at the start: ${loadavg().map((n) => n.toFixed(2)).join(' ')}`);
-  console.log(`database: ${counts.assemblies} assemblies; ${REQUESTS} requests per case, one at a time; then ${CLIENTS} clients for ${SECONDS} s`);
+  console.log(
+    `machine: ${cpus().length} x ${cpus()[0]?.model}, ${Math.round(totalmem() / 2 ** 30)} GB, node ${process.version}`,
+  );
+  console.log(
+    `load average at the start: ${loadavg()
+      .map((n) => n.toFixed(2))
+      .join(' ')}`,
+  );
+  console.log(
+    `database: ${counts.assemblies} assemblies; ${REQUESTS} requests per case, one at a time; then ${CLIENTS} clients for ${SECONDS} s`,
+  );
 
   // Its own build directory: bench/run.ts builds into bench/.build and may be running.
   const { outdir } = await buildDist(join(tmpdir(), 'tidewatch-worst-case-build'));
@@ -193,7 +215,9 @@ async function main(): Promise<void> {
   });
   try {
     await waitHealthy(600_000);
-    console.log(`server healthy after ${((performance.now() - started) / 1000).toFixed(1)} s (includes any pending migration)`);
+    console.log(
+      `server healthy after ${((performance.now() - started) / 1000).toFixed(1)} s (includes any pending migration)`,
+    );
 
     const rows: Record<string, unknown>[] = [];
     console.log('\n| case | p50 ms | p99 ms | max ms | statuses | stored answers |\n|---|---:|---:|---:|---|---:|');
@@ -205,8 +229,17 @@ async function main(): Promise<void> {
       const ms = timed.map((t) => t.ms);
       const statuses = [...new Set(timed.map((t) => t.status))].join(',');
       const stored = timed.filter((t) => t.stored).length;
-      rows.push({ case: testCase.name, p50: quantile(ms, 0.5), p99: quantile(ms, 0.99), max: Math.max(...ms), statuses, stored });
-      console.log(`| ${testCase.name} | ${fmt(quantile(ms, 0.5))} | ${fmt(quantile(ms, 0.99))} | ${fmt(Math.max(...ms))} | ${statuses} | ${stored} |`);
+      rows.push({
+        case: testCase.name,
+        p50: quantile(ms, 0.5),
+        p99: quantile(ms, 0.99),
+        max: Math.max(...ms),
+        statuses,
+        stored,
+      });
+      console.log(
+        `| ${testCase.name} | ${fmt(quantile(ms, 0.5))} | ${fmt(quantile(ms, 0.99))} | ${fmt(Math.max(...ms))} | ${statuses} | ${stored} |`,
+      );
     }
 
     // Health while CLIENTS clients send worst-case list requests back to back, each on its own rotation of windows.
@@ -248,19 +281,50 @@ async function main(): Promise<void> {
       }
     })();
     await Promise.all([...clients, prober, storedProber]);
-    const serverCpuUs = ((cpuMs(child.pid!) - cpuBefore) * 1000) / Math.max(1, loadLatencies.length + health.length + stored.length);
+    const serverCpuUs =
+      ((cpuMs(child.pid!) - cpuBefore) * 1000) / Math.max(1, loadLatencies.length + health.length + stored.length);
     console.log(
       `\n/api/health while ${CLIENTS} clients send worst-case list requests for ${SECONDS} s: p50 ${fmt(quantile(health, 0.5))} ms, p99 ${fmt(quantile(health, 0.99))} ms, max ${fmt(Math.max(...health))} ms (${health.length} probes, ${healthFailed} not 200)`,
     );
-    console.log(`a stored list answer (one event-loop turn) meanwhile: p50 ${fmt(quantile(stored, 0.5))} ms, p99 ${fmt(quantile(stored, 0.99))} ms (${stored.length} probes)`);
+    console.log(
+      `a stored list answer (one event-loop turn) meanwhile: p50 ${fmt(quantile(stored, 0.5))} ms, p99 ${fmt(quantile(stored, 0.99))} ms (${stored.length} probes)`,
+    );
     console.log(
       `the list requests meanwhile: ${loadLatencies.length} (${(loadLatencies.length / SECONDS).toFixed(0)}/s), p50 ${fmt(quantile(loadLatencies, 0.5))} ms, p99 ${fmt(quantile(loadLatencies, 0.99))} ms, ${loadFailed} not 200, ${loadStored} stored answers; server CPU ${serverCpuUs.toFixed(0)} µs per request`,
     );
-    console.log(`load average at the end: ${loadavg().map((n) => n.toFixed(2)).join(' ')}`);
+    console.log(
+      `load average at the end: ${loadavg()
+        .map((n) => n.toFixed(2))
+        .join(' ')}`,
+    );
     if (values.json) {
       writeFileSync(
         values.json,
-        JSON.stringify({ at: new Date().toISOString(), assemblies: counts.assemblies, requests: REQUESTS, rows, health: { p50: quantile(health, 0.5), p99: quantile(health, 0.99), probes: health.length, failed: healthFailed }, stored: { p50: quantile(stored, 0.5), p99: quantile(stored, 0.99) }, load: { requests: loadLatencies.length, p50: quantile(loadLatencies, 0.5), p99: quantile(loadLatencies, 0.99), failed: loadFailed, serverCpuUs }, loadAverage: loadavg() }, null, 2),
+        JSON.stringify(
+          {
+            at: new Date().toISOString(),
+            assemblies: counts.assemblies,
+            requests: REQUESTS,
+            rows,
+            health: {
+              p50: quantile(health, 0.5),
+              p99: quantile(health, 0.99),
+              probes: health.length,
+              failed: healthFailed,
+            },
+            stored: { p50: quantile(stored, 0.5), p99: quantile(stored, 0.99) },
+            load: {
+              requests: loadLatencies.length,
+              p50: quantile(loadLatencies, 0.5),
+              p99: quantile(loadLatencies, 0.99),
+              failed: loadFailed,
+              serverCpuUs,
+            },
+            loadAverage: loadavg(),
+          },
+          null,
+          2,
+        ),
       );
     }
   } finally {

@@ -102,5 +102,10 @@ function schemaConfigOf(base: ReturnType<typeof drizzle>) {
  */
 export function runnerDatabase(client: Database, base: ReturnType<typeof drizzle>, runner: TStatementRunner): TDb {
   const session = new RunnerSession(client, base, runner);
-  return new BaseSQLiteDatabase('async', dialectOf(base), session as never, schemaConfigOf(base) as never) as unknown as TDb;
+  return new BaseSQLiteDatabase(
+    'async',
+    dialectOf(base),
+    session as never,
+    schemaConfigOf(base) as never,
+  ) as unknown as TDb;
 }

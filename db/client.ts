@@ -74,7 +74,8 @@ export function driverFor(url: string, driver?: TDatabaseDriver): TDatabaseDrive
 export function openDatabase(url: string, options: TOpenOptions = {}): TDatabase {
   if (options.syncUrl) {
     // An embedded replica is libSQL's own feature.
-    if (options.driver === 'better-sqlite3') throw new Error('DATABASE_SYNC_URL (an embedded replica) needs the libsql driver');
+    if (options.driver === 'better-sqlite3')
+      throw new Error('DATABASE_SYNC_URL (an embedded replica) needs the libsql driver');
     return openLibsql(url, options);
   }
   return driverFor(url, options.driver) === 'libsql' ? openLibsql(url, options) : openBetterSqlite(url);
@@ -121,7 +122,8 @@ function openBetterSqlite(url: string): TDatabase {
  */
 function openLibsql(url: string, { authToken, timeoutMs = 10_000, syncUrl }: TOpenOptions): TDatabase {
   const local = url.startsWith('file:');
-  if (syncUrl && (!local || url === 'file::memory:')) throw new Error('DATABASE_SYNC_URL needs DATABASE_URL to be a file: URL (the local replica)');
+  if (syncUrl && (!local || url === 'file::memory:'))
+    throw new Error('DATABASE_SYNC_URL needs DATABASE_URL to be a file: URL (the local replica)');
   // A replica's transactions run on the primary, over the network: they take more than one turn.
   const sameTurn = local && !syncUrl;
   const file = local ? fileFromUrl(url) : url.replace(/\?.*$/, '');
@@ -140,7 +142,10 @@ function openLibsql(url: string, { authToken, timeoutMs = 10_000, syncUrl }: TOp
     ...(syncUrl && { syncUrl, readYourWrites: true }),
     // Over HTTP every request has a deadline: a hung server fails the call (503, db/unavailable.ts)
     // instead of holding it, and the gate behind it, for ever.
-    ...(!local && { fetch: (input: Request | string, init?: RequestInit) => fetch(input, { ...init, signal: AbortSignal.timeout(timeoutMs) }) }),
+    ...(!local && {
+      fetch: (input: Request | string, init?: RequestInit) =>
+        fetch(input, { ...init, signal: AbortSignal.timeout(timeoutMs) }),
+    }),
   });
   const replica = syncUrl ? new ReplicaSync(client) : undefined;
   if (local && !replica) {
@@ -153,7 +158,10 @@ function openLibsql(url: string, { authToken, timeoutMs = 10_000, syncUrl }: TOp
   const base = drizzleLibsql({ client, schema });
   const gate = new DatabaseGate();
   const db = drizzleLibsql({ client: gatedClient(client, gate, replica), schema });
-  registerTransactionRunner(db, libsqlTransactionRunner(base, gate, { sameTurn, afterCommit: replica && (() => replica.afterWrite()) }));
+  registerTransactionRunner(
+    db,
+    libsqlTransactionRunner(base, gate, { sameTurn, afterCommit: replica && (() => replica.afterWrite()) }),
+  );
   return {
     db: db as unknown as TDb,
     driver: 'libsql',
@@ -205,10 +213,23 @@ function gatedClient(client: Client, gate: DatabaseGate, replica?: ReplicaSync):
     });
   const changedRows = (result: ResultSet) => result.rowsAffected > 0;
   return {
-    execute: ((...args: Parameters<Client['execute']>) => run(() => client.execute(...(args as [string])), changedRows)) as Client['execute'],
-    batch: (statements, mode) => run(() => client.batch(statements, mode), (results) => results.some(changedRows)),
-    migrate: (statements) => run(() => client.migrate(statements), () => true),
-    executeMultiple: (text) => run(() => client.executeMultiple(text), () => true),
+    execute: ((...args: Parameters<Client['execute']>) =>
+      run(() => client.execute(...(args as [string])), changedRows)) as Client['execute'],
+    batch: (statements, mode) =>
+      run(
+        () => client.batch(statements, mode),
+        (results) => results.some(changedRows),
+      ),
+    migrate: (statements) =>
+      run(
+        () => client.migrate(statements),
+        () => true,
+      ),
+    executeMultiple: (text) =>
+      run(
+        () => client.executeMultiple(text),
+        () => true,
+      ),
     transaction: () => Promise.reject(new Error('Use transaction() from db/transaction.ts')),
     sync: () => client.sync(),
     close: () => client.close(),

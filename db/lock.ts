@@ -40,7 +40,10 @@ export function holdSharedLock(file: string, waitMs: number): TDatabaseLock {
     lock.prepare('select count(*) from sqlite_master').get();
   } catch (error) {
     lock.close();
-    if (isBusy(error)) throw new DatabaseLockBusyError(`${file} is being restored (a restore holds ${lockFileOf(file)}): start again once it has finished`);
+    if (isBusy(error))
+      throw new DatabaseLockBusyError(
+        `${file} is being restored (a restore holds ${lockFileOf(file)}): start again once it has finished`,
+      );
     throw error;
   }
   return { release: () => lock.close() };
@@ -56,7 +59,9 @@ export function takeExclusiveLock(file: string): TDatabaseLock {
   } catch (error) {
     lock.close();
     if (isBusy(error)) {
-      throw new DatabaseLockBusyError(`a running Tidewatch server (or another command) has ${file} open (it holds ${lockFileOf(file)})`);
+      throw new DatabaseLockBusyError(
+        `a running Tidewatch server (or another command) has ${file} open (it holds ${lockFileOf(file)})`,
+      );
     }
     throw error;
   }

@@ -62,7 +62,11 @@ const refuseNested: TRunner = async () => {
 function inOneTurn<T>(work: () => Promise<T>): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const sentinel = setImmediate(() =>
-      reject(new TransactionMisuseError('A transaction awaited something other than its own statements (I/O, or the outer db): rolled back')),
+      reject(
+        new TransactionMisuseError(
+          'A transaction awaited something other than its own statements (I/O, or the outer db): rolled back',
+        ),
+      ),
     );
     const settle = (outcome: () => void) => {
       clearImmediate(sentinel);
@@ -83,7 +87,11 @@ function inOneTurn<T>(work: () => Promise<T>): Promise<T> {
  * better-sqlite3: BEGIN IMMEDIATE on the one connection, holding the gate. `tx` is a database of
  * this transaction alone, which refuses statements once it has ended.
  */
-export function sqliteTransactionRunner(client: Database, base: ReturnType<typeof drizzleBetterSqlite>, gate: DatabaseGate): TRunner {
+export function sqliteTransactionRunner(
+  client: Database,
+  base: ReturnType<typeof drizzleBetterSqlite>,
+  gate: DatabaseGate,
+): TRunner {
   return async (work) => {
     await gate.acquire();
     try {

@@ -21,7 +21,14 @@ const NETWORK_CODES = new Set([
 ]);
 
 /** libSQL client codes for a server that failed or dropped the stream, and SQLite's "still locked". */
-const DATABASE_CODES = new Set(['SERVER_ERROR', 'HRANA_CLOSED_ERROR', 'HRANA_WEBSOCKET_ERROR', 'STREAM_EXPIRED', 'SQLITE_BUSY', 'SQLITE_BUSY_SNAPSHOT']);
+const DATABASE_CODES = new Set([
+  'SERVER_ERROR',
+  'HRANA_CLOSED_ERROR',
+  'HRANA_WEBSOCKET_ERROR',
+  'STREAM_EXPIRED',
+  'SQLITE_BUSY',
+  'SQLITE_BUSY_SNAPSHOT',
+]);
 
 /** The error and its causes, outermost first (drivers and drizzle wrap the driver's error). */
 function* errorChain(error: unknown): Generator<{ name?: unknown; code?: unknown; message?: unknown }> {

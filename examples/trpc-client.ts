@@ -22,7 +22,11 @@ export async function run(baseUrl: string, print: (line: string) => void = conso
   print(`captcha: ${challenge.algorithm} challenge, maxnumber ${challenge.maxnumber}`);
 
   const username = `example_${Date.now().toString(36)}`;
-  const session = await client.user.signup.mutate({ username, email: `${username}@example.com`, password: 'pieces of eight' });
+  const session = await client.user.signup.mutate({
+    username,
+    email: `${username}@example.com`,
+    password: 'pieces of eight',
+  });
   token = session.token;
   print(`signed up: ${session.username} (${session.role.join(', ')}), session until ${session.expiresAt}`);
 

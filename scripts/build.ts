@@ -27,7 +27,14 @@ const requireFromRoot = createRequire(join(ROOT, 'package.json'));
 const RUNTIME_PACKAGES: Record<string, string[]> = {
   'better-sqlite3': ['package.json', 'LICENSE', 'lib', ...betterSqlite3Binaries()],
   '@node-rs/argon2': ['package.json', 'LICENSE', 'index.js'],
-  'swagger-ui-dist': ['package.json', 'LICENSE', 'swagger-ui.css', 'swagger-ui-bundle.js', 'swagger-ui-standalone-preset.js', 'favicon-32x32.png'],
+  'swagger-ui-dist': [
+    'package.json',
+    'LICENSE',
+    'swagger-ui.css',
+    'swagger-ui-bundle.js',
+    'swagger-ui-standalone-preset.js',
+    'favicon-32x32.png',
+  ],
 };
 /**
  * Packages shipped whole, with every installed dependency, because they load platform binaries or
@@ -44,7 +51,9 @@ function betterSqlite3Binaries(): string[] {
   const dir = packageDir('better-sqlite3');
   if (existsSync(join(dir, 'build/Release/better_sqlite3.node'))) return ['build/Release/better_sqlite3.node'];
   const systems = process.platform === 'linux' ? ['linux', 'linuxmusl'] : [process.platform];
-  return systems.map((system) => `prebuilds/${system}-${process.arch}.node`).filter((file) => existsSync(join(dir, file)));
+  return systems
+    .map((system) => `prebuilds/${system}-${process.arch}.node`)
+    .filter((file) => existsSync(join(dir, file)));
 }
 
 function packageDir(name: string): string {
@@ -87,7 +96,10 @@ function copyPackageTree(name: string, outdir: string, fromDir: string = ROOT, s
   if (!dir) return; // an optional dependency for another platform
   seen.add(name);
   const packageRoot = dir;
-  cpSync(packageRoot, join(outdir, 'node_modules', name), { recursive: true, filter: (source) => !source.slice(packageRoot.length).includes('/node_modules/') });
+  cpSync(packageRoot, join(outdir, 'node_modules', name), {
+    recursive: true,
+    filter: (source) => !source.slice(packageRoot.length).includes('/node_modules/'),
+  });
   const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
   for (const dependency of Object.keys({ ...manifest.dependencies, ...manifest.optionalDependencies })) {
     copyPackageTree(dependency, outdir, dir, seen);
@@ -99,7 +111,9 @@ function sizeOf(path: string): number {
   return stat.isDirectory() ? readdirSync(path).reduce((sum, name) => sum + sizeOf(join(path, name)), 0) : stat.size;
 }
 
-export async function buildDist(outdir: string = join(ROOT, 'dist')): Promise<{ outdir: string; bytes: Record<string, number> }> {
+export async function buildDist(
+  outdir: string = join(ROOT, 'dist'),
+): Promise<{ outdir: string; bytes: Record<string, number> }> {
   rmSync(outdir, { recursive: true, force: true });
   mkdirSync(outdir, { recursive: true });
   const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
@@ -118,7 +132,9 @@ export async function buildDist(outdir: string = join(ROOT, 'dist')): Promise<{ 
     legalComments: 'linked',
     logLevel: 'warning',
     // Bundled CommonJS packages call require(); an ES module has none, so give the bundle one.
-    banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+    banner: {
+      js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+    },
   });
 
   // db/client.ts resolves migrations beside the running file: in the bundle that is dist/.
@@ -149,8 +165,12 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   buildDist(values.outdir ? resolve(values.outdir) : undefined).then(
     ({ outdir, bytes }) => {
       const kb = (n: number) => `${Math.round(n / 1024)} KB`;
-      console.log(`built ${relative(process.cwd(), outdir) || '.'}: main.js, cli.js and their chunks ${kb(bytes.javascript!)}, native and static modules ${kb(bytes.node_modules!)}`);
-      console.log(`run: node ${NODE_MEMORY_FLAGS.join(' ')} ${join(relative(process.cwd(), outdir) || '.', 'main.js')}`);
+      console.log(
+        `built ${relative(process.cwd(), outdir) || '.'}: main.js, cli.js and their chunks ${kb(bytes.javascript!)}, native and static modules ${kb(bytes.node_modules!)}`,
+      );
+      console.log(
+        `run: node ${NODE_MEMORY_FLAGS.join(' ')} ${join(relative(process.cwd(), outdir) || '.', 'main.js')}`,
+      );
     },
     (error: unknown) => {
       console.error(String((error as Error).message ?? error));

@@ -30,10 +30,14 @@ if (existsSync(join(packageDir, 'build', 'Release', 'better_sqlite3.node'))) {
   // npm sets npm_config_node_gyp for every script it runs: the node-gyp it ships, the one its implicit build uses.
   const nodeGyp = process.env.npm_config_node_gyp;
   if (!nodeGyp) {
-    console.error(`better-sqlite3 has no prebuilt binary for ${platform} and must be compiled: run \`npm run postinstall\` (it needs npm's node-gyp, python3, make and a C++ compiler)`);
+    console.error(
+      `better-sqlite3 has no prebuilt binary for ${platform} and must be compiled: run \`npm run postinstall\` (it needs npm's node-gyp, python3, make and a C++ compiler)`,
+    );
     process.exit(1);
   }
-  console.log(`better-sqlite3: no prebuilt binary for ${platform}, compiling it (node-gyp: python3, make and a C++ compiler)`);
+  console.log(
+    `better-sqlite3: no prebuilt binary for ${platform}, compiling it (node-gyp: python3, make and a C++ compiler)`,
+  );
   const build = spawnSync(process.execPath, [nodeGyp, 'rebuild', '--release'], { cwd: packageDir, stdio: 'inherit' });
   process.exit(build.status ?? 1);
 }

@@ -23,7 +23,9 @@ export function withoutExamples(value: unknown, isPropertyMap = false): unknown 
   if (Array.isArray(value)) return value.map((item) => withoutExamples(item));
   if (!value || typeof value !== 'object') return value;
   const kept = Object.entries(value).filter(([key]) => isPropertyMap || (key !== 'example' && key !== 'examples'));
-  return Object.fromEntries(kept.map(([key, inner]) => [key, withoutExamples(inner, !isPropertyMap && key === 'properties')]));
+  return Object.fromEntries(
+    kept.map(([key, inner]) => [key, withoutExamples(inner, !isPropertyMap && key === 'properties')]),
+  );
 }
 
 export async function generateOpenApiTypes(document: object): Promise<string> {
@@ -49,7 +51,9 @@ async function loadDocument(from: string | undefined): Promise<object> {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { from: { type: 'string' }, out: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
+  const { values } = parseArgs({
+    options: { from: { type: 'string' }, out: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+  });
   if (values.help) {
     console.log('Usage: node --import tsx scripts/openapi-types.ts [--from <url or file>] [--out <file>]');
     return;

@@ -65,9 +65,18 @@ export function createDeps(
   shared?: TSharedState,
 ): TAppDeps {
   const hmacKey = config.CAPTCHA_HMAC_KEY ?? randomUUID() + randomUUID();
-  const localCache = new MemoryReadCache({ maxEntries: 2000, maxBytes: READ_CACHE_MAX_BYTES, ttlMs: 30_000, now: () => now().getTime(), admitOnSecondOffer: true });
+  const localCache = new MemoryReadCache({
+    maxEntries: 2000,
+    maxBytes: READ_CACHE_MAX_BYTES,
+    ttlMs: 30_000,
+    now: () => now().getTime(),
+    admitOnSecondOffer: true,
+  });
   const redis = shared?.redis.client;
-  const caches = createCaches<TDropCurrentSnapshot>(shared ? new SharedReadCache(localCache, shared.bus) : localCache, shared?.bus ?? localBus);
+  const caches = createCaches<TDropCurrentSnapshot>(
+    shared ? new SharedReadCache(localCache, shared.bus) : localCache,
+    shared?.bus ?? localBus,
+  );
   return {
     config,
     logger,
@@ -83,7 +92,9 @@ export function createDeps(
       config,
       caches.dropCurrent,
       // Each key holds the deadline of a client's refresh (`tw:drop-refresh:`, of earlier versions, held its start).
-      redis ? new RedisExpiringKeys(redis, 'tw:drop-refresh-until:', { fallback: new MemoryExpiringKeys(), logger }) : undefined,
+      redis
+        ? new RedisExpiringKeys(redis, 'tw:drop-refresh-until:', { fallback: new MemoryExpiringKeys(), logger })
+        : undefined,
     ),
     views: new ViewCounter(),
     shared,
@@ -152,7 +163,9 @@ export function createApp(options: { db: TDb; deps: TAppDeps }): TApp {
     // Outside the global per-client limit: monitoring and the static reference (isDocsPath: only what it serves).
     if (!isUnlimitedPath(pathname) && !isDocsPath(pathname)) {
       // Each call of a tRPC batch counts, as if it came alone.
-      const calls = isTrpc ? trpcCallCount(pathname.slice('/trpc/'.length), search, deps.config.TRPC_MAX_BATCH_SIZE) : 1;
+      const calls = isTrpc
+        ? trpcCallCount(pathname.slice('/trpc/'.length), search, deps.config.TRPC_MAX_BATCH_SIZE)
+        : 1;
       const state = await deps.limits.global.hit(identity.clientIp, undefined, calls);
       responseHeadOf(res).setAll(rateLimitHeaders(state));
     }
@@ -177,7 +190,16 @@ export function createApp(options: { db: TDb; deps: TAppDeps }): TApp {
       return;
     }
     if (pathname === '/' && (req.method === 'GET' || req.method === 'HEAD')) {
-      sendJson(res, 200, envelopeBody(200, 'success', { name: 'tidewatch', version: VERSION, docs: '/api/docs', openapi: '/api/openapi.json' }));
+      sendJson(
+        res,
+        200,
+        envelopeBody(200, 'success', {
+          name: 'tidewatch',
+          version: VERSION,
+          docs: '/api/docs',
+          openapi: '/api/openapi.json',
+        }),
+      );
       return;
     }
     throw new AppError('NOT_FOUND', `No route for ${req.method} ${pathname}`);
@@ -196,7 +218,15 @@ export function createApp(options: { db: TDb; deps: TAppDeps }): TApp {
       // Building the line costs more than pino's check: skip it when the level is off (LOG_LEVEL=warn and above).
       if (!deps.logger.isLevelEnabled(status >= 500 ? 'error' : 'info')) return;
       const durationMs = Math.round(seconds * 1e6) / 1e3;
-      logRequest(deps.logger, { requestId, method, route, path, status, durationMs, ...(aborted ? { aborted: true as const } : {}) });
+      logRequest(deps.logger, {
+        requestId,
+        method,
+        route,
+        path,
+        status,
+        durationMs,
+        ...(aborted ? { aborted: true as const } : {}),
+      });
     });
     route(req, res, { requestId, clientIp: clientIpOf(req, deps.config.TRUST_PROXY) }).catch((error: unknown) => {
       const logIt = () => logServerError(error, { requestId, url: req.url });

@@ -1,8 +1,6 @@
 import { z } from 'zod';
 
-const zFlag = z
-  .enum(['true', 'false', '1', '0'])
-  .transform((value) => value === 'true' || value === '1');
+const zFlag = z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1');
 
 function zPositive(fallback: number) {
   return z.coerce.number().int().min(1).max(1_000_000_000).default(fallback);
@@ -64,9 +62,14 @@ export const ZConfig = z.object({
     .string()
     .default('*')
     .superRefine((value, context) => {
-      for (const entry of value.split(',').map((origin) => origin.trim()).filter(Boolean)) {
+      for (const entry of value
+        .split(',')
+        .map((origin) => origin.trim())
+        .filter(Boolean)) {
         if (entry === '*' || /^[a-z][a-z0-9+.-]*:\/\/[^/\s]+$/i.test(entry)) continue;
-        const hint = entry.includes('://') ? 'an origin has no path or trailing slash' : `it has no scheme: write https://${entry}`;
+        const hint = entry.includes('://')
+          ? 'an origin has no path or trailing slash'
+          : `it has no scheme: write https://${entry}`;
         context.addIssue({ code: 'custom', message: `"${entry}" is not an origin (${hint})` });
       }
     }),
@@ -96,8 +99,12 @@ export const ZConfig = z.object({
   DROP_REFRESH_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(3600).default(10),
   /** War snapshots older than this are thinned to one per hour (never deleted wholesale). */
   WAR_THIN_AFTER_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
-  RATE_LIMIT_ASSEMBLY_PASSWORD_CLIENT: zPositive(10).describe("wrong guesses at one private assembly's password per 15 minutes per client"),
-  RATE_LIMIT_ASSEMBLY_PASSWORD: zPositive(50).describe("wrong guesses at one private assembly's password per 15 minutes from all clients"),
+  RATE_LIMIT_ASSEMBLY_PASSWORD_CLIENT: zPositive(10).describe(
+    "wrong guesses at one private assembly's password per 15 minutes per client",
+  ),
+  RATE_LIMIT_ASSEMBLY_PASSWORD: zPositive(50).describe(
+    "wrong guesses at one private assembly's password per 15 minutes from all clients",
+  ),
 });
 
 export type TConfig = Omit<z.infer<typeof ZConfig>, 'SEED_DEMO'> & { SEED_DEMO: boolean };
@@ -107,7 +114,9 @@ const SECRET_KEYS = new Set(['PAYMENT_MANUAL_SECRET', 'CAPTCHA_HMAC_KEY', 'METRI
 
 /** A URL as it may be shown: without its user info (redis://:password@host) or token parameters (?authToken=). */
 export function redactUrl(value: string): string {
-  return value.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#]*@/i, '$1***@').replace(/([?&][^=&#]*(?:token|password|secret|key)[^=&#]*=)[^&#]*/gi, '$1***');
+  return value
+    .replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#]*@/i, '$1***@')
+    .replace(/([?&][^=&#]*(?:token|password|secret|key)[^=&#]*=)[^&#]*/gi, '$1***');
 }
 
 function shown(name: string, value: string): string {
@@ -147,7 +156,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): TConfig {
   }
   // REDIS_URL means several instances: with a random key per process, a captcha from one fails on the others.
   if (parsed.data.REDIS_URL !== undefined && parsed.data.CAPTCHA_HMAC_KEY === undefined) {
-    throw new ConfigError('Invalid configuration: CAPTCHA_HMAC_KEY: is required with REDIS_URL (every instance must share the same key)');
+    throw new ConfigError(
+      'Invalid configuration: CAPTCHA_HMAC_KEY: is required with REDIS_URL (every instance must share the same key)',
+    );
   }
   if (parsed.data.DATABASE_DRIVER === 'better-sqlite3' && !parsed.data.DATABASE_URL.startsWith('file:')) {
     throw new ConfigError(

@@ -117,11 +117,16 @@ export interface TPublicError {
 export const INTERNAL_MESSAGE = 'Internal server error';
 
 function formatPath(path: readonly PropertyKey[]): string {
-  return path.map((part) => (typeof part === 'number' ? `[${part}]` : String(part))).join('.').replace(/\.\[/g, '[');
+  return path
+    .map((part) => (typeof part === 'number' ? `[${part}]` : String(part)))
+    .join('.')
+    .replace(/\.\[/g, '[');
 }
 
 export function issuesFromZod(error: ZodError): TIssue[] {
-  return error.issues.flatMap((issue) => specificIssues(issue, issue.path)).map((issue) => ({ path: formatPath(issue.path), message: issue.message }));
+  return error.issues
+    .flatMap((issue) => specificIssues(issue, issue.path))
+    .map((issue) => ({ path: formatPath(issue.path), message: issue.message }));
 }
 
 type TZodIssue = ZodError['issues'][number];
@@ -133,7 +138,9 @@ type TZodIssue = ZodError['issues'][number];
  */
 function specificIssues(issue: TZodIssue, path: PropertyKey[]): { path: PropertyKey[]; message: string }[] {
   if (issue.code !== 'invalid_union' || issue.errors.length === 0) return [{ path, message: issue.message }];
-  const typed = issue.errors.filter((errors) => !(errors.length === 1 && errors[0]!.code === 'invalid_type' && errors[0]!.path.length === 0));
+  const typed = issue.errors.filter(
+    (errors) => !(errors.length === 1 && errors[0]!.code === 'invalid_type' && errors[0]!.path.length === 0),
+  );
   if (typed.length !== 1) return [{ path, message: issue.message }];
   return typed[0]!.flatMap((inner) => specificIssues(inner as TZodIssue, [...path, ...inner.path]));
 }
@@ -191,7 +198,9 @@ export function toPublicError(error: unknown, requestId: string): TPublicError {
 function unreadableInputMessage(error: TRPCError): string | undefined {
   const cause = error.cause;
   if (!(cause instanceof Error) || cause instanceof TRPCError || error.message !== cause.message) return undefined;
-  return cause instanceof SyntaxError ? `input must be valid JSON: ${cause.message}` : 'input must be a body in the format its Content-Type names';
+  return cause instanceof SyntaxError
+    ? `input must be valid JSON: ${cause.message}`
+    : 'input must be a body in the format its Content-Type names';
 }
 
 /** Seconds a client is told to wait when the database cannot be reached. */
@@ -208,7 +217,12 @@ function databaseUnavailable(requestId: string): TPublicError {
 }
 
 function internal(requestId: string): TPublicError {
-  return { status: 500, code: 'INTERNAL_SERVER_ERROR', message: INTERNAL_MESSAGE, data: { key: defaultErrorKey('INTERNAL_SERVER_ERROR'), requestId } };
+  return {
+    status: 500,
+    code: 'INTERNAL_SERVER_ERROR',
+    message: INTERNAL_MESSAGE,
+    data: { key: defaultErrorKey('INTERNAL_SERVER_ERROR'), requestId },
+  };
 }
 
 export function badRequest(message: string, issues?: TIssue[]): AppError {
@@ -219,5 +233,9 @@ export function badRequest(message: string, issues?: TIssue[]): AppError {
 export function invalidFile(issues: TIssue[]): AppError {
   const listed = issues.slice(0, 10).map((issue) => `  ${issue.path || '(root)'}: ${issue.message}`);
   const more = issues.length > 10 ? `\n  ... and ${issues.length - 10} more` : '';
-  return new AppError('BAD_REQUEST', `Invalid data (${issues.length} problem${issues.length === 1 ? '' : 's'}):\n${listed.join('\n')}${more}`, { issues });
+  return new AppError(
+    'BAD_REQUEST',
+    `Invalid data (${issues.length} problem${issues.length === 1 ? '' : 's'}):\n${listed.join('\n')}${more}`,
+    { issues },
+  );
 }

@@ -33,7 +33,12 @@ export const JOBS: TJob[] = [
     intervalMs: 60 * 60 * 1000,
     run: (db, deps) => thinWarSnapshots({ db, now: deps.now }, { olderThanDays: deps.config.WAR_THIN_AFTER_DAYS }),
   },
-  { name: 'assembly-view-flush', intervalMs: VIEW_FLUSH_INTERVAL_MS, perInstance: true, run: (db, deps) => deps.views.flush(db) },
+  {
+    name: 'assembly-view-flush',
+    intervalMs: VIEW_FLUSH_INTERVAL_MS,
+    perInstance: true,
+    run: (db, deps) => deps.views.flush(db),
+  },
 ];
 
 /**

@@ -7,7 +7,10 @@ export function createLogger(level: string, destination?: DestinationStream): TL
   const options = {
     level,
     base: { service: 'tidewatch' },
-    redact: { paths: ['req.headers.authorization', 'req.headers["x-access-token"]', '*.password', '*.token'], remove: true },
+    redact: {
+      paths: ['req.headers.authorization', 'req.headers["x-access-token"]', '*.password', '*.token'],
+      remove: true,
+    },
   };
   // A destination (tests: an in-memory stream) gets the same options as stdout.
   return destination ? pino(options, destination) : pino(options);

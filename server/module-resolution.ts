@@ -29,9 +29,14 @@ interface TResolved {
   format?: string | null;
   shortCircuit?: boolean;
 }
-type TResolveHook = (specifier: string, context: TResolveContext, nextResolve: (specifier: string, context: TResolveContext) => TResolved) => TResolved;
+type TResolveHook = (
+  specifier: string,
+  context: TResolveContext,
+  nextResolve: (specifier: string, context: TResolveContext) => TResolved,
+) => TResolved;
 /** `module.registerHooks` (Node 22.15+, 23.5+), which this project's @types/node does not declare yet. */
-const registerHooks = (nodeModule as unknown as { registerHooks?: (hooks: { resolve: TResolveHook }) => unknown }).registerHooks;
+const registerHooks = (nodeModule as unknown as { registerHooks?: (hooks: { resolve: TResolveHook }) => unknown })
+  .registerHooks;
 
 let registered = false;
 
@@ -45,7 +50,9 @@ function drizzleDirectoryUrl(): string | undefined {
 }
 
 function isBare(specifier: string): boolean {
-  return !specifier.startsWith('.') && !specifier.startsWith('/') && !specifier.startsWith('#') && !specifier.includes(':');
+  return (
+    !specifier.startsWith('.') && !specifier.startsWith('/') && !specifier.startsWith('#') && !specifier.includes(':')
+  );
 }
 
 export function registerResolutionShortcuts(): void {
@@ -57,8 +64,14 @@ export function registerResolutionShortcuts(): void {
     resolve(specifier, context, nextResolve) {
       const parent = context.parentURL;
       // Only plain file parents: tsx marks some with a query, and data: URLs have no directory.
-      if (parent === undefined || !parent.startsWith('file://') || parent.includes('?')) return nextResolve(specifier, context);
-      if (drizzle !== undefined && parent.startsWith(drizzle) && specifier.startsWith('.') && specifier.endsWith('.js')) {
+      if (parent === undefined || !parent.startsWith('file://') || parent.includes('?'))
+        return nextResolve(specifier, context);
+      if (
+        drizzle !== undefined &&
+        parent.startsWith(drizzle) &&
+        specifier.startsWith('.') &&
+        specifier.endsWith('.js')
+      ) {
         return { url: new URL(specifier, parent).href, format: 'module', shortCircuit: true };
       }
       if (!isBare(specifier)) return nextResolve(specifier, context);

@@ -32,7 +32,11 @@ export function isSupportedNode(version: string, minimum: number[] = minimumNode
 }
 
 /** One line: what is needed, what runs, and the command that fixes it. */
-export function unsupportedNodeMessage(version: string, execPath: string, minimum: number[] = minimumNodeVersion()): string {
+export function unsupportedNodeMessage(
+  version: string,
+  execPath: string,
+  minimum: number[] = minimumNodeVersion(),
+): string {
   const lines = `${SUPPORTED_LINES.slice(0, -1).join(', ')} or ${SUPPORTED_LINES.at(-1)}`;
   return `tidewatch needs Node.js ${minimum.join('.')} or later (an LTS line: ${lines}), but this is Node.js ${version} at ${execPath}. Run ${FETCH_NODE_COMMAND} in this shell at the repository's root, then the command again.`;
 }

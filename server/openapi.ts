@@ -1,24 +1,103 @@
 import { TRPCError, type AnyRouter } from '@trpc/server';
-import { forEachOpenApiProcedure, generateOpenApiDocument, getInputOutputParsers, normalizePath, unwrapZodType, type OpenAPIObject } from 'trpc-to-openapi';
+import {
+  forEachOpenApiProcedure,
+  generateOpenApiDocument,
+  getInputOutputParsers,
+  normalizePath,
+  unwrapZodType,
+  type OpenAPIObject,
+} from 'trpc-to-openapi';
 import { z } from 'zod';
 import { ZAttributes } from './domains/assembly/attributes-schema';
-import { ZClientAssembly, ZClientAttr, ZClientJson, ZClientLoadout, ZClientWarehouse, ZClientWheel, ZSlotRef } from './domains/assembly/client-schemas';
+import {
+  ZClientAssembly,
+  ZClientAttr,
+  ZClientJson,
+  ZClientLoadout,
+  ZClientWarehouse,
+  ZClientWheel,
+  ZSlotRef,
+} from './domains/assembly/client-schemas';
 import { ZLikeCheck, ZLikeCount, ZLikeTarget, ZLikeToggle } from './domains/assembly/like-schemas';
-import { ZAssembly, ZAssemblyCore, ZAssemblyList, ZAssemblySummary, ZAssemblyWeapon, ZClientAssemblyOut, ZClientPartOut, ZContractPatch, ZLikeResult, ZLockedAssembly, ZPublished, ZRateResult, ZRating, ZTrashedAssembly, ZTrashList, ZTrashResult, ZWeaponEntry } from './domains/assembly/schemas';
+import {
+  ZAssembly,
+  ZAssemblyCore,
+  ZAssemblyList,
+  ZAssemblySummary,
+  ZAssemblyWeapon,
+  ZClientAssemblyOut,
+  ZClientPartOut,
+  ZContractPatch,
+  ZLikeResult,
+  ZLockedAssembly,
+  ZPublished,
+  ZRateResult,
+  ZRating,
+  ZTrashedAssembly,
+  ZTrashList,
+  ZTrashResult,
+  ZWeaponEntry,
+} from './domains/assembly/schemas';
 import { ZCalendar, ZCalendarEvent, ZCalendarEventInput, ZCalendarReplaceResult } from './domains/calendar/schemas';
 import { ZChallenge, ZClientCaptcha } from './domains/captcha/schemas';
 import { ZHullPage, ZHullRecord, ZHullSummary, ZImportReport, ZItemPage, ZItemRecord } from './domains/catalog/schemas';
 import { ZComment, ZCommentDeleted, ZCommentList, ZMyComment, ZMyCommentList } from './domains/comment/schemas';
 import { ZDropCampaign, ZDropCampaignInput, ZDropCurrent, ZDropUpsertResult } from './domains/drop/schemas';
 import { ZHealth } from './domains/health/schemas';
-import { ZMapPoint, ZMembershipChange, ZNearby, ZNearbyPoint, ZPointDeleted, ZPointPage } from './domains/map/point-schemas';
-import { ZCollection, ZCollectionDeleted, ZCollectionList, ZCollectionSummary, ZMapPointInput, ZPoint } from './domains/map/schemas';
 import {
-  ZAdminOrder, ZCatalogImport, ZConfirmation, ZExpired, ZGoalResult, ZHall, ZHallEntry, ZImportCounts, ZMyOrders, ZMyStatus, ZOrder, ZPayType, ZPlan, ZPlans, ZProgress,
-  ZPutPayTypeResult, ZPutPlanResult, ZPutTierResult, ZTier, ZVisibility, ZWebhookResult,
+  ZMapPoint,
+  ZMembershipChange,
+  ZNearby,
+  ZNearbyPoint,
+  ZPointDeleted,
+  ZPointPage,
+} from './domains/map/point-schemas';
+import {
+  ZCollection,
+  ZCollectionDeleted,
+  ZCollectionList,
+  ZCollectionSummary,
+  ZMapPointInput,
+  ZPoint,
+} from './domains/map/schemas';
+import {
+  ZAdminOrder,
+  ZCatalogImport,
+  ZConfirmation,
+  ZExpired,
+  ZGoalResult,
+  ZHall,
+  ZHallEntry,
+  ZImportCounts,
+  ZMyOrders,
+  ZMyStatus,
+  ZOrder,
+  ZPayType,
+  ZPlan,
+  ZPlans,
+  ZProgress,
+  ZPutPayTypeResult,
+  ZPutPlanResult,
+  ZPutTierResult,
+  ZTier,
+  ZVisibility,
+  ZWebhookResult,
 } from './domains/subscription/schemas';
 import { ZProfile, ZPublicProfile, ZSignedIn, ZUserIdentity } from './domains/user/schemas';
-import { ZBucketCompany, ZCompanyStanding, ZSeasonList, ZSeasonOut, ZSeasonSummary, ZSnapshotInput, ZSnapshotRecorded, ZThinResult, ZWarCompany, ZWarHistory, ZWarReferenceResult, ZWarState } from './domains/war/schemas';
+import {
+  ZBucketCompany,
+  ZCompanyStanding,
+  ZSeasonList,
+  ZSeasonOut,
+  ZSeasonSummary,
+  ZSnapshotInput,
+  ZSnapshotRecorded,
+  ZThinResult,
+  ZWarCompany,
+  ZWarHistory,
+  ZWarReferenceResult,
+  ZWarState,
+} from './domains/war/schemas';
 import { toPublicError } from './errors';
 import recordedExamples from './openapi-examples.json' with { type: 'json' };
 import { ZPagination } from './schemas';
@@ -134,13 +213,18 @@ const COMPONENTS: Record<string, z.ZodType> = {
   MapPointDeleted: ZPointDeleted,
   CommentDeleted: ZCommentDeleted,
 };
-for (const [id, schema] of Object.entries(COMPONENTS)) z.globalRegistry.add(schema, { ...z.globalRegistry.get(schema), id });
+for (const [id, schema] of Object.entries(COMPONENTS))
+  z.globalRegistry.add(schema, { ...z.globalRegistry.get(schema), id });
 
 /**
  * Fields that several shapes share, which no operation answers alone: written once in the document,
  * under this name, for the shapes of EXTENSIONS that extend them.
  */
-const FIELD_GROUPS: Record<string, z.ZodObject> = { AssemblyCore: ZAssemblyCore, LikeTarget: ZLikeTarget, UserIdentity: ZUserIdentity };
+const FIELD_GROUPS: Record<string, z.ZodObject> = {
+  AssemblyCore: ZAssemblyCore,
+  LikeTarget: ZLikeTarget,
+  UserIdentity: ZUserIdentity,
+};
 
 /**
  * Shapes that extend another (zod `.extend()`, or the fields of a FIELD_GROUPS entry and their own),
@@ -181,8 +265,12 @@ function sameJson(a: unknown, b: unknown): boolean {
 /** Rewrites each shape of EXTENSIONS as its base's fields plus its own; throws when it no longer extends its base. */
 function composeExtensions(schemas: TJson): void {
   const target = (node: TJson): TJson => (node.$ref ? schemas[node.$ref.split('/').at(-1)] : node);
-  const propertiesOf = (schema: TJson): TJson => Object.assign({}, ...(schema.allOf ?? []).map((part: TJson) => propertiesOf(target(part))), schema.properties);
-  const requiredOf = (schema: TJson): string[] => [...(schema.allOf ?? []).flatMap((part: TJson) => requiredOf(target(part))), ...(schema.required ?? [])];
+  const propertiesOf = (schema: TJson): TJson =>
+    Object.assign({}, ...(schema.allOf ?? []).map((part: TJson) => propertiesOf(target(part))), schema.properties);
+  const requiredOf = (schema: TJson): string[] => [
+    ...(schema.allOf ?? []).flatMap((part: TJson) => requiredOf(target(part))),
+    ...(schema.required ?? []),
+  ];
 
   /** The name of the open schema holding a base's fields, made on first use. */
   function fieldsOf(baseName: string, extension: TJson): string {
@@ -193,14 +281,23 @@ function composeExtensions(schemas: TJson): void {
       if (!group) throw new Error(`OpenAPI: no schema ${baseName} to extend (server/openapi.ts, EXTENSIONS)`);
       const keys = Object.keys(group.shape);
       const required = (extension.required ?? []).filter((key: string) => keys.includes(key));
-      schemas[baseName] = { type: 'object', description: group.description, properties: Object.fromEntries(keys.map((key) => [key, extension.properties?.[key]])), required };
+      schemas[baseName] = {
+        type: 'object',
+        description: group.description,
+        properties: Object.fromEntries(keys.map((key) => [key, extension.properties?.[key]])),
+        required,
+      };
       return baseName;
     }
     if (base.additionalProperties !== false && base.unevaluatedProperties !== false) return baseName;
     const fieldsName = `${baseName}Fields`;
     const { additionalProperties: _closed, unevaluatedProperties: _composed, description, ...fields } = base;
     schemas[fieldsName] = fields;
-    schemas[baseName] = { ...(description && { description }), allOf: [{ $ref: `#/components/schemas/${fieldsName}` }], unevaluatedProperties: false };
+    schemas[baseName] = {
+      ...(description && { description }),
+      allOf: [{ $ref: `#/components/schemas/${fieldsName}` }],
+      unevaluatedProperties: false,
+    };
     return fieldsName;
   }
 
@@ -211,7 +308,9 @@ function composeExtensions(schemas: TJson): void {
     const fields = fieldsName && schemas[fieldsName];
     const baseProperties = fields ? propertiesOf(fields) : {};
     const extends_ =
-      fields && Object.entries<TJson>(baseProperties).every(([key, property]) => sameJson(extension.properties[key], property)) && requiredOf(fields).every((key) => extension.required?.includes(key));
+      fields &&
+      Object.entries<TJson>(baseProperties).every(([key, property]) => sameJson(extension.properties[key], property)) &&
+      requiredOf(fields).every((key) => extension.required?.includes(key));
     if (!extends_) throw new Error(`OpenAPI: ${name} no longer extends ${baseName} (server/openapi.ts, EXTENSIONS)`);
     const own = Object.keys(extension.properties).filter((key) => !(key in baseProperties));
     const required = (extension.required ?? []).filter((key: string) => own.includes(key));
@@ -248,16 +347,19 @@ const ERROR_ENVELOPE = {
     code: { type: 'integer', description: 'Equals the HTTP status', example: 404 },
     message: {
       type: 'string',
-      description: 'What went wrong. On 400 it names the first field that failed: `Invalid input: <field>: <problem>`, with `(and N more)` when others failed too (all in data.issues)',
+      description:
+        'What went wrong. On 400 it names the first field that failed: `Invalid input: <field>: <problem>`, with `(and N more)` when others failed too (all in data.issues)',
       example: 'Map collection not found',
     },
     data: {
       type: 'object',
-      description: 'Details: the message key, and what the error kind adds (issues, requestId, limit, retryAfterSeconds)',
+      description:
+        'Details: the message key, and what the error kind adds (issues, requestId, limit, retryAfterSeconds)',
       properties: {
         key: {
           type: 'string',
-          description: "The live service's message key (e.g. `user.tokenExpired`, `request.bad`): one per error kind, or a more specific one; table in docs/compatibility.md",
+          description:
+            "The live service's message key (e.g. `user.tokenExpired`, `request.bad`): one per error kind, or a more specific one; table in docs/compatibility.md",
           example: 'request.notFound',
         },
         issues: {
@@ -266,14 +368,20 @@ const ERROR_ENVELOPE = {
           items: {
             type: 'object',
             properties: {
-              path: { type: 'string', description: 'The field, as a dotted path (`points[0].latitude`); empty for the input as a whole' },
+              path: {
+                type: 'string',
+                description: 'The field, as a dotted path (`points[0].latitude`); empty for the input as a whole',
+              },
               message: { type: 'string', description: 'What is wrong with it' },
             },
           },
         },
         requestId: { type: 'string', description: 'On 500 and 503: quote it to the operator' },
         limit: { type: 'integer', description: 'On 429: the number of requests allowed per window' },
-        retryAfterSeconds: { type: 'integer', description: 'On 429 and 503: seconds to wait, as the Retry-After header says' },
+        retryAfterSeconds: {
+          type: 'integer',
+          description: 'On 429 and 503: seconds to wait, as the Retry-After header says',
+        },
       },
     },
   },
@@ -286,13 +394,26 @@ const SUCCESS_ENVELOPE_FIELDS = {
 };
 
 const HEADERS = {
-  'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer', minimum: 1, example: 42 } },
-  'RateLimit-Limit': { description: 'Requests allowed per window for this client (the global per-client budget, server/http/rate-limit.ts)', schema: { type: 'integer', example: 600 } },
-  'RateLimit-Remaining': { description: 'Requests left in the current window', schema: { type: 'integer', example: 599 } },
+  'Retry-After': {
+    description: 'Seconds to wait before retrying',
+    schema: { type: 'integer', minimum: 1, example: 42 },
+  },
+  'RateLimit-Limit': {
+    description:
+      'Requests allowed per window for this client (the global per-client budget, server/http/rate-limit.ts)',
+    schema: { type: 'integer', example: 600 },
+  },
+  'RateLimit-Remaining': {
+    description: 'Requests left in the current window',
+    schema: { type: 'integer', example: 599 },
+  },
   'RateLimit-Reset': { description: 'Seconds until the window starts again', schema: { type: 'integer', example: 60 } },
 };
 const RATE_LIMIT_HEADERS = Object.fromEntries(
-  ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'].map((name) => [name, { $ref: `#/components/headers/${name}` }]),
+  ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'].map((name) => [
+    name,
+    { $ref: `#/components/headers/${name}` },
+  ]),
 );
 
 const IDEMPOTENCY_KEY = {
@@ -322,16 +443,30 @@ function errorResponse(description: string, example: TJson, headers?: TJson): TJ
 
 /** Errors any operation of a kind may answer, with the message the server sends. */
 const SHARED_RESPONSES = {
-  Unauthorized: errorResponse('No valid session token', envelope(401, 'Invalid or expired access token', { key: 'user.tokenExpired' })),
+  Unauthorized: errorResponse(
+    'No valid session token',
+    envelope(401, 'Invalid or expired access token', { key: 'user.tokenExpired' }),
+  ),
   TooManyRequests: errorResponse(
     'Too many requests from this client (or for this account, on sign-in and writes)',
-    envelope(429, 'Too many requests; retry in 42 s', { key: 'request.rateLimited', limit: 600, retryAfterSeconds: 42 }),
+    envelope(429, 'Too many requests; retry in 42 s', {
+      key: 'request.rateLimited',
+      limit: 600,
+      retryAfterSeconds: 42,
+    }),
     { 'Retry-After': { $ref: '#/components/headers/Retry-After' }, ...RATE_LIMIT_HEADERS },
   ),
-  InternalError: errorResponse('Unexpected failure: logged in full with the request id', envelope(500, 'Internal server error', { key: 'error', requestId: '7f9c2ba4-e88f-4e2a-9b61-8d2a7b6c1f00' })),
+  InternalError: errorResponse(
+    'Unexpected failure: logged in full with the request id',
+    envelope(500, 'Internal server error', { key: 'error', requestId: '7f9c2ba4-e88f-4e2a-9b61-8d2a7b6c1f00' }),
+  ),
   Unavailable: errorResponse(
     'The database cannot be reached',
-    envelope(503, 'The database is unavailable; retry in 2 s', { key: 'request.unavailable', requestId: '7f9c2ba4-e88f-4e2a-9b61-8d2a7b6c1f00', retryAfterSeconds: 2 }),
+    envelope(503, 'The database is unavailable; retry in 2 s', {
+      key: 'request.unavailable',
+      requestId: '7f9c2ba4-e88f-4e2a-9b61-8d2a7b6c1f00',
+      retryAfterSeconds: 2,
+    }),
     { 'Retry-After': { $ref: '#/components/headers/Retry-After' } },
   ),
 };
@@ -368,8 +503,18 @@ function inputFields(operation: TJson): TInputField[] {
   const parameters = (operation.parameters ?? []).filter((parameter: TJson) => parameter.in !== 'header');
   const body = operation.requestBody?.content?.['application/json']?.schema ?? {};
   return [
-    ...parameters.map((parameter: TJson) => ({ name: parameter.name, required: Boolean(parameter.required), inPath: parameter.in === 'path', inBody: false })),
-    ...Object.keys(body.properties ?? {}).map((name) => ({ name, required: (body.required ?? []).includes(name), inPath: false, inBody: true })),
+    ...parameters.map((parameter: TJson) => ({
+      name: parameter.name,
+      required: Boolean(parameter.required),
+      inPath: parameter.in === 'path',
+      inBody: false,
+    })),
+    ...Object.keys(body.properties ?? {}).map((name) => ({
+      name,
+      required: (body.required ?? []).includes(name),
+      inPath: false,
+      inBody: true,
+    })),
   ];
 }
 
@@ -448,7 +593,9 @@ const NOT_FOUND_OF_OPERATION: Record<string, string | null> = {
 /** The name of the 404 response an operation may answer: it is given a thing to look up. */
 function notFoundResponse(key: string, fields: TInputField[], tag: string): string | undefined {
   if (key in NOT_FOUND_OF_OPERATION) return NOT_FOUND_OF_OPERATION[key] ?? undefined;
-  const looksUp = LOOKUPS_WITHOUT_INPUT.has(key) || fields.some((field) => field.inPath || (field.required && LOOKUP_FIELDS.has(field.name)));
+  const looksUp =
+    LOOKUPS_WITHOUT_INPUT.has(key) ||
+    fields.some((field) => field.inPath || (field.required && LOOKUP_FIELDS.has(field.name)));
   return looksUp ? (NOT_FOUND_OF_TAG[tag] ?? 'NotFound') : undefined;
 }
 
@@ -462,19 +609,35 @@ const FORBIDDEN: Record<string, string> = {
   NotCommentAuthor: 'Only its author may edit a comment',
 };
 
-function forbiddenResponse(operation: TJson, fields: TInputField[], tag: string, adminOnly: boolean): keyof typeof FORBIDDEN | undefined {
+function forbiddenResponse(
+  operation: TJson,
+  fields: TInputField[],
+  tag: string,
+  adminOnly: boolean,
+): keyof typeof FORBIDDEN | undefined {
   const names = new Set(fields.map((field) => field.name));
   if (adminOnly) return 'AdminRequired';
   if (names.has('currentPassword') || names.has('oldPassword')) return 'CurrentPasswordWrong';
   if (names.has('password') && tag !== 'user') return 'AssemblyPasswordWrong';
   if (!operation.security) return undefined;
-  return ({ assembly: 'NotAssemblyCreator', map: 'NotCollectionAuthor', comment: 'NotCommentAuthor' } as const)[tag as 'assembly'];
+  return ({ assembly: 'NotAssemblyCreator', map: 'NotCollectionAuthor', comment: 'NotCommentAuthor' } as const)[
+    tag as 'assembly'
+  ];
 }
 
 /** Every 403 and 404 response, named as operations refer to them. */
 function lookupAndAccessResponses(): Record<string, TJson> {
-  const notFound = Object.entries(NOT_FOUND).map(([name, message]) => [name, errorResponse('Not found', envelope(404, message, { key: name === 'UserNotFound' ? 'user.notFound' : 'request.notFound' }))]);
-  const forbidden = Object.entries(FORBIDDEN).map(([name, message]) => [name, errorResponse('Not allowed', envelope(403, message, { key: 'request.forbidden' }))]);
+  const notFound = Object.entries(NOT_FOUND).map(([name, message]) => [
+    name,
+    errorResponse(
+      'Not found',
+      envelope(404, message, { key: name === 'UserNotFound' ? 'user.notFound' : 'request.notFound' }),
+    ),
+  ]);
+  const forbidden = Object.entries(FORBIDDEN).map(([name, message]) => [
+    name,
+    errorResponse('Not allowed', envelope(403, message, { key: 'request.forbidden' })),
+  ]);
   return Object.fromEntries([...notFound, ...forbidden]);
 }
 
@@ -491,8 +654,15 @@ const BAD_REQUEST = 'Invalid input';
 function badRequestName(example: TJson): string {
   const [first, ...others] = example.data.issues as { path: string; message: string }[];
   const field = first!.path.split(/[.[]/)[0] || 'input';
-  const words = first!.message.replace(/^Invalid input: /, '').split(/[(:,;]/)[0]!.match(/[A-Za-z0-9]+/g) ?? [];
-  const rule = words.slice(0, 4).map((word, index) => (index === 0 ? word.toLowerCase() : word[0]!.toUpperCase() + word.slice(1).toLowerCase())).join('');
+  const words =
+    first!.message
+      .replace(/^Invalid input: /, '')
+      .split(/[(:,;]/)[0]!
+      .match(/[A-Za-z0-9]+/g) ?? [];
+  const rule = words
+    .slice(0, 4)
+    .map((word, index) => (index === 0 ? word.toLowerCase() : word[0]!.toUpperCase() + word.slice(1).toLowerCase()))
+    .join('');
   return `InvalidInput.${field}.${rule}${others.length > 0 ? `.and${others.length}More` : ''}`;
 }
 
@@ -509,7 +679,9 @@ function dropUnusedResponses(document: TJson): void {
  * they refer to, instead of a copy in each; one only its operation answers stays inline.
  */
 function shareBadRequests(document: TJson): void {
-  const operations = Object.values<TJson>(document.paths).flatMap((item) => Object.values<TJson>(item)).filter((operation) => operation.responses?.['400']);
+  const operations = Object.values<TJson>(document.paths)
+    .flatMap((item) => Object.values<TJson>(item))
+    .filter((operation) => operation.responses?.['400']);
   const groups = new Map<string, TJson[]>();
   for (const operation of operations) {
     const key = JSON.stringify(operation.responses['400']);
@@ -519,7 +691,8 @@ function shareBadRequests(document: TJson): void {
     if (sharing.length < 2) continue;
     const response = JSON.parse(key) as TJson;
     let name = badRequestName(response.content['application/json'].example);
-    for (let n = 2; name in document.components.responses; n++) name = `${badRequestName(response.content['application/json'].example)}.${n}`;
+    for (let n = 2; name in document.components.responses; n++)
+      name = `${badRequestName(response.content['application/json'].example)}.${n}`;
     document.components.responses[name] = response;
     for (const operation of sharing) operation.responses['400'] = { $ref: `#/components/responses/${name}` };
   }
@@ -541,10 +714,19 @@ function documentDeleteBody(operation: TJson): void {
   if (query.length === 0) return;
   operation.parameters = operation.parameters.filter((parameter: TJson) => parameter.in !== 'query');
   const required = query.filter((parameter) => parameter.required).map((parameter) => parameter.name);
-  const properties = Object.fromEntries(query.map((parameter) => [parameter.name, { ...parameter.schema, ...(parameter.description && { description: parameter.description }) }]));
+  const properties = Object.fromEntries(
+    query.map((parameter) => [
+      parameter.name,
+      { ...parameter.schema, ...(parameter.description && { description: parameter.description }) },
+    ]),
+  );
   operation.requestBody = {
     required: required.length > 0,
-    content: { 'application/json': { schema: { type: 'object', properties, ...(required.length > 0 && { required }), additionalProperties: false } } },
+    content: {
+      'application/json': {
+        schema: { type: 'object', properties, ...(required.length > 0 && { required }), additionalProperties: false },
+      },
+    },
   };
 }
 
@@ -556,9 +738,19 @@ function rawSuccessContent(contentType: string): TJson {
   const mediaType = contentType.split(';', 1)[0]!.trim();
   // A family (`image/*`: uploaded avatars) is answered as bytes of one of its types (rest/handler.ts, rawBody).
   if (mediaType === 'image/*') {
-    return Object.fromEntries(['image/png', 'image/jpeg', 'image/webp', 'image/gif'].map((type) => [type, { schema: { type: 'string', format: 'binary' } }]));
+    return Object.fromEntries(
+      ['image/png', 'image/jpeg', 'image/webp', 'image/gif'].map((type) => [
+        type,
+        { schema: { type: 'string', format: 'binary' } },
+      ]),
+    );
   }
-  return { [mediaType]: { schema: { type: 'string' }, ...(mediaType === 'text/calendar' ? { example: ICALENDAR_EXAMPLE } : {}) } };
+  return {
+    [mediaType]: {
+      schema: { type: 'string' },
+      ...(mediaType === 'text/calendar' ? { example: ICALENDAR_EXAMPLE } : {}),
+    },
+  };
 }
 
 /** The success envelope around the procedure's output schema, with the recorded answer as its example. */
@@ -584,7 +776,9 @@ function successContent(schema: TJson | undefined, recorded: TRecordedExample | 
  * schema, or drops it with the `.optional()` wrapper that carried it.
  */
 function describeParameters(operation: TJson, procedure: TProcedure): void {
-  const input = unwrapZodType(getInputOutputParsers(procedure).inputParser, true) as z.ZodType & { shape?: Record<string, z.ZodType> };
+  const input = unwrapZodType(getInputOutputParsers(procedure).inputParser, true) as z.ZodType & {
+    shape?: Record<string, z.ZodType>;
+  };
   for (const parameter of operation.parameters ?? []) {
     if (parameter.description !== undefined || parameter.in === 'header') continue;
     const description = parameter.schema?.description ?? input.shape?.[parameter.name]?.description;
@@ -595,13 +789,15 @@ function describeParameters(operation: TJson, procedure: TProcedure): void {
 /** A body with no field (the input of a procedure that takes none) is no body. */
 function dropEmptyBody(operation: TJson): void {
   const schema = operation.requestBody?.content?.['application/json']?.schema;
-  if (schema && Object.keys(schema.properties ?? {}).length === 0 && !schema.additionalProperties) delete operation.requestBody;
+  if (schema && Object.keys(schema.properties ?? {}).length === 0 && !schema.additionalProperties)
+    delete operation.requestBody;
 }
 
 /** Examples of the operation's parameters and body, from the recorded call. */
 function documentInputExamples(operation: TJson, recorded: TRecordedExample | undefined): void {
   for (const parameter of operation.parameters ?? []) {
-    const value = parameter.in === 'header' ? recorded?.headers?.[parameter.name] : recorded?.parameters?.[parameter.name];
+    const value =
+      parameter.in === 'header' ? recorded?.headers?.[parameter.name] : recorded?.parameters?.[parameter.name];
     if (value !== undefined && parameter.example === undefined) parameter.example = value;
   }
   const media = operation.requestBody?.content?.['application/json'];
@@ -626,7 +822,9 @@ export function buildOpenApiDocument(router: AnyRouter, version: string): OpenAP
     securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'Session token from /user/signin' } },
   }) as TJson;
 
-  const schemas: TJson = Object.fromEntries(Object.entries<TJson>(document.components?.schemas ?? {}).filter(([name]) => !name.startsWith('error.')));
+  const schemas: TJson = Object.fromEntries(
+    Object.entries<TJson>(document.components?.schemas ?? {}).filter(([name]) => !name.startsWith('error.')),
+  );
   document.components = {
     ...document.components,
     schemas: { ...schemas, ...SUCCESS_ENVELOPE_FIELDS, ErrorEnvelope: ERROR_ENVELOPE },
@@ -647,7 +845,8 @@ export function buildOpenApiDocument(router: AnyRouter, version: string): OpenAP
     describeParameters(operation, procedure);
     if (method === 'delete') documentDeleteBody(operation);
     dropEmptyBody(operation);
-    if (IDEMPOTENT_OPERATIONS.has(key)) operation.parameters = [...(operation.parameters ?? []), { $ref: '#/components/parameters/IdempotencyKey' }];
+    if (IDEMPOTENT_OPERATIONS.has(key))
+      operation.parameters = [...(operation.parameters ?? []), { $ref: '#/components/parameters/IdempotencyKey' }];
     documentInputExamples(operation, recorded);
 
     const success = operation.responses['200'];
@@ -655,7 +854,10 @@ export function buildOpenApiDocument(router: AnyRouter, version: string): OpenAP
     // operation: what the answer holds is for its schema (the envelope and its data) to say.
     success.description = 'OK';
     const rawContentType = (meta as { rawResponse?: { contentType: string } }).rawResponse?.contentType;
-    success.content = rawContentType === undefined ? successContent(success.content?.['application/json']?.schema, recorded) : rawSuccessContent(rawContentType);
+    success.content =
+      rawContentType === undefined
+        ? successContent(success.content?.['application/json']?.schema, recorded)
+        : rawSuccessContent(rawContentType);
     if (!UNLIMITED_API_PATHS.has(path)) success.headers = { ...success.headers, ...RATE_LIMIT_HEADERS };
 
     const fields = inputFields(operation);

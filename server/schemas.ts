@@ -44,7 +44,9 @@ export const MAX_PAGE_SIZE = 100;
 export function zPageInput(defaultPageSize: number) {
   return {
     page: zInt({ min: 1, max: 1_000_000 }).meta({ description: 'The page to answer, from 1' }).default(1),
-    pageSize: zInt({ min: 1, max: MAX_PAGE_SIZE }).meta({ description: `Records per page, 1 to ${MAX_PAGE_SIZE} (more is a 400); ${defaultPageSize} when absent` }).default(defaultPageSize),
+    pageSize: zInt({ min: 1, max: MAX_PAGE_SIZE })
+      .meta({ description: `Records per page, 1 to ${MAX_PAGE_SIZE} (more is a 400); ${defaultPageSize} when absent` })
+      .default(defaultPageSize),
   };
 }
 
@@ -125,6 +127,7 @@ export function zJson({ maxChars }: { maxChars: number }) {
     if (value === undefined) return;
     const problem = jsonProblem(value);
     if (problem !== undefined) check.addIssue({ code: 'custom', message: problem });
-    else if (JSON.stringify(value).length > maxChars) check.addIssue({ code: 'custom', message: `must be at most ${maxChars} characters of JSON` });
+    else if (JSON.stringify(value).length > maxChars)
+      check.addIssue({ code: 'custom', message: `must be at most ${maxChars} characters of JSON` });
   });
 }

@@ -34,7 +34,9 @@ function answerClientError(error: Error & { code?: string }, socket: Duplex): vo
       : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
         ? [408, 'Request Timeout', 'Request took too long to arrive']
         : [400, 'Bad Request', 'Malformed HTTP request'];
-  const body = envelopeBody(status, message, { key: defaultErrorKey(status === 408 ? 'TIMEOUT' : status === 431 ? 'PAYLOAD_TOO_LARGE' : 'BAD_REQUEST') });
+  const body = envelopeBody(status, message, {
+    key: defaultErrorKey(status === 408 ? 'TIMEOUT' : status === 431 ? 'PAYLOAD_TOO_LARGE' : 'BAD_REQUEST'),
+  });
   socket.end(
     `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   );
@@ -93,14 +95,24 @@ async function openForServing(config: TConfig): Promise<{ database: TDatabase; l
  */
 const REPLICATION_TARGET = 'replication';
 
-function connectReplica(replica: ReplicaSync, config: TConfig, logger: TLogger, shared: TSharedState | undefined): void {
+function connectReplica(
+  replica: ReplicaSync,
+  config: TConfig,
+  logger: TLogger,
+  shared: TSharedState | undefined,
+): void {
   if (shared) {
     const { bus } = shared;
     bus.subscribe(REPLICATION_TARGET, (message) => replica.require(Number(message.key)));
     bus.onResync(() => replica.require(replica.frame + 1));
-    replica.connect({ publish: (frame) => bus.publish({ target: REPLICATION_TARGET, op: 'key', key: String(frame) }), mustSync: () => !bus.live });
+    replica.connect({
+      publish: (frame) => bus.publish({ target: REPLICATION_TARGET, op: 'key', key: String(frame) }),
+      mustSync: () => !bus.live,
+    });
   }
-  replica.startPeriodicSync(config.DATABASE_SYNC_INTERVAL_S * 1000, (error) => logger.warn({ err: error }, 'periodic sync of the database replica failed'));
+  replica.startPeriodicSync(config.DATABASE_SYNC_INTERVAL_S * 1000, (error) =>
+    logger.warn({ err: error }, 'periodic sync of the database replica failed'),
+  );
 }
 
 /** Opens and migrates the database, seeds demo data if empty and allowed, and listens. */
@@ -116,7 +128,9 @@ export async function startServer(
     const deps = createDeps(config, logger, options.now, shared);
     if (database.replica) connectReplica(database.replica, config, logger, shared);
     if (config.NODE_ENV === 'production' && config.SEED_DEMO) {
-      logger.warn('SEED_DEMO=true in production: an empty database gets demo accounts whose password is published in the README');
+      logger.warn(
+        'SEED_DEMO=true in production: an empty database gets demo accounts whose password is published in the README',
+      );
     }
     let demoAccounts = false;
     let seed: TSeedReport | undefined;
@@ -150,7 +164,10 @@ export async function startServer(
       // The jobs started above must stop before the database closes (the catch below).
       await stopJobs().catch(() => undefined);
       const inUse = (error as NodeJS.ErrnoException).code === 'EADDRINUSE';
-      throw startupError(`cannot listen on ${config.HOST}:${config.PORT}`, inUse ? 'the port is in use (set PORT, or stop the other process)' : error);
+      throw startupError(
+        `cannot listen on ${config.HOST}:${config.PORT}`,
+        inUse ? 'the port is in use (set PORT, or stop the other process)' : error,
+      );
     }
     const port = (server.address() as AddressInfo).port;
     const url = `http://${config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST}:${port}`;
@@ -160,9 +177,14 @@ export async function startServer(
       logger.info({ docs: `${url}/api/docs` }, `Tidewatch: API docs at ${url}/api/docs`);
       if (demoAccounts) logger.info(`demo accounts: ${accounts}`);
     } else if (demoAccounts) {
-      logger.warn(`DEMO ACCOUNTS ARE ACTIVE IN PRODUCTION: ${accounts}. Delete them or change their passwords, and unset SEED_DEMO.`);
+      logger.warn(
+        `DEMO ACCOUNTS ARE ACTIVE IN PRODUCTION: ${accounts}. Delete them or change their passwords, and unset SEED_DEMO.`,
+      );
     }
-    logger.info({ url, database: database.file, driver: database.driver, redis: Boolean(shared) }, 'tidewatch listening');
+    logger.info(
+      { url, database: database.file, driver: database.driver, redis: Boolean(shared) },
+      'tidewatch listening',
+    );
     if (seed?.seeded) logger.info('seeded demo data into an empty database');
     if (seed && seed.skippedAssemblies.length > 0) {
       logger.warn(
@@ -171,7 +193,9 @@ export async function startServer(
       );
     }
     if (config.NODE_ENV === 'production' && config.METRICS_TOKEN === undefined) {
-      logger.warn('GET /metrics is served without a token: set METRICS_TOKEN or block /metrics at the proxy if the port is public');
+      logger.warn(
+        'GET /metrics is served without a token: set METRICS_TOKEN or block /metrics at the proxy if the port is public',
+      );
     }
 
     let closing: Promise<void> | undefined;
@@ -184,11 +208,14 @@ export async function startServer(
         // Connections already accepted may not have delivered their request yet (they look idle):
         // leave them a moment, then close whatever is idle as it becomes so.
         let reaper: NodeJS.Timeout | undefined;
-        const grace = setTimeout(() => {
-          server.closeIdleConnections();
-          reaper = setInterval(() => server.closeIdleConnections(), 100);
-          reaper.unref();
-        }, Math.min(IDLE_GRACE_MS, config.SHUTDOWN_TIMEOUT_MS));
+        const grace = setTimeout(
+          () => {
+            server.closeIdleConnections();
+            reaper = setInterval(() => server.closeIdleConnections(), 100);
+            reaper.unref();
+          },
+          Math.min(IDLE_GRACE_MS, config.SHUTDOWN_TIMEOUT_MS),
+        );
         grace.unref();
         // net.Server's close stops accepting without http.Server's immediate closing of "idle" connections.
         NetServer.prototype.close.call(server, () => {

@@ -49,7 +49,8 @@ export function textProblem(text: string, rule: TTextRule): string | undefined {
       return 'must not contain invisible, blank or separator characters (spaces other than U+0020)';
     }
   }
-  if (text.length < (rule.min ?? 0)) return rule.min === 1 ? 'must not be empty' : `must be at least ${rule.min} characters`;
+  if (text.length < (rule.min ?? 0))
+    return rule.min === 1 ? 'must not be empty' : `must be at least ${rule.min} characters`;
   if (text.length > rule.max) return `must be at most ${rule.max} characters`;
   return undefined;
 }

@@ -141,17 +141,23 @@ function checkAnnotation(json: unknown, key: string | null, annotation: unknown,
   const [type, parts] = annotation as unknown[];
   if (typeof type !== 'string' || !Object.hasOwn(INPUT_ANNOTATIONS, type)) {
     const what = Array.isArray(type) ? `[${shown(type[0])}, ...]` : shown(type);
-    throw refuse(`${name}: ${what} is not a type of input; inputs are JSON, and the only annotations read are "undefined" and "number" (NaN, Infinity, -0)`);
+    throw refuse(
+      `${name}: ${what} is not a type of input; inputs are JSON, and the only annotations read are "undefined" and "number" (NaN, Infinity, -0)`,
+    );
   }
-  if (annotation.length > 1 || parts !== undefined) throw refuse(`${name}: a value of type "${type}" has no parts to annotate`);
+  if (annotation.length > 1 || parts !== undefined)
+    throw refuse(`${name}: a value of type "${type}" has no parts to annotate`);
   const segments = key === null ? [] : pathSegments(key, legacy);
-  if (segments === null) throw refuse(`${name} is not a path: a backslash must be followed by "." or another backslash`);
+  if (segments === null)
+    throw refuse(`${name} is not a path: a backslash must be followed by "." or another backslash`);
   const refused = segments.find((segment) => REFUSED_SEGMENTS.has(segment));
   if (refused !== undefined) throw refuse(`${name} walks into "${refused}", which superjson refuses`);
   const value = valueAt(json, segments);
   if (value === MISSING) throw refuse(`${name} names no value of input.json`);
   if (!INPUT_ANNOTATIONS[type]!(value)) {
-    throw refuse(`${name} says "${type}", but input.json holds ${shown(value)} there, not what superjson writes for it`);
+    throw refuse(
+      `${name} says "${type}", but input.json holds ${shown(value)} there, not what superjson writes for it`,
+    );
   }
 }
 
@@ -163,7 +169,12 @@ function isStringArray(value: unknown): boolean {
 function isEqualities(value: unknown): boolean {
   const isPathLists = (lists: unknown) => isRecord(lists) && Object.values(lists).every(isStringArray);
   if (isRecord(value)) return isPathLists(value);
-  return Array.isArray(value) && (value.length === 1 || value.length === 2) && isStringArray(value[0]) && (value.length === 1 || isPathLists(value[1]));
+  return (
+    Array.isArray(value) &&
+    (value.length === 1 || value.length === 2) &&
+    isStringArray(value[0]) &&
+    (value.length === 1 || isPathLists(value[1]))
+  );
 }
 
 /**
@@ -185,10 +196,17 @@ export function deserializeInput(payload: unknown): unknown {
   const { json, meta } = payload;
   // `json` came from JSON.parse: the JSONValue superjson's type asks for.
   if (meta === undefined) return superjson.deserialize({ json } as SuperJSONResult);
-  if (!isRecord(meta)) throw refuse('input.meta must be an object {"values", "referentialEqualities", "v"} as superjson writes it');
-  const unexpectedMeta = Object.keys(meta).find((key) => key !== 'values' && key !== 'referentialEqualities' && key !== 'v');
-  if (unexpectedMeta !== undefined) throw refuse(`input.meta: ${shown(unexpectedMeta)} is not one of its keys ("values", "referentialEqualities", "v")`);
-  if (meta.v !== undefined && meta.v !== 1) throw refuse('input.meta.v must be 1 (or left out, as superjson 1 writes it)');
+  if (!isRecord(meta))
+    throw refuse('input.meta must be an object {"values", "referentialEqualities", "v"} as superjson writes it');
+  const unexpectedMeta = Object.keys(meta).find(
+    (key) => key !== 'values' && key !== 'referentialEqualities' && key !== 'v',
+  );
+  if (unexpectedMeta !== undefined)
+    throw refuse(
+      `input.meta: ${shown(unexpectedMeta)} is not one of its keys ("values", "referentialEqualities", "v")`,
+    );
+  if (meta.v !== undefined && meta.v !== 1)
+    throw refuse('input.meta.v must be 1 (or left out, as superjson 1 writes it)');
   if (meta.referentialEqualities !== undefined && !isEqualities(meta.referentialEqualities)) {
     throw refuse('input.meta.referentialEqualities must map paths to arrays of paths, as superjson writes it');
   }
@@ -196,7 +214,8 @@ export function deserializeInput(payload: unknown): unknown {
   const legacy = meta.v === undefined;
   if (Array.isArray(values)) checkAnnotation(json, null, values, legacy);
   else if (isRecord(values)) for (const key of Object.keys(values)) checkAnnotation(json, key, values[key], legacy);
-  else if (values !== undefined) throw refuse('input.meta.values must be an array or an object of annotations, as superjson writes it');
+  else if (values !== undefined)
+    throw refuse('input.meta.values must be an array or an object of annotations, as superjson writes it');
   return superjson.deserialize({ json, meta: { values, v: meta.v } } as SuperJSONResult);
 }
 

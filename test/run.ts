@@ -29,13 +29,18 @@ declare global {
  * Node 22 and 26 (better-sqlite3 and libSQL on a file) run them, and here they would only repeat those,
  * for two minutes of CI's budget.
  */
-const LOCAL_FILE_SUITES = /^(platform\/(docs-shell|lifecycle|backup-rotation|client-package|ecosystem-docs)|cross-cutting\/crash-safety)\.test\.ts$/;
+const LOCAL_FILE_SUITES =
+  /^(platform\/(docs-shell|lifecycle|backup-rotation|client-package|ecosystem-docs)|cross-cutting\/crash-safety)\.test\.ts$/;
 
 const pattern = process.argv[2] ?? '\\.test\\.ts$';
 const parsed = await parse('test', pattern, { cwd: process.cwd() });
-const leftOut = process.env.TEST_DATABASE === 'sqld' ? parsed.suites.filter((file) => LOCAL_FILE_SUITES.test(file.name)) : [];
+const leftOut =
+  process.env.TEST_DATABASE === 'sqld' ? parsed.suites.filter((file) => LOCAL_FILE_SUITES.test(file.name)) : [];
 const suites = parsed.suites.filter((file) => !leftOut.includes(file));
-if (leftOut.length > 0) console.log(`TEST_DATABASE=sqld: left out ${leftOut.map((file) => file.name).join(', ')} (local files only: run by the other passes)\n`);
+if (leftOut.length > 0)
+  console.log(
+    `TEST_DATABASE=sqld: left out ${leftOut.map((file) => file.name).join(', ')} (local files only: run by the other passes)\n`,
+  );
 if (suites.length === 0) {
   console.error(`no test suite matches ${pattern}`);
   process.exit(1);
@@ -59,7 +64,10 @@ for (const [index, file] of suites.entries()) {
  * tests that never ran stay out of "Passed", so Total minus Passed (what CI's .ci/run counts as failed)
  * includes them.
  */
-function failedIfAHookFailed(file: string, [errors, passed, skipped, total]: Awaited<ReturnType<TSuiteRun>>): Awaited<ReturnType<TSuiteRun>> {
+function failedIfAHookFailed(
+  file: string,
+  [errors, passed, skipped, total]: Awaited<ReturnType<TSuiteRun>>,
+): Awaited<ReturnType<TSuiteRun>> {
   const hooks = takeFailedHooks();
   if (hooks.length === 0) return [errors, passed, skipped, total];
   const notPassed = total > passed ? `: ${total - passed} of ${total} tests did not pass` : '';
@@ -86,7 +94,9 @@ await uvu.exec(false);
 function printSlowest(title: string, durationsMs: Map<string, number>): void {
   const slowest = [...durationsMs].sort((a, b) => b[1] - a[1]).slice(0, SLOWEST_SHOWN);
   if (slowest.length < 2) return;
-  console.log(`  ${title}:\n${slowest.map(([name, ms]) => `    ${(ms / 1000).toFixed(1).padStart(6)} s  ${name}`).join('\n')}\n`);
+  console.log(
+    `  ${title}:\n${slowest.map(([name, ms]) => `    ${(ms / 1000).toFixed(1).padStart(6)} s  ${name}`).join('\n')}\n`,
+  );
 }
 printSlowest('slowest files', fileMs);
 printSlowest('slowest tests', testDurationsMs);

@@ -90,14 +90,24 @@ const statements = {
   listCount: db.prepare('select coalesce(sum(n), 0) as n from assembly_listable_counts'),
   listPage: db.prepare(`select ${ASSEMBLY_COLUMNS} where ${LISTABLE} order by a.id desc limit ? offset ?`),
   // The FTS5 index holds only listable assemblies (migration 0006): newest matches first, capped.
-  searchCandidates: db.prepare('select rowid as id from assemblies_fts where assemblies_fts match ? order by rowid desc limit ?'),
-  searchPage: db.prepare(`select ${ASSEMBLY_COLUMNS} where a.id in (select value from json_each(?)) and ${LISTABLE} order by a.id desc`),
+  searchCandidates: db.prepare(
+    'select rowid as id from assemblies_fts where assemblies_fts match ? order by rowid desc limit ?',
+  ),
+  searchPage: db.prepare(
+    `select ${ASSEMBLY_COLUMNS} where a.id in (select value from json_each(?)) and ${LISTABLE} order by a.id desc`,
+  ),
   item: db.prepare(`select ${ASSEMBLY_COLUMNS} where a.uuid = ?`),
   // Views live in their own table (migration 0017): the row of a live assembly by id.
-  countView: db.prepare('update assembly_views set views = views + 1 where assembly_id = ? and exists (select 1 from assemblies a where a.id = ? and a.deleted_at is null) returning views'),
-  activeCampaigns: db.prepare('select * from drop_campaigns where starts_at <= ? and ends_at > ? order by ends_at asc, id asc'),
+  countView: db.prepare(
+    'update assembly_views set views = views + 1 where assembly_id = ? and exists (select 1 from assemblies a where a.id = ? and a.deleted_at is null) returning views',
+  ),
+  activeCampaigns: db.prepare(
+    'select * from drop_campaigns where starts_at <= ? and ends_at > ? order by ends_at asc, id asc',
+  ),
   nextStart: db.prepare('select min(starts_at) as at from drop_campaigns where starts_at > ?'),
-  currentSeason: db.prepare('select * from seasons where starts_at <= ? order by (ends_at > ?) desc, starts_at desc limit 1'),
+  currentSeason: db.prepare(
+    'select * from seasons where starts_at <= ? order by (ends_at > ?) desc, starts_at desc limit 1',
+  ),
   latestSnapshot: db.prepare('select * from war_snapshots where season_id = ? order by captured_at desc limit 1'),
   companies: db.prepare('select * from war_companies'),
   zones: db.prepare('select * from war_zones'),
@@ -144,7 +154,9 @@ function seasonOut(row: Record<string, any>, nowMs: number) {
 }
 
 function companyMap() {
-  return new Map((statements.companies.all() as Record<string, any>[]).map((row) => [row.id, { name: row.name, color: row.color }]));
+  return new Map(
+    (statements.companies.all() as Record<string, any>[]).map((row) => [row.id, { name: row.name, color: row.color }]),
+  );
 }
 
 let dropCache: { body: object; expiresAt: number } | undefined;
@@ -156,7 +168,16 @@ const EQUIPPED_RATE_LIMIT = 1_000_000_000;
 async function equip(server: FastifyInstance): Promise<void> {
   await server.register(fastifyHelmet, {
     // Our security headers (server/http/security.ts): the same CSP and resource policy; HSTS on, as ours in production.
-    contentSecurityPolicy: { directives: { defaultSrc: ["'self'"], scriptSrc: ["'self'"], styleSrc: ["'self'", "'unsafe-inline'"], imgSrc: ["'self'", 'data:'], connectSrc: ["'self'"], frameAncestors: ["'none'"] } },
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'"],
+        frameAncestors: ["'none'"],
+      },
+    },
     crossOriginResourcePolicy: { policy: 'cross-origin' },
   });
   // In memory (the plugin's default LRU store), keyed by the client address, with the limit headers on every answer.
@@ -172,15 +193,28 @@ async function equip(server: FastifyInstance): Promise<void> {
 class OneLinePerRequest extends LogController {
   override incomingRequest(): void {}
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
-    const line = { method: request.method, route: request.routeOptions.url ?? '(unmatched)', path: request.url.split('?', 1)[0], status: reply.statusCode, durationMs: reply.elapsedTime };
+    const line = {
+      method: request.method,
+      route: request.routeOptions.url ?? '(unmatched)',
+      path: request.url.split('?', 1)[0],
+      status: reply.statusCode,
+      durationMs: reply.elapsedTime,
+    };
     if (error || reply.statusCode >= 500) request.log.error({ ...line, err: error }, 'request');
     else request.log.info(line, 'request');
   }
 }
 
-const logFile = options.equipped ? (options.log ?? join(mkdtempSync(join(tmpdir(), 'tidewatch-peer-log-')), 'requests.log')) : undefined;
+const logFile = options.equipped
+  ? (options.log ?? join(mkdtempSync(join(tmpdir(), 'tidewatch-peer-log-')), 'requests.log'))
+  : undefined;
 const app = logFile
-  ? Fastify({ logger: { level: 'info', file: logFile }, logController: new OneLinePerRequest(), requestIdHeader: 'x-request-id', genReqId: () => randomUUID() })
+  ? Fastify({
+      logger: { level: 'info', file: logFile },
+      logController: new OneLinePerRequest(),
+      requestIdHeader: 'x-request-id',
+      genReqId: () => randomUUID(),
+    })
   : Fastify({ logger: false });
 if (options.equipped) await equip(app);
 const ok = (data: unknown) => ({ code: 200, message: 'success', data });
@@ -199,7 +233,9 @@ app.get('/api/assembly/list', async (request) => {
   let rows: TAssemblyRow[];
   let truncated = false;
   if (match) {
-    const found = (statements.searchCandidates.all(match, MAX_SEARCH_RESULTS + 1) as { id: number }[]).map((row) => row.id);
+    const found = (statements.searchCandidates.all(match, MAX_SEARCH_RESULTS + 1) as { id: number }[]).map(
+      (row) => row.id,
+    );
     truncated = found.length > MAX_SEARCH_RESULTS;
     total = Math.min(found.length, MAX_SEARCH_RESULTS);
     const pageIds = found.slice(0, total).slice(offset, offset + pageSize);
@@ -208,7 +244,11 @@ app.get('/api/assembly/list', async (request) => {
     total = (statements.listCount.get() as { n: number }).n;
     rows = statements.listPage.all(pageSize, offset) as TAssemblyRow[];
   }
-  return ok({ items: rows.map(summary), pagination: { page, pageSize, total, totalPages: Math.ceil(total / pageSize) }, truncated });
+  return ok({
+    items: rows.map(summary),
+    pagination: { page, pageSize, total, totalPages: Math.ceil(total / pageSize) },
+    truncated,
+  });
 });
 
 app.get('/api/assembly/item', async (request, reply) => {
@@ -232,8 +272,12 @@ app.get('/api/drop/current', async () => {
   const rows = statements.activeCampaigns.all(nowMs, nowMs) as Record<string, any>[];
   const ids = rows.map((row) => row.id);
   const placeholders = ids.map(() => '?').join(',') || 'null';
-  const rewards = db.prepare(`select * from drop_rewards where campaign_id in (${placeholders}) order by campaign_id, position`).all(...ids) as Record<string, any>[];
-  const channels = db.prepare(`select * from drop_channels where campaign_id in (${placeholders}) order by campaign_id, position`).all(...ids) as Record<string, any>[];
+  const rewards = db
+    .prepare(`select * from drop_rewards where campaign_id in (${placeholders}) order by campaign_id, position`)
+    .all(...ids) as Record<string, any>[];
+  const channels = db
+    .prepare(`select * from drop_channels where campaign_id in (${placeholders}) order by campaign_id, position`)
+    .all(...ids) as Record<string, any>[];
   const next = (statements.nextStart.get(nowMs) as { at: number | null }).at;
   const expiresAt = Math.min(nowMs + DROP_TTL_MS, ...rows.map((row) => row.ends_at), ...(next ? [next] : []));
   const items = rows.map((row) => ({
@@ -247,7 +291,9 @@ app.get('/api/drop/current', async () => {
     startsAt: iso(row.starts_at),
     endsAt: iso(row.ends_at),
     status: 'active',
-    rewards: rewards.filter((r) => r.campaign_id === row.id).map((r) => ({ name: r.name, imageUrl: r.image_url, requiredMinutes: r.required_minutes })),
+    rewards: rewards
+      .filter((r) => r.campaign_id === row.id)
+      .map((r) => ({ name: r.name, imageUrl: r.image_url, requiredMinutes: r.required_minutes })),
     channels: channels.filter((c) => c.campaign_id === row.id).map((c) => ({ name: c.name, url: c.url })),
   }));
   const body = ok({ items, generatedAt: iso(nowMs), expiresAt: iso(expiresAt), cache: 'hit' });
@@ -267,13 +313,19 @@ app.get('/api/stateOfWar/latest', async (_request, reply) => {
   const zones = statements.snapshotZones.all(snapshot.id) as Record<string, any>[];
   const hotspots = statements.snapshotHotspots.all(snapshot.id) as Record<string, any>[];
   const held = new Map<string, number>();
-  for (const zone of zones) if (zone.controller_id) held.set(zone.controller_id, (held.get(zone.controller_id) ?? 0) + 1);
+  for (const zone of zones)
+    if (zone.controller_id) held.set(zone.controller_id, (held.get(zone.controller_id) ?? 0) + 1);
   const company = (id: string) => companies.get(id) ?? { name: id, color: '#808080' };
   return ok({
     season: seasonOut(season, nowMs),
     capturedAt: iso(snapshot.captured_at),
     companies: scores
-      .map((s) => ({ id: s.company_id, ...company(s.company_id), score: s.score, zonesControlled: held.get(s.company_id) ?? 0 }))
+      .map((s) => ({
+        id: s.company_id,
+        ...company(s.company_id),
+        score: s.score,
+        zonesControlled: held.get(s.company_id) ?? 0,
+      }))
       .sort((a, b) => b.score - a.score || a.id.localeCompare(b.id))
       .map((entry, index) => ({ ...entry, rank: index + 1 })),
     zones: zones.map((zone) => ({
@@ -284,7 +336,13 @@ app.get('/api/stateOfWar/latest', async (_request, reply) => {
         .map(([companyId, score]) => ({ companyId, name: company(companyId).name, score }))
         .sort((a, b) => b.score - a.score || a.companyId.localeCompare(b.companyId)),
     })),
-    hotspots: hotspots.map((h) => ({ zoneId: h.zone_id, zoneName: zoneNames.get(h.zone_id) ?? h.zone_id, name: h.name, kind: h.kind, endsAt: iso(h.ends_at) })),
+    hotspots: hotspots.map((h) => ({
+      zoneId: h.zone_id,
+      zoneName: zoneNames.get(h.zone_id) ?? h.zone_id,
+      name: h.name,
+      kind: h.kind,
+      endsAt: iso(h.ends_at),
+    })),
   });
 });
 
@@ -302,12 +360,19 @@ app.get('/api/stateOfWar/history', async (request, reply) => {
   const fromMs = lastBucketStart - (bucketCount - 1) * bucketMs;
   const toMs = lastBucketStart + bucketMs;
   const perBucket = statements.historyBuckets.all(fromMs, bucketMs, season.id, fromMs, toMs) as Record<string, any>[];
-  const perCompany = statements.historyCompanies.all(fromMs, bucketMs, season.id, fromMs, toMs) as Record<string, any>[];
+  const perCompany = statements.historyCompanies.all(fromMs, bucketMs, season.id, fromMs, toMs) as Record<
+    string,
+    any
+  >[];
   const lastIds = perBucket.map((row) => row.last_id as number);
   const marks = lastIds.map(() => '?').join(',') || 'null';
-  const closing = db.prepare(`select * from war_company_scores where snapshot_id in (${marks})`).all(...lastIds) as Record<string, any>[];
+  const closing = db
+    .prepare(`select * from war_company_scores where snapshot_id in (${marks})`)
+    .all(...lastIds) as Record<string, any>[];
   const heldRows = db
-    .prepare(`select snapshot_id, controller_id, count(*) as n from war_zone_control where snapshot_id in (${marks}) and controller_id is not null group by snapshot_id, controller_id`)
+    .prepare(
+      `select snapshot_id, controller_id, count(*) as n from war_zone_control where snapshot_id in (${marks}) and controller_id is not null group by snapshot_id, controller_id`,
+    )
     .all(...lastIds) as Record<string, any>[];
   const names = companyMap();
   const closingScore = new Map(closing.map((row) => [`${row.snapshot_id}/${row.company_id}`, row.score]));
@@ -331,7 +396,16 @@ app.get('/api/stateOfWar/history', async (request, reply) => {
         .map((row) => {
           const company = names.get(row.company_id) ?? { name: row.company_id, color: '#808080' };
           const key = `${stat!.last_id}/${row.company_id}`;
-          return { id: row.company_id, name: company.name, color: company.color, score: closingScore.get(key) ?? 0, average: round2(row.average), min: row.min, max: row.max, zonesControlled: heldCount.get(key) ?? 0 };
+          return {
+            id: row.company_id,
+            name: company.name,
+            color: company.color,
+            score: closingScore.get(key) ?? 0,
+            average: round2(row.average),
+            min: row.min,
+            max: row.max,
+            zonesControlled: heldCount.get(key) ?? 0,
+          };
         })
         .sort((a, b) => b.score - a.score || a.id.localeCompare(b.id)),
     };
@@ -341,14 +415,22 @@ app.get('/api/stateOfWar/history', async (request, reply) => {
 
 app.post('/api/user/signin', async (request, reply) => {
   const body = (request.body ?? {}) as { username?: string; password?: string };
-  if (typeof body.username !== 'string' || typeof body.password !== 'string') return fail(reply, 400, 'username and password are required');
+  if (typeof body.username !== 'string' || typeof body.password !== 'string')
+    return fail(reply, 400, 'username and password are required');
   const key = body.username.toLowerCase();
-  const user = (key.includes('@') ? statements.userByEmail : statements.userByName).get(key) as Record<string, any> | undefined;
+  const user = (key.includes('@') ? statements.userByEmail : statements.userByName).get(key) as
+    | Record<string, any>
+    | undefined;
   const valid = user ? await verify(user.password_hash, body.password).catch(() => false) : false;
   if (!user || !valid) return fail(reply, 401, 'Wrong username or password');
   const token = randomBytes(20).toString('base64url');
   const nowMs = Date.now();
-  statements.insertSession.run(createHash('sha256').update(token).digest('hex'), user.id, nowMs + SESSION_LIFETIME_MS, nowMs);
+  statements.insertSession.run(
+    createHash('sha256').update(token).digest('hex'),
+    user.id,
+    nowMs + SESSION_LIFETIME_MS,
+    nowMs,
+  );
   return ok({
     token,
     expiresAt: iso(nowMs + SESSION_LIFETIME_MS),

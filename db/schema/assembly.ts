@@ -116,7 +116,9 @@ export const assemblies = sqliteTable(
     forkCount: integer('fork_count').notNull().default(0),
     /** sort=rating's key: the smoothed average (sum + 3 x 5) / (count + 5), computed by SQLite on read and in its indexes. */
     ratingRank: real('rating_rank').generatedAlwaysAs(
-      sql.raw(`(rating_sum + ${RATING_PRIOR_MEAN * RATING_PRIOR_COUNT}) * 1.0 / (rating_count + ${RATING_PRIOR_COUNT})`),
+      sql.raw(
+        `(rating_sum + ${RATING_PRIOR_MEAN * RATING_PRIOR_COUNT}) * 1.0 / (rating_count + ${RATING_PRIOR_COUNT})`,
+      ),
       { mode: 'virtual' },
     ),
     /**
@@ -187,7 +189,10 @@ export const assemblyLikes = sqliteTable(
     createdAt: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
   },
   // The second index serves a user's likes, newest first (user/likes, user/space/likes).
-  (table) => [primaryKey({ columns: [table.assemblyId, table.userId] }), index('assembly_likes_user').on(table.userId, table.createdAt)],
+  (table) => [
+    primaryKey({ columns: [table.assemblyId, table.userId] }),
+    index('assembly_likes_user').on(table.userId, table.createdAt),
+  ],
 );
 
 export const assemblyRatings = sqliteTable(
@@ -204,4 +209,3 @@ export const assemblyRatings = sqliteTable(
   },
   (table) => [primaryKey({ columns: [table.assemblyId, table.userId] })],
 );
-

@@ -63,9 +63,12 @@ export const mapPoints = sqliteTable(
      * the nearby search seeks each step of its box in the longitude range, rather than walking the
      * whole band of latitude round the globe. Computed on read, never stored.
      */
-    latitudeCell: integer('latitude_cell').generatedAlwaysAs(sql.raw(`CAST((latitude + 90) * ${LATITUDE_CELLS_PER_DEGREE} AS INTEGER)`), {
-      mode: 'virtual',
-    }),
+    latitudeCell: integer('latitude_cell').generatedAlwaysAs(
+      sql.raw(`CAST((latitude + 90) * ${LATITUDE_CELLS_PER_DEGREE} AS INTEGER)`),
+      {
+        mode: 'virtual',
+      },
+    ),
   },
   (table) => [
     index('map_points_collection_position').on(table.collectionId, table.position),
@@ -103,5 +106,8 @@ export const mapCollectionShares = sqliteTable(
     canEdit: integer('can_edit', { mode: 'boolean' }).notNull().default(false),
     createdAt: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
   },
-  (table) => [primaryKey({ columns: [table.collectionId, table.userId] }), index('map_collection_shares_user').on(table.userId)],
+  (table) => [
+    primaryKey({ columns: [table.collectionId, table.userId] }),
+    index('map_collection_shares_user').on(table.userId),
+  ],
 );

@@ -14,7 +14,9 @@ export const users = sqliteTable(
     /** Stored lower-case. */
     email: text('email').notNull().unique(),
     passwordHash: text('password_hash').notNull(),
-    role: text('role', { enum: ['user', 'admin'] }).notNull().default('user'),
+    role: text('role', { enum: ['user', 'admin'] })
+      .notNull()
+      .default('user'),
     /**
      * Public profile (issue 19). `alternativeName` is the display name the web client edits through
      * `user/changeAlternativeName`; `username` stays the unique sign-in name. `avatarUrl` is either an

@@ -69,16 +69,36 @@ function checkImports(): void {
     const stray = importedSpecifiers(readFileSync(join(DIST_DIR, file), 'utf8')).filter(
       (specifier) => !ALLOWED_IMPORTS.has(specifier) && !specifier.startsWith('./'),
     );
-    if (stray.length > 0) throw new Error(`dist/${file} imports ${stray.join(', ')}: only ${[...ALLOWED_IMPORTS].join(', ')} may be imported`);
+    if (stray.length > 0)
+      throw new Error(
+        `dist/${file} imports ${stray.join(', ')}: only ${[...ALLOWED_IMPORTS].join(', ')} may be imported`,
+      );
   }
 }
 
 export async function buildClient(): Promise<void> {
   rmSync(DIST_DIR, { recursive: true, force: true });
   await generateRestTypes();
-  await build({ entryPoints: ENTRIES, outdir: DIST_DIR, bundle: true, packages: 'external', format: 'esm', platform: 'neutral', target: 'es2022', logLevel: 'warning' });
-  const declarations = await rollup({ input: ENTRIES, plugins: [serverStandIns(), dts({ tsconfig: join(CLIENT_DIR, 'tsconfig.json') })] });
-  await declarations.write({ dir: DIST_DIR, format: 'es', entryFileNames: '[name].d.ts', chunkFileNames: '[name].d.ts' });
+  await build({
+    entryPoints: ENTRIES,
+    outdir: DIST_DIR,
+    bundle: true,
+    packages: 'external',
+    format: 'esm',
+    platform: 'neutral',
+    target: 'es2022',
+    logLevel: 'warning',
+  });
+  const declarations = await rollup({
+    input: ENTRIES,
+    plugins: [serverStandIns(), dts({ tsconfig: join(CLIENT_DIR, 'tsconfig.json') })],
+  });
+  await declarations.write({
+    dir: DIST_DIR,
+    format: 'es',
+    entryFileNames: '[name].d.ts',
+    chunkFileNames: '[name].d.ts',
+  });
   await declarations.close();
   checkImports();
 }

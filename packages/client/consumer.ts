@@ -58,11 +58,18 @@ export async function createConsumerProject(dir: string, tarball: string): Promi
 
 /** Points the project's tsconfig at these files (relative to `dir`). */
 function writeTsconfig(dir: string, files: string[]): void {
-  writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: CONSUMER_COMPILER_OPTIONS, files }, null, 2));
+  writeFileSync(
+    join(dir, 'tsconfig.json'),
+    JSON.stringify({ compilerOptions: CONSUMER_COMPILER_OPTIONS, files }, null, 2),
+  );
 }
 
 /** `tsc -p .` in `dir` on these files, by default with the project's own tsc; status 0 when they type-check. */
-export function typeCheck(dir: string, files: string[], tsc = join(dir, 'node_modules/typescript/bin/tsc')): Promise<TProcessResult> {
+export function typeCheck(
+  dir: string,
+  files: string[],
+  tsc = join(dir, 'node_modules/typescript/bin/tsc'),
+): Promise<TProcessResult> {
   writeTsconfig(dir, files);
   return runCommand(process.execPath, [tsc, '-p', '.'], { cwd: dir });
 }

@@ -17,7 +17,8 @@ function rotatedTime(name: string): number | undefined {
 function keepDays(value: unknown): number | undefined {
   if (value === undefined) return undefined;
   const days = Number(value);
-  if (typeof value !== 'string' || !/^\d+$/.test(value) || days < 1 || days > 3650) throw new UsageError('--keep takes a number of days from 1 to 3650');
+  if (typeof value !== 'string' || !/^\d+$/.test(value) || days < 1 || days > 3650)
+    throw new UsageError('--keep takes a number of days from 1 to 3650');
   return days;
 }
 
@@ -48,13 +49,15 @@ export const backupCommand: TCommand = {
   options: { force: { type: 'boolean' }, keep: { type: 'string' } },
   async run({ positionals, values, database, print, progress }) {
     const [target, extra] = positionals;
-    if (!target || extra !== undefined) throw new UsageError('expected exactly one <file> (or <directory> with --keep)');
+    if (!target || extra !== undefined)
+      throw new UsageError('expected exactly one <file> (or <directory> with --keep)');
     const days = keepDays(values.keep);
     const now = new Date();
     let file = target;
     if (days !== undefined) {
       if (values.force) throw new UsageError('--force and --keep do not go together: --keep never overwrites');
-      if (existsSync(target) && !statSync(target).isDirectory()) throw new UsageError(`${target} is not a directory (--keep writes into a directory)`);
+      if (existsSync(target) && !statSync(target).isDirectory())
+        throw new UsageError(`${target} is not a directory (--keep writes into a directory)`);
       mkdirSync(target, { recursive: true });
       file = join(target, rotatedName(now));
     }
@@ -62,7 +65,9 @@ export const backupCommand: TCommand = {
     const opened = await database();
     if (opened.file === ':memory:') throw new UsageError('DATABASE_URL is in memory: nothing to back up');
     if (opened.remote) {
-      throw new UsageError('DATABASE_URL is a libSQL server: back it up on the server (Turso point-in-time restore, sqld snapshots)');
+      throw new UsageError(
+        'DATABASE_URL is a libSQL server: back it up on the server (Turso point-in-time restore, sqld snapshots)',
+      );
     }
     progress('backup', 0, 1);
     await opened.backup(file);
@@ -70,7 +75,9 @@ export const backupCommand: TCommand = {
     print(`backup of ${opened.file} written to ${file}`);
     if (days !== undefined) {
       const pruned = pruneRotated(target, days, now, basename(file));
-      print(`kept ${days} days: ${pruned.length} older backup${pruned.length === 1 ? '' : 's'} deleted${pruned.length ? ` (${pruned.join(', ')})` : ''}`);
+      print(
+        `kept ${days} days: ${pruned.length} older backup${pruned.length === 1 ? '' : 's'} deleted${pruned.length ? ` (${pruned.join(', ')})` : ''}`,
+      );
     }
   },
 };

@@ -74,8 +74,16 @@ export async function runCommand(command: TCommand, argv: string[], print: (line
           // With an embedded replica configured, a command works on the primary itself: the
           // instances' replicas pick its writes up within DATABASE_SYNC_INTERVAL_S.
           opened = config.DATABASE_SYNC_URL
-            ? openDatabase(config.DATABASE_SYNC_URL, { driver: 'libsql', authToken: config.DATABASE_AUTH_TOKEN, timeoutMs: config.DATABASE_TIMEOUT_MS })
-            : openDatabase(config.DATABASE_URL, { driver: config.DATABASE_DRIVER, authToken: config.DATABASE_AUTH_TOKEN, timeoutMs: config.DATABASE_TIMEOUT_MS });
+            ? openDatabase(config.DATABASE_SYNC_URL, {
+                driver: 'libsql',
+                authToken: config.DATABASE_AUTH_TOKEN,
+                timeoutMs: config.DATABASE_TIMEOUT_MS,
+              })
+            : openDatabase(config.DATABASE_URL, {
+                driver: config.DATABASE_DRIVER,
+                authToken: config.DATABASE_AUTH_TOKEN,
+                timeoutMs: config.DATABASE_TIMEOUT_MS,
+              });
           // Held like a server's (db/lock.ts): `restore` refuses to replace the file under a running command.
           if (!opened.remote && opened.file !== ':memory:') {
             try {

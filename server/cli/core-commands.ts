@@ -24,7 +24,9 @@ export const seedCommand: TCommand = {
     if (!report.seeded) print('database is not empty: nothing seeded');
     else print('demo data seeded');
     if (report.skippedAssemblies.length > 0) {
-      print(`demo assemblies skipped (the catalog in the database lacks their hulls or items): ${report.skippedAssemblies.join('; ')}`);
+      print(
+        `demo assemblies skipped (the catalog in the database lacks their hulls or items): ${report.skippedAssemblies.join('; ')}`,
+      );
     }
   },
 };

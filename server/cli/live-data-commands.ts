@@ -20,7 +20,10 @@ export const importDropsCommand: TCommand = {
   async run({ positionals, database, print, progress }) {
     const data = await readJsonArgument(positionals);
     const campaigns = parseDropImport(data);
-    const result = await upsertCampaigns({ db: (await database()).db, now: () => new Date() }, { campaigns, onProgress: progress });
+    const result = await upsertCampaigns(
+      { db: (await database()).db, now: () => new Date() },
+      { campaigns, onProgress: progress },
+    );
     print(`drop campaigns: ${result.created} created, ${result.updated} updated`);
   },
 };
@@ -33,8 +36,13 @@ export const importWarCommand: TCommand = {
   async run({ positionals, database, print, progress }) {
     const data = await readJsonArgument(positionals);
     const file = isCommunitySeasons(data) ? { seasons: seasonsFromCommunityFormat(data) } : data;
-    const result = await importWarFile({ db: (await database()).db, now: () => new Date() }, { data: file, onProgress: progress });
-    print(`war data: ${result.seasons} seasons, ${result.zones} zones, ${result.companies} companies, ${result.snapshots} snapshots imported`);
+    const result = await importWarFile(
+      { db: (await database()).db, now: () => new Date() },
+      { data: file, onProgress: progress },
+    );
+    print(
+      `war data: ${result.seasons} seasons, ${result.zones} zones, ${result.companies} companies, ${result.snapshots} snapshots imported`,
+    );
   },
 };
 
@@ -42,7 +50,7 @@ export const importCalendarCommand: TCommand = {
   name: 'import-calendar',
   usage: 'import-calendar <file.json>',
   description:
-    "Replaces season calendars from { \"season\": \"y2s4\", \"events\": [...] } or a list of those (events as PUT /api/admin/calendar/{season}). All or nothing.",
+    'Replaces season calendars from { "season": "y2s4", "events": [...] } or a list of those (events as PUT /api/admin/calendar/{season}). All or nothing.',
   async run({ positionals, database, print, progress }) {
     const data = await readJsonArgument(positionals);
     const results = await importCalendarFile({ db: (await database()).db }, { data, onProgress: progress });
@@ -61,12 +69,21 @@ export const thinWarCommand: TCommand = {
     const given = values['older-than-days'];
     let days = config.WAR_THIN_AFTER_DAYS;
     if (given !== undefined) {
-      if (typeof given !== 'string' || !/^\d{1,4}$/.test(given) || Number(given) < 1) throw new UsageError('--older-than-days must be a whole number of days, at least 1');
+      if (typeof given !== 'string' || !/^\d{1,4}$/.test(given) || Number(given) < 1)
+        throw new UsageError('--older-than-days must be a whole number of days, at least 1');
       days = Number(given);
     }
-    const result = await thinWarSnapshots({ db: (await database()).db, now: () => new Date() }, { olderThanDays: days });
+    const result = await thinWarSnapshots(
+      { db: (await database()).db, now: () => new Date() },
+      { olderThanDays: days },
+    );
     print(`thinned war snapshots before ${result.cutoff}: ${result.deleted} deleted`);
   },
 };
 
-export const LIVE_DATA_COMMANDS: TCommand[] = [importDropsCommand, importWarCommand, importCalendarCommand, thinWarCommand];
+export const LIVE_DATA_COMMANDS: TCommand[] = [
+  importDropsCommand,
+  importWarCommand,
+  importCalendarCommand,
+  thinWarCommand,
+];

@@ -22,7 +22,9 @@ export function createProgressReporter(stream: NodeJS.WriteStream = process.stde
     if (!current) return;
     const seconds = ((performance.now() - current.startedMs) / 1000).toFixed(1);
     current.bar?.stop();
-    stream.write(`${failed ? 'failed: ' : ''}${current.stage}: ${number.format(current.done)}/${number.format(current.total)} in ${seconds} s\n`);
+    stream.write(
+      `${failed ? 'failed: ' : ''}${current.stage}: ${number.format(current.done)}/${number.format(current.total)} in ${seconds} s\n`,
+    );
     current = undefined;
   };
   return {
@@ -31,7 +33,10 @@ export function createProgressReporter(stream: NodeJS.WriteStream = process.stde
       if (!current) {
         current = { stage, done, total, startedMs: performance.now() };
         if (stream.isTTY) {
-          current.bar = new SingleBar({ stream, format: `${stage} [{bar}] {value}/{total}`, clearOnComplete: true, hideCursor: true }, Presets.shades_classic);
+          current.bar = new SingleBar(
+            { stream, format: `${stage} [{bar}] {value}/{total}`, clearOnComplete: true, hideCursor: true },
+            Presets.shades_classic,
+          );
           current.bar.start(total, done);
         }
       }

@@ -36,8 +36,14 @@ export const restoreCommand: TCommand = {
       lock = takeExclusiveLock(target);
     } catch (error) {
       if (!(error instanceof DatabaseLockBusyError)) throw error;
-      if (!values.force) throw new AppError('CONFLICT', `refusing to restore: ${error.message}; stop it first (--force restores anyway, unsafely)`);
-      print(`warning: ${error.message}; restoring anyway (--force): stop and start that server now, it still holds the old state in memory`);
+      if (!values.force)
+        throw new AppError(
+          'CONFLICT',
+          `refusing to restore: ${error.message}; stop it first (--force restores anyway, unsafely)`,
+        );
+      print(
+        `warning: ${error.message}; restoring anyway (--force): stop and start that server now, it still holds the old state in memory`,
+      );
     }
     try {
       await restoreInto(file, target, config.DATABASE_URL, print, progress);
@@ -50,7 +56,13 @@ export const restoreCommand: TCommand = {
 /** Checks the backup, keeps the current database beside it, puts the backup in its place and migrates it. */
 const RESTORE_STEPS = 4;
 
-async function restoreInto(file: string, target: string, url: string, print: (line: string) => void, progress: TProgressListener): Promise<void> {
+async function restoreInto(
+  file: string,
+  target: string,
+  url: string,
+  print: (line: string) => void,
+  progress: TProgressListener,
+): Promise<void> {
   const step = (done: number) => progress('restore', done, RESTORE_STEPS);
   step(0);
   // Checks run on a scratch copy: opening a SQLite file can write to it, and the backup must stay as it was.
@@ -71,7 +83,8 @@ async function restoreInto(file: string, target: string, url: string, print: (li
     const history = await candidate.db.get<{ n: number }>(
       sql`select count(*) as n from sqlite_master where type = 'table' and name = '__drizzle_migrations'`,
     );
-    if (!history?.n) throw new AppError('BAD_REQUEST', `${file} is not a Tidewatch database (it has no migration history)`);
+    if (!history?.n)
+      throw new AppError('BAD_REQUEST', `${file} is not a Tidewatch database (it has no migration history)`);
     step(1);
 
     if (existsSync(target)) {
@@ -95,7 +108,8 @@ async function restoreInto(file: string, target: string, url: string, print: (li
   try {
     await restored.migrate();
     const check = await restored.integrityCheck();
-    if (check !== 'ok') throw new AppError('INTERNAL_SERVER_ERROR', `restored database fails the integrity check: ${check}`);
+    if (check !== 'ok')
+      throw new AppError('INTERNAL_SERVER_ERROR', `restored database fails the integrity check: ${check}`);
     step(4);
   } finally {
     restored.close();

@@ -24,14 +24,17 @@ export const subscriptionImportCommand: TCommand = {
     const { db } = await database();
     const now = new Date();
     const counts = await transaction(db, (tx) => importSubscriptionCatalog({ db: tx, now: () => now }, parsed.data));
-    print(`imported ${counts.plans} plan(s), ${counts.tiers} tier(s), ${counts.payTypes} pay type(s)${counts.goal ? ' and the goal' : ''}`);
+    print(
+      `imported ${counts.plans} plan(s), ${counts.tiers} tier(s), ${counts.payTypes} pay type(s)${counts.goal ? ' and the goal' : ''}`,
+    );
   },
 };
 
 export const orderConfirmCommand: TCommand = {
   name: 'order-confirm',
   usage: 'order-confirm <orderId>',
-  description: 'Marks a pending sponsorship order paid (a payment received by hand) and extends the membership; repeating it changes nothing.',
+  description:
+    'Marks a pending sponsorship order paid (a payment received by hand) and extends the membership; repeating it changes nothing.',
   async run({ positionals, database, print }) {
     const [orderId, extra] = positionals;
     if (!orderId || extra !== undefined) throw new UsageError('expected exactly one <orderId>');
@@ -47,7 +50,8 @@ export const orderConfirmCommand: TCommand = {
 export const ordersExpireCommand: TCommand = {
   name: 'orders-expire',
   usage: 'orders-expire',
-  description: 'Marks pending sponsorship orders past their 30-minute deadline as expired (the server also does this every minute).',
+  description:
+    'Marks pending sponsorship orders past their 30-minute deadline as expired (the server also does this every minute).',
   async run({ positionals, database, print }) {
     if (positionals.length > 0) throw new UsageError('takes no arguments');
     print(`${await expirePendingOrders({ db: (await database()).db, now: () => new Date() })} order(s) expired`);

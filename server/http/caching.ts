@@ -53,7 +53,8 @@ export function httpCaching<TOutput>(caching: THttpCaching<TOutput>): THttpCachi
 
 /** Writes what `caching` declares of `output` into the call's response headers and replay flag. */
 export function applyHttpCaching(caching: THttpCaching, output: unknown, ctx: TContext): void {
-  const cacheControl = typeof caching.cacheControl === 'function' ? caching.cacheControl(output, ctx.deps.now()) : caching.cacheControl;
+  const cacheControl =
+    typeof caching.cacheControl === 'function' ? caching.cacheControl(output, ctx.deps.now()) : caching.cacheControl;
   if (cacheControl !== undefined) ctx.responseHeaders['cache-control'] = cacheControl;
   if (caching.etag) ctx.responseHeaders.etag = caching.etag(output);
   if (caching.stored?.replayable && !caching.stored.replayable(output)) ctx.replayable = false;

@@ -41,7 +41,13 @@ export function onRequestDone(
   res.once('close', () => {
     const seconds = (performance.now() - startedAt) / 1e3;
     const aborted = !res.writableFinished;
-    done({ method: methodLabel(req.method), path: pathOf(req.url), status: aborted ? CLIENT_CLOSED : res.statusCode, seconds, aborted });
+    done({
+      method: methodLabel(req.method),
+      path: pathOf(req.url),
+      status: aborted ? CLIENT_CLOSED : res.statusCode,
+      seconds,
+      aborted,
+    });
   });
 }
 

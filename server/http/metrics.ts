@@ -24,7 +24,10 @@ export function methodLabel(method: string | undefined): string {
  * Maps a request path to its route template (`/api/map/collection/{uuid}`, `/trpc/user.me`), the
  * label of logs and metrics. Only names that exist in the router come out, so cardinality is bounded.
  */
-export function createRouteLabeler(router: AnyRouter, routes: RouteTable): (pathname: string, req?: IncomingMessage) => string {
+export function createRouteLabeler(
+  router: AnyRouter,
+  routes: RouteTable,
+): (pathname: string, req?: IncomingMessage) => string {
   const procedures = new Set(Object.keys(router._def.procedures as Record<string, unknown>));
 
   return (pathname, req) => {
@@ -122,7 +125,11 @@ export function createMetrics(options: {
       }
       const body = await registry.metrics();
       const head = responseHeadOf(res);
-      head.setAll({ 'content-type': registry.contentType, 'cache-control': 'no-store', 'content-length': Buffer.byteLength(body) });
+      head.setAll({
+        'content-type': registry.contentType,
+        'cache-control': 'no-store',
+        'content-length': Buffer.byteLength(body),
+      });
       head.send(res, 200, method === 'HEAD' ? undefined : body);
     },
   };

@@ -10,7 +10,9 @@ export const UNLIMITED_API_PATHS: ReadonlySet<string> = new Set(['/health', '/op
 
 /** Whether a request path is outside the global per-client budget (besides the docs page, docs.ts). */
 export function isUnlimitedPath(pathname: string): boolean {
-  return pathname === '/metrics' || (pathname.startsWith('/api/') && UNLIMITED_API_PATHS.has(pathname.slice('/api'.length)));
+  return (
+    pathname === '/metrics' || (pathname.startsWith('/api/') && UNLIMITED_API_PATHS.has(pathname.slice('/api'.length)))
+  );
 }
 
 /** The state of one key after a hit: what the RateLimit-* headers report. */
@@ -141,33 +143,77 @@ export interface TRateLimits {
 
 export function createRateLimits(config: TConfig, store: TRateLimitStore = memoryRateLimitStore): TRateLimits {
   return {
-    global: createRateLimit('global', { points: config.RATE_LIMIT_GLOBAL, durationSeconds: 60, message: 'Too many requests' }, store),
-    signinClient: createRateLimit('signin-client', {
-      points: config.RATE_LIMIT_SIGNIN,
-      durationSeconds: 15 * 60,
-      message: 'Too many sign-in attempts from this client',
-    }, store),
-    signinAccount: createRateLimit('signin-account', {
-      points: config.RATE_LIMIT_SIGNIN_ACCOUNT,
-      durationSeconds: 15 * 60,
-      message: 'Too many failed sign-ins for this account',
-    }, store),
-    signup: createRateLimit('signup', { points: config.RATE_LIMIT_SIGNUP, durationSeconds: 60 * 60, message: 'Too many sign-ups from this client' }, store),
-    captcha: createRateLimit('captcha', { points: config.RATE_LIMIT_CAPTCHA, durationSeconds: 60, message: 'Too many captcha requests' }, store),
-    orderCreate: createRateLimit('order-create', { points: config.RATE_LIMIT_ORDERS, durationSeconds: 60 * 60, message: 'Too many orders' }, store),
-    commentWrite: createRateLimit('comment-write', { points: config.RATE_LIMIT_COMMENTS, durationSeconds: 10 * 60, message: 'Too many comments' }, store),
-    avatarUpload: createRateLimit('avatar-upload', { points: config.RATE_LIMIT_AVATAR_UPLOADS, durationSeconds: 60 * 60, message: 'Too many avatar uploads' }, store),
-    fork: createRateLimit('fork', { points: config.RATE_LIMIT_FORKS, durationSeconds: 60 * 60, message: 'Too many forks' }, store),
-    assemblyPasswordClient: createRateLimit('assembly-password-client', {
-      points: config.RATE_LIMIT_ASSEMBLY_PASSWORD_CLIENT,
-      durationSeconds: 15 * 60,
-      message: 'Too many wrong passwords for this assembly from this client',
-    }, store),
-    assemblyPassword: createRateLimit('assembly-password', {
-      points: config.RATE_LIMIT_ASSEMBLY_PASSWORD,
-      durationSeconds: 15 * 60,
-      message: 'Too many wrong passwords for this assembly',
-    }, store),
+    global: createRateLimit(
+      'global',
+      { points: config.RATE_LIMIT_GLOBAL, durationSeconds: 60, message: 'Too many requests' },
+      store,
+    ),
+    signinClient: createRateLimit(
+      'signin-client',
+      {
+        points: config.RATE_LIMIT_SIGNIN,
+        durationSeconds: 15 * 60,
+        message: 'Too many sign-in attempts from this client',
+      },
+      store,
+    ),
+    signinAccount: createRateLimit(
+      'signin-account',
+      {
+        points: config.RATE_LIMIT_SIGNIN_ACCOUNT,
+        durationSeconds: 15 * 60,
+        message: 'Too many failed sign-ins for this account',
+      },
+      store,
+    ),
+    signup: createRateLimit(
+      'signup',
+      { points: config.RATE_LIMIT_SIGNUP, durationSeconds: 60 * 60, message: 'Too many sign-ups from this client' },
+      store,
+    ),
+    captcha: createRateLimit(
+      'captcha',
+      { points: config.RATE_LIMIT_CAPTCHA, durationSeconds: 60, message: 'Too many captcha requests' },
+      store,
+    ),
+    orderCreate: createRateLimit(
+      'order-create',
+      { points: config.RATE_LIMIT_ORDERS, durationSeconds: 60 * 60, message: 'Too many orders' },
+      store,
+    ),
+    commentWrite: createRateLimit(
+      'comment-write',
+      { points: config.RATE_LIMIT_COMMENTS, durationSeconds: 10 * 60, message: 'Too many comments' },
+      store,
+    ),
+    avatarUpload: createRateLimit(
+      'avatar-upload',
+      { points: config.RATE_LIMIT_AVATAR_UPLOADS, durationSeconds: 60 * 60, message: 'Too many avatar uploads' },
+      store,
+    ),
+    fork: createRateLimit(
+      'fork',
+      { points: config.RATE_LIMIT_FORKS, durationSeconds: 60 * 60, message: 'Too many forks' },
+      store,
+    ),
+    assemblyPasswordClient: createRateLimit(
+      'assembly-password-client',
+      {
+        points: config.RATE_LIMIT_ASSEMBLY_PASSWORD_CLIENT,
+        durationSeconds: 15 * 60,
+        message: 'Too many wrong passwords for this assembly from this client',
+      },
+      store,
+    ),
+    assemblyPassword: createRateLimit(
+      'assembly-password',
+      {
+        points: config.RATE_LIMIT_ASSEMBLY_PASSWORD,
+        durationSeconds: 15 * 60,
+        message: 'Too many wrong passwords for this assembly',
+      },
+      store,
+    ),
   };
 }
 

@@ -69,11 +69,29 @@ export class RequestStats {
    * A metric as prom-client's registry reads one: its name, and its values at scrape time, with the
    * histogram's labels shared by its lines for the text format and merged into each for JSON.
    */
-  private metric(name: string, help: string, type: 'counter' | 'histogram', values: () => (MetricValue<string> & { sharedLabels?: TLabels })[]): Metric {
+  private metric(
+    name: string,
+    help: string,
+    type: 'counter' | 'histogram',
+    values: () => (MetricValue<string> & { sharedLabels?: TLabels })[],
+  ): Metric {
     const read = (merge: boolean) => {
       const current = values();
-      return { name, help, type, aggregator: 'sum', values: merge ? current.map(({ sharedLabels, ...value }) => ({ ...value, labels: { ...value.labels, ...sharedLabels } })) : current };
+      return {
+        name,
+        help,
+        type,
+        aggregator: 'sum',
+        values: merge
+          ? current.map(({ sharedLabels, ...value }) => ({ ...value, labels: { ...value.labels, ...sharedLabels } }))
+          : current,
+      };
     };
-    return { name, get: async () => read(true), getForPromString: async () => read(false), reset: () => this.stats.clear() } as unknown as Metric;
+    return {
+      name,
+      get: async () => read(true),
+      getForPromString: async () => read(false),
+      reset: () => this.stats.clear(),
+    } as unknown as Metric;
   }
 }

@@ -12,7 +12,10 @@ type TMiddleware = (req: IncomingMessage, res: ServerResponse, next: (error?: un
  * on the request's Origin and method), so the fixed ones are computed once at start-up rather than by
  * a dozen middleware calls per request.
  */
-function recordHeaders(middleware: TMiddleware, req: Pick<IncomingMessage, 'method' | 'headers'>): readonly THeaderValue[] {
+function recordHeaders(
+  middleware: TMiddleware,
+  req: Pick<IncomingMessage, 'method' | 'headers'>,
+): readonly THeaderValue[] {
   const head = new ResponseHead();
   let passed = false;
   middleware(req as IncomingMessage, headRecorder(head), () => {
@@ -70,19 +73,39 @@ export function createSecurity(config: TConfig): TSecurity {
       crossOriginResourcePolicy: { policy: 'cross-origin' },
       strictTransportSecurity: config.NODE_ENV === 'production',
     }) as unknown as TMiddleware;
-  const origins = config.CORS_ORIGINS.split(',').map((origin) => origin.trim()).filter(Boolean);
+  const origins = config.CORS_ORIGINS.split(',')
+    .map((origin) => origin.trim())
+    .filter(Boolean);
   const anyOrigin = origins.includes('*');
   const corsMiddleware = cors({
     origin: anyOrigin ? '*' : origins,
     credentials: false,
     methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
-    allowedHeaders: ['authorization', 'x-access-token', 'content-type', 'idempotency-key', 'if-none-match', 'if-match', 'x-request-id', 'trpc-accept'],
-    exposedHeaders: ['etag', 'retry-after', 'ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'x-request-id'],
+    allowedHeaders: [
+      'authorization',
+      'x-access-token',
+      'content-type',
+      'idempotency-key',
+      'if-none-match',
+      'if-match',
+      'x-request-id',
+      'trpc-accept',
+    ],
+    exposedHeaders: [
+      'etag',
+      'retry-after',
+      'ratelimit-limit',
+      'ratelimit-remaining',
+      'ratelimit-reset',
+      'x-request-id',
+    ],
     maxAge: 600,
   }) as unknown as TMiddleware;
 
   // With `*`, every request but a preflight gets the same CORS headers; a list of origins is answered per Origin.
-  const fixedCors = anyOrigin ? recordHeaders(corsMiddleware, { method: 'GET', headers: { origin: 'https://example.org' } }) : [];
+  const fixedCors = anyOrigin
+    ? recordHeaders(corsMiddleware, { method: 'GET', headers: { origin: 'https://example.org' } })
+    : [];
   const overHttp = [...recordHeaders(helmetFor(false), { method: 'GET', headers: {} }), ...fixedCors];
   const overHttps = [...recordHeaders(helmetFor(true), { method: 'GET', headers: {} }), ...fixedCors];
   const trustedHops = config.TRUST_PROXY;
@@ -110,7 +133,8 @@ export function createSecurity(config: TConfig): TSecurity {
 /** `head` as the part of a response helmet and cors write to (cors's `vary` reads `Vary` back; helmet removes `X-Powered-By`). */
 function headRecorder(head: ResponseHead): ServerResponse {
   const recorder = {
-    setHeader: (name: string, value: THeaderValue | string[]) => head.set(name.toLowerCase(), Array.isArray(value) ? value.join(', ') : value),
+    setHeader: (name: string, value: THeaderValue | string[]) =>
+      head.set(name.toLowerCase(), Array.isArray(value) ? value.join(', ') : value),
     getHeader: (name: string) => head.get(name.toLowerCase()),
     removeHeader: (name: string) => head.remove(name.toLowerCase()),
   };

@@ -3,7 +3,12 @@ import { hash, verify } from '@node-rs/argon2';
 import { concurrencyLimit } from './concurrency';
 
 // OWASP's Argon2id baseline: 19 MiB, 2 passes, 1 lane.
-const OPTIONS = { algorithm: 2 /* Argon2id (a const enum in the typings) */, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
+const OPTIONS = {
+  algorithm: 2 /* Argon2id (a const enum in the typings) */,
+  memoryCost: 19_456,
+  timeCost: 2,
+  parallelism: 1,
+} as const;
 
 /**
  * Argon2 computations at once: one fewer than the cores (at least one, at most four). Each holds

@@ -139,7 +139,9 @@ export class ViewCounter {
         // Between statements the requests waiting behind this one are answered (better-sqlite3 runs it synchronously).
         if (done > 0) await new Promise((resolve) => setImmediate(resolve));
         const chunk = batch.slice(done, done + VIEW_FLUSH_CHUNK);
-        const rows = await db.all<{ id: number; views: number }>(viewFlushStatement(JSON.stringify(chunk.map(([, count]) => [count.id, count.flushing]))));
+        const rows = await db.all<{ id: number; views: number }>(
+          viewFlushStatement(JSON.stringify(chunk.map(([, count]) => [count.id, count.flushing]))),
+        );
         const written = new Map(rows.map((row) => [Number(row.id), Number(row.views)]));
         for (const [uuid, count] of chunk) {
           const views = written.get(count.id);

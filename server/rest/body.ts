@@ -40,7 +40,9 @@ export async function readJsonObjectBody(
     const given = req.headers['content-type'];
     throw new AppError(
       'UNSUPPORTED_MEDIA_TYPE',
-      given ? `Unsupported Content-Type "${given}": send application/json` : 'Missing Content-Type: send application/json',
+      given
+        ? `Unsupported Content-Type "${given}": send application/json`
+        : 'Missing Content-Type: send application/json',
     );
   }
   const text = raw.toString('utf8');

@@ -27,7 +27,13 @@ export interface TRestHandlerOptions {
 }
 
 /** `search` is the raw query string without `?` (see splitRequestTarget). */
-export type TRestHandler = (req: IncomingMessage, res: ServerResponse, path: string, search: string, identity: TRequestIdentity) => Promise<void>;
+export type TRestHandler = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: string,
+  search: string,
+  identity: TRequestIdentity,
+) => Promise<void>;
 
 function decodeParams(params: Record<string, string>): Record<string, string> {
   // Keyed by the route's parameter names, but holding the client's values: no prototype either way.
@@ -77,7 +83,10 @@ export function createRestHandler(options: TRestHandlerOptions): TRestHandler {
       if (match.kind === 'not-found') throw new AppError('NOT_FOUND', `No route for ${method} /api${path}`);
       if (match.kind === 'wrong-method') {
         responseHeadOf(res).set('allow', match.allowed.join(', '));
-        throw new AppError('METHOD_NOT_SUPPORTED', `Method ${method} not allowed for /api${path}; use ${match.allowed.join(' or ')}`);
+        throw new AppError(
+          'METHOD_NOT_SUPPORTED',
+          `Method ${method} not allowed for /api${path}; use ${match.allowed.join(' or ')}`,
+        );
       }
       const { route } = match;
       const cacheKey = storedAnswers.restKey(route.storedAnswers, route.method, req, path, search);
@@ -89,9 +98,14 @@ export function createRestHandler(options: TRestHandlerOptions): TRestHandler {
       }
 
       const body = BODY_METHODS.has(method) ? await readJsonObjectBody(req) : undefined;
-      const source = BODY_METHODS.has(method) ? (body?.value ?? {}) : search === '' ? {} : queryToObject(new URLSearchParams(search));
+      const source = BODY_METHODS.has(method)
+        ? (body?.value ?? {})
+        : search === ''
+          ? {}
+          : queryToObject(new URLSearchParams(search));
       let input = route.paramNames.length === 0 ? source : { ...source, ...decodeParams(match.params) };
-      if (route.takesIfMatch && req.headers['if-match'] !== undefined) input = withIfMatch(input, req.headers['if-match']);
+      if (route.takesIfMatch && req.headers['if-match'] !== undefined)
+        input = withIfMatch(input, req.headers['if-match']);
 
       ctx = await options.createContext(req, identity, body?.raw);
       // What a tRPC caller does for one call, without building its proxy chain on every request.
@@ -108,10 +122,14 @@ export function createRestHandler(options: TRestHandlerOptions): TRestHandler {
       const responseBody = raw === undefined ? envelopeBody(200, 'success', data) : raw.body;
       const headers: Record<string, string> = { ...ctx.responseHeaders, ...raw?.headers };
       if (route.method === 'GET') {
-        headers['cache-control'] ??= defaultCacheControl('GET', req.headers.authorization !== undefined || req.headers['x-access-token'] !== undefined);
+        headers['cache-control'] ??= defaultCacheControl(
+          'GET',
+          req.headers.authorization !== undefined || req.headers['x-access-token'] !== undefined,
+        );
         // A procedure may set its own (weak) ETag when its body carries a counter that should not defeat revalidation.
         headers.etag ??= weakEtag(typeof responseBody === 'string' ? responseBody : responseBody.toString('base64'));
-        if (cacheKey !== null && ctx.replayable && typeof responseBody === 'string') storedAnswers.write(cacheKey, responseBody, headers, route.storedAnswers, data);
+        if (cacheKey !== null && ctx.replayable && typeof responseBody === 'string')
+          storedAnswers.write(cacheKey, responseBody, headers, route.storedAnswers, data);
       } else {
         headers['cache-control'] ??= defaultCacheControl(route.method, false);
       }
@@ -142,12 +160,17 @@ function rawBody(data: unknown, route: TRestRoute): { body: string | Buffer; hea
   const declared = route.rawContentType!;
   if (declared.endsWith('/*')) {
     const { contentType, base64 } = (data ?? {}) as { contentType?: unknown; base64?: unknown };
-    if (typeof contentType !== 'string' || typeof base64 !== 'string' || !contentType.startsWith(declared.slice(0, -1))) {
+    if (
+      typeof contentType !== 'string' ||
+      typeof base64 !== 'string' ||
+      !contentType.startsWith(declared.slice(0, -1))
+    ) {
       throw new Error(`${route.procedurePath} declares rawResponse ${declared} but returned no bytes of that type`);
     }
     return { body: Buffer.from(base64, 'base64'), headers: { ...UPLOADED_BYTES_HEADERS, 'content-type': contentType } };
   }
-  if (typeof data !== 'string') throw new Error(`${route.procedurePath} declares rawResponse but returned ${typeof data}`);
+  if (typeof data !== 'string')
+    throw new Error(`${route.procedurePath} declares rawResponse but returned ${typeof data}`);
   return { body: data, headers: { 'content-type': declared } };
 }
 
@@ -155,7 +178,13 @@ function rawBody(data: unknown, route: TRestRoute): { body: string | Buffer; hea
  * A 200 envelope, or a bodiless 304 (If-None-Match matches the ETag) or HEAD answer. A `content-type`
  * in `headers` (a rawResponse route) replaces the envelope's.
  */
-function sendSuccess(req: IncomingMessage, res: ServerResponse, method: string, body: string | Buffer, headers: Record<string, string>): void {
+function sendSuccess(
+  req: IncomingMessage,
+  res: ServerResponse,
+  method: string,
+  body: string | Buffer,
+  headers: Record<string, string>,
+): void {
   if (headers.etag !== undefined && etagListMatches(req.headers['if-none-match'], headers.etag)) {
     const head = responseHeadOf(res);
     head.setAll(headers);
@@ -187,7 +216,8 @@ export function sendError(
     return;
   }
   const headers: Record<string, string | number> = { ...ctx?.responseHeaders, 'cache-control': 'no-store' };
-  if (described.retryAfterSeconds !== undefined) headers['retry-after'] = Math.max(1, Math.ceil(described.retryAfterSeconds));
+  if (described.retryAfterSeconds !== undefined)
+    headers['retry-after'] = Math.max(1, Math.ceil(described.retryAfterSeconds));
   if (described.status === 413) headers.connection = 'close';
   sendJson(res, described.status, envelopeBody(described.status, described.message, described.data), headers);
 }

@@ -13,7 +13,9 @@ export type TProcedureCall = (options: {
 /** What a tRPC middleware returns: its `next()` result, or the error it threw. */
 type TMiddlewareResult = { ok: true; data: unknown } | { ok: false; error: TRPCError };
 type TMiddleware = (options: Record<string, unknown>) => Promise<TMiddlewareResult>;
-type TNextOptions = { ctx?: Record<string, unknown>; input?: unknown; getRawInput?: () => Promise<unknown> } | undefined;
+type TNextOptions =
+  | { ctx?: Record<string, unknown>; input?: unknown; getRawInput?: () => Promise<unknown> }
+  | undefined;
 
 /** The marker tRPC (11.x) stamps on middleware results; `next()` results must carry it. */
 const MIDDLEWARE_MARKER = 'middlewareMarker';
@@ -53,7 +55,10 @@ export function procedureCall(procedure: AnyProcedure): TProcedureCall {
   return async (options) => {
     const result = await callFrom(0, options);
     if (!result) {
-      throw new TRPCError({ code: 'INTERNAL_SERVER_ERROR', message: 'No result from middlewares - did you forget to `return next()`?' });
+      throw new TRPCError({
+        code: 'INTERNAL_SERVER_ERROR',
+        message: 'No result from middlewares - did you forget to `return next()`?',
+      });
     }
     if (!result.ok) throw result.error;
     return result.data;

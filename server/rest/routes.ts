@@ -104,9 +104,7 @@ export class RouteTable {
         this.paramRoutes.push(route);
       }
     }
-    this.paramRoutes.sort(
-      (a, b) => b.literalSegments - a.literalSegments || a.definitionOrder - b.definitionOrder,
-    );
+    this.paramRoutes.sort((a, b) => b.literalSegments - a.literalSegments || a.definitionOrder - b.definitionOrder);
   }
 
   static fromRouter(router: AnyRouter): RouteTable {

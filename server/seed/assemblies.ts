@@ -96,20 +96,35 @@ export async function seedAssemblies(
   await seedDemoCatalog(db, now);
   // A cache of its own: no reader has seen these assemblies, so the invalidations have nothing to drop.
   const lru = new MemoryReadCache();
-  const deps = { db, now: () => now, caches: { item: new CacheScope(lru, scopePrefix('item')), list: new CacheScope(lru, scopePrefix('list')) } };
+  const deps = {
+    db,
+    now: () => now,
+    caches: { item: new CacheScope(lru, scopePrefix('item')), list: new CacheScope(lru, scopePrefix('list')) },
+  };
   const hour = 60 * 60 * 1000;
   const skipped: string[] = [];
   const published = new Map<string, string>();
   for (const { creator, hoursAgo, ...draft } of DEMO_ASSEMBLIES) {
-    const loadout: TLoadout = { shipId: draft.shipId, weapons: draft.weapons, armor: draft.armor ?? null, furnitures: draft.furnitures ?? [] };
+    const loadout: TLoadout = {
+      shipId: draft.shipId,
+      weapons: draft.weapons,
+      armor: draft.armor ?? null,
+      furnitures: draft.furnitures ?? [],
+    };
     const problems = loadoutProblems(loadout, await resolveLoadout(db, loadout));
     if (problems.length > 0) {
       skipped.push(`${draft.name} (${problems.map((problem) => problem.message).join(', ')})`);
       continue;
     }
-    const view = await publishAssembly({ ...deps, now: () => new Date(now.getTime() - hoursAgo * hour) }, { creatorId: accounts[creator], draft });
+    const view = await publishAssembly(
+      { ...deps, now: () => new Date(now.getTime() - hoursAgo * hour) },
+      { creatorId: accounts[creator], draft },
+    );
     if (draft.isPublic === false) {
-      await db.update(assemblies).set({ passwordHash: accounts.assemblyPasswordHash }).where(eq(assemblies.uuid, view.uuid));
+      await db
+        .update(assemblies)
+        .set({ passwordHash: accounts.assemblyPasswordHash })
+        .where(eq(assemblies.uuid, view.uuid));
     }
     published.set(draft.name, view.uuid);
   }

@@ -30,7 +30,11 @@ async function hasAccounts(db: TDb): Promise<boolean> {
 
 /** Whether the demo accounts are in the database (seeded now or by an earlier start). */
 export async function hasDemoAccounts(db: TDb): Promise<boolean> {
-  const captain = await db.select({ id: users.id }).from(users).where(eq(users.usernameKey, DEMO_USERS[0].username)).get();
+  const captain = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(eq(users.usernameKey, DEMO_USERS[0].username))
+    .get();
   return captain !== undefined;
 }
 
@@ -66,7 +70,11 @@ export async function seedDemoData(db: TDb, now: Date): Promise<TSeedReport> {
     }
     await seedMaps(tx, ids.deckhand!, now);
     await seedSubscription(tx, ids.deckhand!, now);
-    const skippedAssemblies = await seedAssemblies(tx, now, { captain: ids.captain!, deckhand: ids.deckhand!, assemblyPasswordHash });
+    const skippedAssemblies = await seedAssemblies(tx, now, {
+      captain: ids.captain!,
+      deckhand: ids.deckhand!,
+      assemblyPasswordHash,
+    });
     await seedLiveData({ db: tx, now: () => now });
     return { seeded: true, skippedAssemblies };
   });

@@ -60,8 +60,20 @@ export function demoSeasons(now: Date): { file: Record<string, unknown>; spans: 
   const previousEndDay = currentStart - DAY;
   const previousStart = previousEndDay - 89 * DAY;
   const file = {
-    silentShoals: { index: 10, id: 'silentShoals', alternativeName: 'y3s3', startDate: isoDay(previousStart), endDate: isoDay(previousEndDay) },
-    burningStraits: { index: 11, id: 'burningStraits', alternativeName: 'y3s4', startDate: isoDay(currentStart), endDate: isoDay(currentEndDay) },
+    silentShoals: {
+      index: 10,
+      id: 'silentShoals',
+      alternativeName: 'y3s3',
+      startDate: isoDay(previousStart),
+      endDate: isoDay(previousEndDay),
+    },
+    burningStraits: {
+      index: 11,
+      id: 'burningStraits',
+      alternativeName: 'y3s4',
+      startDate: isoDay(currentStart),
+      endDate: isoDay(currentEndDay),
+    },
   };
   return {
     file,
@@ -148,20 +160,62 @@ export function demoCampaigns(now: Date): TDropCampaignInput[] {
     channels: channelList,
   });
   return [
-    campaign('8f0c2f6e-1b7a-4c33-9a51-2d9e7c1a0b01', 'Burning Straits Launch Drops', -2 * DAY, 5 * DAY,
-      [reward('Ember Sail', 30), reward('Flamewake Flag', 90), reward('Cinder Figurehead', 240)], channels('skullandbonesgame', 'ubisoft')),
-    campaign('8f0c2f6e-1b7a-4c33-9a51-2d9e7c1a0b02', 'Helm Partner Week', -6 * HOUR, 2 * DAY,
-      [reward('Smuggler Lantern', 60), reward('Contraband Crate Decor', 120)], channels('captainmarrow', 'saltyseadog', 'ubisoft')),
-    campaign('8f0c2f6e-1b7a-4c33-9a51-2d9e7c1a0b03', 'Kraken Hunt Weekend', 3 * DAY, 10 * DAY,
-      [reward('Tentacle Hull Paint', 60), reward('Kraken Eye Trophy', 180)], channels('skullandbonesgame')),
-    campaign('8f0c2f6e-1b7a-4c33-9a51-2d9e7c1a0b04', 'Season Finale Drops', 12 * DAY, 19 * DAY,
-      [reward('Golden Gunport Trim', 120)], channels('skullandbonesgame', 'ubisoft')),
-    campaign('8f0c2f6e-1b7a-4c33-9a51-2d9e7c1a0b05', 'Silent Shoals Farewell', -30 * DAY, -23 * DAY,
-      [reward('Fog Banner', 60), reward('Shoal Runner Sail', 120)], channels('skullandbonesgame')),
-    campaign('8f0c2f6e-1b7a-4c33-9a51-2d9e7c1a0b06', 'Community Convoy Drops', -16 * DAY, -9 * DAY,
-      [reward('Convoy Pennant', 45), reward('Merchant Lantern', 90)], channels('saltyseadog', 'captainmarrow')),
-    campaign('8f0c2f6e-1b7a-4c33-9a51-2d9e7c1a0b07', 'Anniversary Twitch Drops', -60 * DAY, -53 * DAY,
-      [reward('Anniversary Figurehead', 240), reward('Helm Coin Pouch', 30)], channels('ubisoft')),
+    campaign(
+      '8f0c2f6e-1b7a-4c33-9a51-2d9e7c1a0b01',
+      'Burning Straits Launch Drops',
+      -2 * DAY,
+      5 * DAY,
+      [reward('Ember Sail', 30), reward('Flamewake Flag', 90), reward('Cinder Figurehead', 240)],
+      channels('skullandbonesgame', 'ubisoft'),
+    ),
+    campaign(
+      '8f0c2f6e-1b7a-4c33-9a51-2d9e7c1a0b02',
+      'Helm Partner Week',
+      -6 * HOUR,
+      2 * DAY,
+      [reward('Smuggler Lantern', 60), reward('Contraband Crate Decor', 120)],
+      channels('captainmarrow', 'saltyseadog', 'ubisoft'),
+    ),
+    campaign(
+      '8f0c2f6e-1b7a-4c33-9a51-2d9e7c1a0b03',
+      'Kraken Hunt Weekend',
+      3 * DAY,
+      10 * DAY,
+      [reward('Tentacle Hull Paint', 60), reward('Kraken Eye Trophy', 180)],
+      channels('skullandbonesgame'),
+    ),
+    campaign(
+      '8f0c2f6e-1b7a-4c33-9a51-2d9e7c1a0b04',
+      'Season Finale Drops',
+      12 * DAY,
+      19 * DAY,
+      [reward('Golden Gunport Trim', 120)],
+      channels('skullandbonesgame', 'ubisoft'),
+    ),
+    campaign(
+      '8f0c2f6e-1b7a-4c33-9a51-2d9e7c1a0b05',
+      'Silent Shoals Farewell',
+      -30 * DAY,
+      -23 * DAY,
+      [reward('Fog Banner', 60), reward('Shoal Runner Sail', 120)],
+      channels('skullandbonesgame'),
+    ),
+    campaign(
+      '8f0c2f6e-1b7a-4c33-9a51-2d9e7c1a0b06',
+      'Community Convoy Drops',
+      -16 * DAY,
+      -9 * DAY,
+      [reward('Convoy Pennant', 45), reward('Merchant Lantern', 90)],
+      channels('saltyseadog', 'captainmarrow'),
+    ),
+    campaign(
+      '8f0c2f6e-1b7a-4c33-9a51-2d9e7c1a0b07',
+      'Anniversary Twitch Drops',
+      -60 * DAY,
+      -53 * DAY,
+      [reward('Anniversary Figurehead', 240), reward('Helm Coin Pouch', 30)],
+      channels('ubisoft'),
+    ),
   ];
 }
 
@@ -169,15 +223,57 @@ function demoCalendar(startsAtMs: number, endsAtMs: number, prefix: string): TCa
   const at = (days: number, hours = 9) => new Date(startsAtMs + days * DAY + hours * HOUR).toISOString();
   const events: TCalendarEventInput[] = [
     { id: `${prefix}-launch`, title: 'Season launch', category: 'season', startsAt: at(0), endsAt: at(1) },
-    { id: `${prefix}-pass`, title: 'Season pass', category: 'season', startsAt: at(0), endsAt: new Date(endsAtMs).toISOString() },
-    { id: `${prefix}-kraken`, title: 'World event: Kraken Hunt', category: 'world-event', startsAt: at(3), endsAt: at(10) },
-    { id: `${prefix}-double`, title: 'Double Infamy weekend', category: 'bonus', startsAt: at(14, 17), endsAt: at(17, 9) },
+    {
+      id: `${prefix}-pass`,
+      title: 'Season pass',
+      category: 'season',
+      startsAt: at(0),
+      endsAt: new Date(endsAtMs).toISOString(),
+    },
+    {
+      id: `${prefix}-kraken`,
+      title: 'World event: Kraken Hunt',
+      category: 'world-event',
+      startsAt: at(3),
+      endsAt: at(10),
+    },
+    {
+      id: `${prefix}-double`,
+      title: 'Double Infamy weekend',
+      category: 'bonus',
+      startsAt: at(14, 17),
+      endsAt: at(17, 9),
+    },
     { id: `${prefix}-drops`, title: 'Twitch drops week', category: 'drops', startsAt: at(18), endsAt: at(25) },
-    { id: `${prefix}-maint-1`, title: 'Scheduled maintenance', category: 'maintenance', startsAt: at(21, 8), endsAt: at(21, 10) },
+    {
+      id: `${prefix}-maint-1`,
+      title: 'Scheduled maintenance',
+      category: 'maintenance',
+      startsAt: at(21, 8),
+      endsAt: at(21, 10),
+    },
     { id: `${prefix}-festival`, title: 'Helm Festival', category: 'world-event', startsAt: at(25), endsAt: at(32) },
-    { id: `${prefix}-ghost`, title: 'World event: Ghost Fleet', category: 'world-event', startsAt: at(40), endsAt: at(47) },
-    { id: `${prefix}-maint-2`, title: 'Scheduled maintenance', category: 'maintenance', startsAt: at(50, 8), endsAt: at(50, 10) },
-    { id: `${prefix}-finale`, title: 'Season finale: war for the Red Isle', category: 'world-event', startsAt: at(80), endsAt: at(86) },
+    {
+      id: `${prefix}-ghost`,
+      title: 'World event: Ghost Fleet',
+      category: 'world-event',
+      startsAt: at(40),
+      endsAt: at(47),
+    },
+    {
+      id: `${prefix}-maint-2`,
+      title: 'Scheduled maintenance',
+      category: 'maintenance',
+      startsAt: at(50, 8),
+      endsAt: at(50, 10),
+    },
+    {
+      id: `${prefix}-finale`,
+      title: 'Season finale: war for the Red Isle',
+      category: 'world-event',
+      startsAt: at(80),
+      endsAt: at(86),
+    },
   ];
   return events.filter((event) => Date.parse(event.startsAt) < endsAtMs);
 }
@@ -194,10 +290,17 @@ export async function seedLiveData(deps: TDepsOf<'db' | 'now'>): Promise<TLiveDa
   const started = performance.now();
   const now = deps.now();
   const { file, spans } = demoSeasons(now);
-  await upsertWarReference(deps, { seasons: seasonsFromCommunityFormat(file), zones: DEMO_ZONES, companies: DEMO_COMPANIES });
+  await upsertWarReference(deps, {
+    seasons: seasonsFromCommunityFormat(file),
+    zones: DEMO_ZONES,
+    companies: DEMO_COMPANIES,
+  });
   const currentLast = Math.floor(now.getTime() / SNAPSHOT_EVERY) * SNAPSHOT_EVERY;
   const previousLast = spans.previous.endsAtMs - SNAPSHOT_EVERY;
-  const snapshots = [...demoSnapshots(spans.previous.id, previousLast, 10), ...demoSnapshots(spans.current.id, currentLast, 11)];
+  const snapshots = [
+    ...demoSnapshots(spans.previous.id, previousLast, 10),
+    ...demoSnapshots(spans.current.id, currentLast, 11),
+  ];
   // One transaction, multi-row inserts: 4,032 snapshots with their scores, zones and hotspots.
   await transaction(deps.db, (tx) => writeSnapshotBatch({ db: tx }, { snapshots }));
   const campaigns = demoCampaigns(now);

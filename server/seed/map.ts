@@ -15,9 +15,27 @@ export async function seedMaps(db: TDb, authorId: string, now: Date): Promise<vo
       description: 'Where to sell, restock and take contracts.',
       isPublic: true,
       points: [
-        { title: 'Sainte-Anne', description: 'Pirate den: smuggling contracts.', latitude: -12.35, longitude: 49.29, tags: ['den', 'contracts'] },
-        { title: 'Telok Penjarum', description: 'Pirate den on the Red Isle coast.', latitude: -6.12, longitude: 106.82, tags: ['den'] },
-        { title: 'Saint-Denis', description: 'Compagnie Française outpost.', latitude: -20.88, longitude: 55.45, tags: ['outpost', 'shipwright'] },
+        {
+          title: 'Sainte-Anne',
+          description: 'Pirate den: smuggling contracts.',
+          latitude: -12.35,
+          longitude: 49.29,
+          tags: ['den', 'contracts'],
+        },
+        {
+          title: 'Telok Penjarum',
+          description: 'Pirate den on the Red Isle coast.',
+          latitude: -6.12,
+          longitude: 106.82,
+          tags: ['den'],
+        },
+        {
+          title: 'Saint-Denis',
+          description: 'Compagnie Française outpost.',
+          latitude: -20.88,
+          longitude: 55.45,
+          tags: ['outpost', 'shipwright'],
+        },
         { title: 'Mombasa', description: 'Fortified trading town.', latitude: -4.05, longitude: 39.67, tags: ['fort'] },
       ],
     },
@@ -33,6 +51,14 @@ export async function seedMaps(db: TDb, authorId: string, now: Date): Promise<vo
   });
   await createPoint(deps, {
     userId: authorId,
-    point: { title: 'Wreck off Sainte-Anne', description: 'Not in any collection yet.', latitude: -12.4, longitude: 49.35, address: 'Sainte-Anne reef', tags: ['wreck'], isPublic: true },
+    point: {
+      title: 'Wreck off Sainte-Anne',
+      description: 'Not in any collection yet.',
+      latitude: -12.4,
+      longitude: 49.35,
+      address: 'Sainte-Anne reef',
+      tags: ['wreck'],
+      isPublic: true,
+    },
   });
 }

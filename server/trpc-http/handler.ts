@@ -1,7 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AnyProcedure, AnyRouter } from '@trpc/server';
 import { nodeHTTPRequestHandler } from '@trpc/server/adapters/node-http';
-import { getErrorShape, getTRPCErrorFromUnknown, transformTRPCResponse, type TRPCError } from '@trpc/server/unstable-core-do-not-import';
+import {
+  getErrorShape,
+  getTRPCErrorFromUnknown,
+  transformTRPCResponse,
+  type TRPCError,
+} from '@trpc/server/unstable-core-do-not-import';
 import type { TContext, TRequestIdentity } from '../context';
 import { AppError, toPublicError } from '../errors';
 import { madeAnswerJson } from '../etag';
@@ -10,7 +15,12 @@ import { sendJson } from '../rest/envelope';
 import { responseHeadOf } from '../http/response-head';
 import { procedureCall, type TProcedureCall } from '../rest/procedure-call';
 import type { TCaches } from '../infra/cache';
-import { StoredAnswers, storedAnswersRuleOf, type TStoredAnswersRule, type TStoredCounters } from '../infra/cache/stored-answers';
+import {
+  StoredAnswers,
+  storedAnswersRuleOf,
+  type TStoredAnswersRule,
+  type TStoredCounters,
+} from '../infra/cache/stored-answers';
 
 /** A procedure of the router as this handler calls it, resolved once at start-up. */
 interface TEntry {
@@ -52,14 +62,23 @@ export interface TTrpcHandlerOptions {
   onServerError: (error: unknown, info: Record<string, unknown>) => void;
 }
 
-export type TTrpcHandler = (req: IncomingMessage, res: ServerResponse, path: string, search: string, identity: TRequestIdentity) => Promise<void>;
+export type TTrpcHandler = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: string,
+  search: string,
+  identity: TRequestIdentity,
+) => Promise<void>;
 
 /** How many calls a request to `/trpc/<path>?<search>` makes; over `maxBatchSize`, the one 400 of the whole request. */
 export function trpcCallCount(path: string, search: string, maxBatchSize: number): number {
   if (!search.includes('batch') || new URLSearchParams(search).get('batch') !== '1') return 1;
   const calls = path.split(',').length;
   if (calls > maxBatchSize) {
-    throw new AppError('BAD_REQUEST', `A batch of ${calls} calls exceeds the maximum of ${maxBatchSize}: split it (TRPC_MAX_BATCH_SIZE)`);
+    throw new AppError(
+      'BAD_REQUEST',
+      `A batch of ${calls} calls exceeds the maximum of ${maxBatchSize}: split it (TRPC_MAX_BATCH_SIZE)`,
+    );
   }
   return calls;
 }
@@ -103,11 +122,20 @@ export function createTrpcHandler(options: TTrpcHandlerOptions): TTrpcHandler {
   for (const [path, procedure] of Object.entries(router._def.procedures as Record<string, AnyProcedure>)) {
     const type = procedure._def.type;
     if (type !== 'query' && type !== 'mutation') continue;
-    procedures.set(path, { call: procedureCall(procedure), type, storedAnswers: storedAnswersRuleOf(procedure._def.meta) });
+    procedures.set(path, {
+      call: procedureCall(procedure),
+      type,
+      storedAnswers: storedAnswersRuleOf(procedure._def.meta),
+    });
   }
 
   /** The calls of a request, or null when tRPC's adapter must answer it. */
-  function parseCalls(req: IncomingMessage, path: string, params: URLSearchParams, body: string | undefined): TCall[] | null {
+  function parseCalls(
+    req: IncomingMessage,
+    path: string,
+    params: URLSearchParams,
+    body: string | undefined,
+  ): TCall[] | null {
     const isBatch = params.get('batch') === '1';
     let decodedPath = path;
     if (path.includes('%')) {
@@ -153,7 +181,13 @@ export function createTrpcHandler(options: TTrpcHandlerOptions): TTrpcHandler {
           return null;
         }
       }
-      calls.push({ path: paths[index]!, entry, input, cacheKey: anonymous && type === 'query' ? stored.trpcKey(entry.storedAnswers, paths[index]!, callText || null) : null });
+      calls.push({
+        path: paths[index]!,
+        entry,
+        input,
+        cacheKey:
+          anonymous && type === 'query' ? stored.trpcKey(entry.storedAnswers, paths[index]!, callText || null) : null,
+      });
     }
     return inputError === undefined ? calls : calls.map((call) => ({ ...call, inputError, cacheKey: null }));
   }
@@ -177,18 +211,30 @@ export function createTrpcHandler(options: TTrpcHandlerOptions): TTrpcHandler {
         batchIndex: index,
       });
       const item = resultItem(config, data);
-      if (call.cacheKey !== null && ctx.replayable) stored.write(call.cacheKey, item, ctx.responseHeaders, call.entry.storedAnswers, data);
+      if (call.cacheKey !== null && ctx.replayable)
+        stored.write(call.cacheKey, item, ctx.responseHeaders, call.entry.storedAnswers, data);
       return { item, status: 200, headers: ctx.responseHeaders };
     } catch (cause) {
       const error = getTRPCErrorFromUnknown(cause);
       const described = errorItem(router, error, ctx, { path: call.path, type: call.entry.type, input: call.input });
-      if (described.status >= 500) options.onServerError(error, { requestId: ctx.requestId, path: call.path, surface: 'trpc' });
-      return { item: described.item, status: described.status, headers: { ...ctx.responseHeaders, ...described.headers } };
+      if (described.status >= 500)
+        options.onServerError(error, { requestId: ctx.requestId, path: call.path, surface: 'trpc' });
+      return {
+        item: described.item,
+        status: described.status,
+        headers: { ...ctx.responseHeaders, ...described.headers },
+      };
     }
   }
 
   /** tRPC's adapter, for what the fast path leaves to it; `body` is what was already read of the request. */
-  async function viaAdapter(req: IncomingMessage, res: ServerResponse, path: string, identity: TRequestIdentity, body?: string) {
+  async function viaAdapter(
+    req: IncomingMessage,
+    res: ServerResponse,
+    path: string,
+    identity: TRequestIdentity,
+    body?: string,
+  ) {
     if (body !== undefined) (req as IncomingMessage & { body?: string }).body = body;
     // The adapter writes through Node's API: it gets the headers gathered so far.
     responseHeadOf(res).applyTo(res);
@@ -221,7 +267,8 @@ export function createTrpcHandler(options: TTrpcHandlerOptions): TTrpcHandler {
     if (method === 'GET' && !isBatch && anonymous) {
       // A stored answer of a single query is found by its raw input, before anything is parsed.
       const entry = procedures.get(path);
-      const key = entry?.type === 'query' ? stored.trpcKey(entry.storedAnswers, path, params.get('input') || null) : null;
+      const key =
+        entry?.type === 'query' ? stored.trpcKey(entry.storedAnswers, path, params.get('input') || null) : null;
       const hit = key === null ? undefined : stored.read(key);
       if (hit) return sendJson(res, 200, hit.body, { ...JSON_HEADERS, ...hit.headers, age: String(hit.ageSeconds) });
     }
@@ -233,7 +280,12 @@ export function createTrpcHandler(options: TTrpcHandlerOptions): TTrpcHandler {
     if (!isBatch) {
       const only = await answer(calls[0]!, 0, base);
       const headers = { ...JSON_HEADERS, ...only.headers };
-      return sendJson(res, only.status, only.item, only.ageSeconds === undefined ? headers : { ...headers, age: String(only.ageSeconds) });
+      return sendJson(
+        res,
+        only.status,
+        only.item,
+        only.ageSeconds === undefined ? headers : { ...headers, age: String(only.ageSeconds) },
+      );
     }
     const answers = await Promise.all(calls.map((call, index) => answer(call, index, base)));
     const headers: Record<string, string> = { ...JSON_HEADERS };
@@ -245,7 +297,11 @@ export function createTrpcHandler(options: TTrpcHandlerOptions): TTrpcHandler {
     const items = answers.map((one) => one.item);
     const payload = items.every((item) => typeof item === 'string')
       ? `[${items.join(',')}]`
-      : Buffer.concat([OPEN_BRACKET, ...items.flatMap((item, index) => (index === 0 ? [asBytes(item)] : [COMMA, asBytes(item)])), CLOSE_BRACKET]);
+      : Buffer.concat([
+          OPEN_BRACKET,
+          ...items.flatMap((item, index) => (index === 0 ? [asBytes(item)] : [COMMA, asBytes(item)])),
+          CLOSE_BRACKET,
+        ]);
     sendJson(res, status, payload, headers);
   };
 }
@@ -259,7 +315,13 @@ function resultItem(config: AnyRouter['_def']['_config'], data: unknown): string
   const response = transformTRPCResponse(config, { result: { data } }) as { result: { data: unknown } };
   const wire = response.result.data as { json?: unknown } | null;
   const made = madeAnswerJson(data);
-  if (made !== undefined && typeof wire === 'object' && wire !== null && wire.json === data && Object.keys(wire).length === 1) {
+  if (
+    made !== undefined &&
+    typeof wire === 'object' &&
+    wire !== null &&
+    wire.json === data &&
+    Object.keys(wire).length === 1
+  ) {
     return `{"result":{"data":{"json":${made}}}}`;
   }
   return JSON.stringify(response);
@@ -269,7 +331,11 @@ function asBytes(item: string | Buffer): Buffer {
   return typeof item === 'string' ? Buffer.from(item) : item;
 }
 
-const [OPEN_BRACKET, COMMA, CLOSE_BRACKET] = ['[', ',', ']'].map((text) => Buffer.from(text)) as [Buffer, Buffer, Buffer];
+const [OPEN_BRACKET, COMMA, CLOSE_BRACKET] = ['[', ',', ']'].map((text) => Buffer.from(text)) as [
+  Buffer,
+  Buffer,
+  Buffer,
+];
 
 /**
  * An error as tRPC sends it (the shape our errorFormatter makes, through the output transformer), with
@@ -282,7 +348,9 @@ function errorItem(
   call: { path?: string; type: TEntry['type'] | 'unknown'; input?: unknown },
 ): { item: string; status: number; headers: Record<string, string> } {
   const config = router._def._config;
-  const shape = getErrorShape({ config, error, ctx, path: call.path, type: call.type, input: call.input }) as { data: { httpStatus: number } };
+  const shape = getErrorShape({ config, error, ctx, path: call.path, type: call.type, input: call.input }) as {
+    data: { httpStatus: number };
+  };
   const retryAfter = toPublicError(error, ctx.requestId).retryAfterSeconds;
   return {
     item: JSON.stringify(transformTRPCResponse(config, { error: shape } as never)),
@@ -297,6 +365,11 @@ export function sendTrpcError(res: ServerResponse, router: AnyRouter, error: unk
     res.destroy();
     return;
   }
-  const { item, status, headers } = errorItem(router, getTRPCErrorFromUnknown(error), { requestId }, { type: 'unknown' });
+  const { item, status, headers } = errorItem(
+    router,
+    getTRPCErrorFromUnknown(error),
+    { requestId },
+    { type: 'unknown' },
+  );
   sendJson(res, status, item, { ...JSON_HEADERS, ...headers, 'cache-control': 'no-store' });
 }

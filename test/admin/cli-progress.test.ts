@@ -16,11 +16,16 @@ const Progress = suite<{ dir: string; env: Record<string, string> }>('CLI progre
 
 Progress.before((context) => {
   context.dir = mkdtempSync(join(tmpdir(), 'tidewatch-progress-'));
-  context.env = { DATABASE_URL: `file:${join(context.dir, 'cli.db')}`, ...(TEST_DRIVER ? { DATABASE_DRIVER: TEST_DRIVER } : {}), NODE_ENV: 'test' };
+  context.env = {
+    DATABASE_URL: `file:${join(context.dir, 'cli.db')}`,
+    ...(TEST_DRIVER ? { DATABASE_DRIVER: TEST_DRIVER } : {}),
+    NODE_ENV: 'test',
+  };
 });
 Progress.after(({ dir }) => rmSync(dir, { recursive: true, force: true }));
 
-const cli = (env: Record<string, string>, ...args: string[]) => runNode([...TSX_ARGS, 'server/cli.ts', ...args], { env });
+const cli = (env: Record<string, string>, ...args: string[]) =>
+  runNode([...TSX_ARGS, 'server/cli.ts', ...args], { env });
 
 Progress('the reporter: a line when a stage reaches its total or the next begins, and a failed one marked', () => {
   const lines: string[] = [];
@@ -62,7 +67,21 @@ Progress('imports and a backup through the CLI: progress on stderr, results on s
   const seasons = await cli(env, 'import-war', 'test/fixtures/seasons.json');
   assert.is(seasons.status, 0, seasons.stderr);
   const calendar = join(dir, 'calendar.json');
-  writeFileSync(calendar, JSON.stringify({ season: 'y2s4', events: [{ id: 'e1', title: 'Event', category: 'event', startsAt: '2025-11-01T00:00:00Z', endsAt: '2025-11-02T00:00:00Z' }] }));
+  writeFileSync(
+    calendar,
+    JSON.stringify({
+      season: 'y2s4',
+      events: [
+        {
+          id: 'e1',
+          title: 'Event',
+          category: 'event',
+          startsAt: '2025-11-01T00:00:00Z',
+          endsAt: '2025-11-02T00:00:00Z',
+        },
+      ],
+    }),
+  );
   const calendared = await cli(env, 'import-calendar', calendar);
   assert.is(calendared.status, 0, calendared.stderr);
   assert.match(calendared.stderr, /^writing season calendars: 1\/1 in \d+\.\d s$/m);

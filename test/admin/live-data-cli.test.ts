@@ -8,7 +8,12 @@ import * as assert from 'uvu/assert';
 import { openDatabase } from '../../db/client';
 import { calendarEvents, dropCampaigns, seasons, warSnapshots } from '../../db/schema';
 import { runCommand, UsageError, type TCommand } from '../../server/cli/command';
-import { importCalendarCommand, importDropsCommand, importWarCommand, thinWarCommand } from '../../server/cli/live-data-commands';
+import {
+  importCalendarCommand,
+  importDropsCommand,
+  importWarCommand,
+  thinWarCommand,
+} from '../../server/cli/live-data-commands';
 import { AppError } from '../../server/errors';
 import { TEST_DRIVER } from '../support/helpers';
 
@@ -53,7 +58,10 @@ function file(dir: string, name: string, content: unknown): string {
   return path;
 }
 
-async function countOf(url: string, table: typeof seasons | typeof warSnapshots | typeof dropCampaigns | typeof calendarEvents): Promise<number> {
+async function countOf(
+  url: string,
+  table: typeof seasons | typeof warSnapshots | typeof dropCampaigns | typeof calendarEvents,
+): Promise<number> {
   const database = openDatabase(url, { driver: TEST_DRIVER });
   try {
     return (await database.db.select({ n: count() }).from(table).get())!.n;
@@ -78,7 +86,10 @@ Cli('import-war loads reference data and snapshots; a bad file writes nothing', 
   const bad = file(dir, 'bad-war.json', {
     zones: [{ id: 'red-isle', name: 'Red Isle' }],
     companies: [{ id: 'crimson', name: 'Crimson', color: '#ff0000' }],
-    snapshots: [snapshot('2025-11-01T00:00:00Z'), { ...snapshot('2025-11-01T00:05:00Z'), companies: [{ companyId: 'ghost', score: 1 }] }],
+    snapshots: [
+      snapshot('2025-11-01T00:00:00Z'),
+      { ...snapshot('2025-11-01T00:05:00Z'), companies: [{ companyId: 'ghost', score: 1 }] },
+    ],
   });
   const error = await failure(importWarCommand, [bad]);
   assert.instance(error, AppError);
@@ -90,7 +101,9 @@ Cli('import-war loads reference data and snapshots; a bad file writes nothing', 
     companies: [{ id: 'crimson', name: 'Crimson', color: '#ff0000' }],
     snapshots: [snapshot('2025-11-01T00:00:00Z'), snapshot('2025-11-01T00:05:00Z')],
   });
-  assert.equal(await run(importWarCommand, [good]), ['war data: 0 seasons, 1 zones, 1 companies, 2 snapshots imported']);
+  assert.equal(await run(importWarCommand, [good]), [
+    'war data: 0 seasons, 1 zones, 1 companies, 2 snapshots imported',
+  ]);
   assert.is(await countOf(url, warSnapshots), 2);
   const misspelt = await failure(importWarCommand, [file(dir, 'typo.json', { snapshot: [] })]);
   assert.match(misspelt.message, /snapshot/);
@@ -98,21 +111,37 @@ Cli('import-war loads reference data and snapshots; a bad file writes nothing', 
 
 Cli('import-drops creates then updates by campaignId', async ({ dir, url }) => {
   const campaigns = [
-    { campaignId: 'c-1', name: 'One', startsAt: '2025-11-01T00:00:00Z', endsAt: '2025-11-08T00:00:00Z', rewards: [{ name: 'Sail', requiredMinutes: 60 }] },
+    {
+      campaignId: 'c-1',
+      name: 'One',
+      startsAt: '2025-11-01T00:00:00Z',
+      endsAt: '2025-11-08T00:00:00Z',
+      rewards: [{ name: 'Sail', requiredMinutes: 60 }],
+    },
     { campaignId: 'c-2', name: 'Two', startsAt: '2025-12-01T00:00:00Z', endsAt: '2025-12-08T00:00:00Z' },
   ];
   const path = file(dir, 'drops.json', campaigns);
   assert.equal(await run(importDropsCommand, [path]), ['drop campaigns: 2 created, 0 updated']);
-  assert.equal(await run(importDropsCommand, [file(dir, 'drops2.json', { campaigns })]), ['drop campaigns: 0 created, 2 updated']);
-  const bad = await failure(importDropsCommand, [file(dir, 'bad-drops.json', [{ ...campaigns[0], endsAt: '2025-10-01T00:00:00Z' }])]);
+  assert.equal(await run(importDropsCommand, [file(dir, 'drops2.json', { campaigns })]), [
+    'drop campaigns: 0 created, 2 updated',
+  ]);
+  const bad = await failure(importDropsCommand, [
+    file(dir, 'bad-drops.json', [{ ...campaigns[0], endsAt: '2025-10-01T00:00:00Z' }]),
+  ]);
   assert.match(bad.message, /campaigns\[0\]\.endsAt: must be after startsAt/);
   assert.is(await countOf(url, dropCampaigns), 2);
 });
 
 Cli('import-calendar replaces calendars and names bad fields', async ({ dir, url }) => {
-  const events = [{ id: 'e1', title: 'Event', category: 'event', startsAt: '2025-11-01T00:00:00Z', endsAt: '2025-11-02T00:00:00Z' }];
-  assert.equal(await run(importCalendarCommand, [file(dir, 'cal.json', { season: 'y2s4', events })]), ['calendar of y2s4: 1 events']);
-  const bad = await failure(importCalendarCommand, [file(dir, 'bad-cal.json', [{ season: 'y2s4', events: [{ ...events[0], title: '' }] }])]);
+  const events = [
+    { id: 'e1', title: 'Event', category: 'event', startsAt: '2025-11-01T00:00:00Z', endsAt: '2025-11-02T00:00:00Z' },
+  ];
+  assert.equal(await run(importCalendarCommand, [file(dir, 'cal.json', { season: 'y2s4', events })]), [
+    'calendar of y2s4: 1 events',
+  ]);
+  const bad = await failure(importCalendarCommand, [
+    file(dir, 'bad-cal.json', [{ season: 'y2s4', events: [{ ...events[0], title: '' }] }]),
+  ]);
   assert.match(bad.message, /\[0\]\.events\[0\]\.title/);
   assert.is(await countOf(url, calendarEvents), 1);
 });

@@ -15,30 +15,43 @@ Seed.after(async (context) => {
   await context.app.stop();
 });
 
-Seed('two seasons, the current one running, with seven days of snapshots every five minutes', async ({ app, startedMs }) => {
-  assert.is(DEMO_SNAPSHOTS_PER_SEASON, 2016);
-  const seasons = (await app.rest('GET', '/api/stateOfWar/seasons')).body.data;
-  assert.is(seasons.currentSeasonId, 'y3s4');
-  assert.equal(seasons.items.map((item: any) => [item.id, item.status, item.snapshotCount]), [
-    ['y3s3', 'ended', 2016],
-    ['y3s4', 'active', 2016],
-  ]);
-  const current = seasons.items[1];
-  const lastMs = Date.parse(current.lastSnapshotAt);
-  assert.is(lastMs % (5 * MINUTE), 0);
-  // Seeded during start-up: within five minutes of it (a slow start may cross a five-minute boundary).
-  assert.ok(lastMs <= app.clock.now().getTime(), 'no snapshot from the future');
-  assert.ok(startedMs - lastMs < 5 * MINUTE, 'the last snapshot is from the last five minutes before the start');
-  assert.is(lastMs - Date.parse(current.firstSnapshotAt), 2015 * 5 * MINUTE);
-  const previous = seasons.items[0];
-  assert.is(Date.parse(previous.lastSnapshotAt), Date.parse(previous.endsAt) - 5 * MINUTE, 'the past season ends with its last snapshot');
-});
+Seed(
+  'two seasons, the current one running, with seven days of snapshots every five minutes',
+  async ({ app, startedMs }) => {
+    assert.is(DEMO_SNAPSHOTS_PER_SEASON, 2016);
+    const seasons = (await app.rest('GET', '/api/stateOfWar/seasons')).body.data;
+    assert.is(seasons.currentSeasonId, 'y3s4');
+    assert.equal(
+      seasons.items.map((item: any) => [item.id, item.status, item.snapshotCount]),
+      [
+        ['y3s3', 'ended', 2016],
+        ['y3s4', 'active', 2016],
+      ],
+    );
+    const current = seasons.items[1];
+    const lastMs = Date.parse(current.lastSnapshotAt);
+    assert.is(lastMs % (5 * MINUTE), 0);
+    // Seeded during start-up: within five minutes of it (a slow start may cross a five-minute boundary).
+    assert.ok(lastMs <= app.clock.now().getTime(), 'no snapshot from the future');
+    assert.ok(startedMs - lastMs < 5 * MINUTE, 'the last snapshot is from the last five minutes before the start');
+    assert.is(lastMs - Date.parse(current.firstSnapshotAt), 2015 * 5 * MINUTE);
+    const previous = seasons.items[0];
+    assert.is(
+      Date.parse(previous.lastSnapshotAt),
+      Date.parse(previous.endsAt) - 5 * MINUTE,
+      'the past season ends with its last snapshot',
+    );
+  },
+);
 
 Seed('latest and history show live-looking data', async ({ app }) => {
   const latest = (await app.rest('GET', '/api/stateOfWar/latest')).body.data;
   assert.is(latest.companies.length, 4);
   assert.is(latest.zones.length, 6);
-  assert.equal(latest.companies.map((company: any) => company.rank), [1, 2, 3, 4]);
+  assert.equal(
+    latest.companies.map((company: any) => company.rank),
+    [1, 2, 3, 4],
+  );
   const history1d = await app.trpc().war.getHistory.query({});
   const lastMs = Date.parse(history1d.lastSnapshotAt!);
   const inLastQuarter = Math.floor((lastMs % (15 * MINUTE)) / (5 * MINUTE)) + 1;
@@ -54,14 +67,18 @@ Seed('latest and history show live-looking data', async ({ app }) => {
 });
 
 Seed('campaigns in each status and calendars for both seasons', async ({ app }) => {
-  const total = async (status: string) => (await app.rest('GET', `/api/drop/history?status=${status}`)).body.data.pagination.total;
+  const total = async (status: string) =>
+    (await app.rest('GET', `/api/drop/history?status=${status}`)).body.data.pagination.total;
   assert.equal([await total('active'), await total('upcoming'), await total('ended')], [2, 2, 3]);
   assert.is((await app.rest('GET', '/api/drop/current')).body.data.items.length, 2);
   for (const season of ['y3s3', 'y3s4']) {
     const calendar = (await app.rest('GET', `/api/calendar/data?season=${season}`)).body.data;
     const events = Object.values(calendar.events) as { occurrences: unknown[]; duration: number }[];
     assert.ok(events.length >= 8, `${season} has a calendar`);
-    assert.ok(events.every((event) => event.occurrences.length === 1 && event.duration >= 1), `${season}: each event has its start day and duration`);
+    assert.ok(
+      events.every((event) => event.occurrences.length === 1 && event.duration >= 1),
+      `${season}: each event has its start day and duration`,
+    );
   }
 });
 

@@ -1,7 +1,14 @@
 // Likes and ratings over HTTP: toggles, ranges and who may vote, on both surfaces (the formula in process: service.test.ts).
 import { suite } from '../support/suite';
 import * as assert from 'uvu/assert';
-import { HULK, importCommunitySample, signUpAdmin, startTestServer, trpcError, type TTestServer } from '../support/helpers';
+import {
+  HULK,
+  importCommunitySample,
+  signUpAdmin,
+  startTestServer,
+  trpcError,
+  type TTestServer,
+} from '../support/helpers';
 import { publish, type TUser } from './fixtures';
 
 const Votes = suite<{ app: TTestServer; owner: TUser; fan: TUser }>('like and rate');
@@ -16,7 +23,8 @@ Votes.after(async ({ app }) => app.stop());
 
 Votes('one like per user, idempotent, can be taken back', async ({ app, owner, fan }) => {
   const created = await publish(app, owner.token, HULK);
-  const like = (body: Record<string, unknown>) => app.rest('POST', '/api/assembly/like', { token: fan.token, body: { uuid: created.uuid, ...body } });
+  const like = (body: Record<string, unknown>) =>
+    app.rest('POST', '/api/assembly/like', { token: fan.token, body: { uuid: created.uuid, ...body } });
   assert.equal((await like({})).body.data, { uuid: created.uuid, liked: true, likes: 1 });
   assert.equal((await like({ like: true })).body.data.likes, 1);
   assert.equal((await like({ like: false })).body.data, { uuid: created.uuid, liked: false, likes: 0 });
@@ -26,8 +34,13 @@ Votes('one like per user, idempotent, can be taken back', async ({ app, owner, f
 
 Votes('one rating per user, changeable, 1 to 5', async ({ app, owner, fan }) => {
   const created = await publish(app, owner.token, HULK);
-  const rate = (score: unknown) => app.rest('POST', '/api/assembly/rate', { token: fan.token, body: { uuid: created.uuid, score } });
-  assert.equal((await rate(5)).body.data, { uuid: created.uuid, yourScore: 5, rating: { average: 5, count: 1, smoothed: 3.33 } });
+  const rate = (score: unknown) =>
+    app.rest('POST', '/api/assembly/rate', { token: fan.token, body: { uuid: created.uuid, score } });
+  assert.equal((await rate(5)).body.data, {
+    uuid: created.uuid,
+    yourScore: 5,
+    rating: { average: 5, count: 1, smoothed: 3.33 },
+  });
   // (2 + 15) / 6 = 2.83
   assert.equal((await rate(2)).body.data.rating, { average: 2, count: 1, smoothed: 2.83 });
   for (const bad of [0, 6, 2.5, 'five']) {
@@ -45,11 +58,36 @@ Votes('401 without token, 403 on your own or an unreadable private one, 404 unkn
   assert.is((await app.rest('POST', '/api/assembly/like', { body: { uuid: created.uuid } })).status, 401);
   assert.is((await app.rest('POST', '/api/assembly/rate', { body: { uuid: created.uuid, score: 3 } })).status, 401);
   assert.is((await trpcError(app.trpc().assembly.like.mutate({ uuid: created.uuid }))).status, 401);
-  assert.is((await app.rest('POST', '/api/assembly/like', { token: owner.token, body: { uuid: created.uuid } })).status, 403);
-  assert.is((await trpcError(app.trpc(owner.token).assembly.rate.mutate({ uuid: created.uuid, score: 5 }))).status, 403);
-  assert.is((await app.rest('POST', '/api/assembly/like', { token: fan.token, body: { uuid: hidden.uuid } })).status, 403);
-  assert.is((await app.rest('POST', '/api/assembly/like', { token: fan.token, body: { uuid: hidden.uuid, password: 'open-sesame' } })).status, 200);
-  assert.is((await app.rest('POST', '/api/assembly/like', { token: fan.token, body: { uuid: '00000000-0000-4000-8000-000000000000' } })).status, 404);
+  assert.is(
+    (await app.rest('POST', '/api/assembly/like', { token: owner.token, body: { uuid: created.uuid } })).status,
+    403,
+  );
+  assert.is(
+    (await trpcError(app.trpc(owner.token).assembly.rate.mutate({ uuid: created.uuid, score: 5 }))).status,
+    403,
+  );
+  assert.is(
+    (await app.rest('POST', '/api/assembly/like', { token: fan.token, body: { uuid: hidden.uuid } })).status,
+    403,
+  );
+  assert.is(
+    (
+      await app.rest('POST', '/api/assembly/like', {
+        token: fan.token,
+        body: { uuid: hidden.uuid, password: 'open-sesame' },
+      })
+    ).status,
+    200,
+  );
+  assert.is(
+    (
+      await app.rest('POST', '/api/assembly/like', {
+        token: fan.token,
+        body: { uuid: '00000000-0000-4000-8000-000000000000' },
+      })
+    ).status,
+    404,
+  );
 });
 
 Votes.run();

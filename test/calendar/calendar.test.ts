@@ -19,9 +19,29 @@ const SEASONS = [
 ];
 
 const EVENTS = [
-  { id: 'kraken', title: 'World event: Kraken Hunt', category: 'world-event', startsAt: '2025-10-25T18:00:00Z', endsAt: '2025-10-27T06:00:00Z' },
-  { id: 'maint-1', title: 'Maintenance', category: 'maintenance', startsAt: '2025-10-31T22:00:00Z', endsAt: '2025-11-01T00:00:00Z', description: 'Servers down' },
-  { id: 'launch', title: 'Season launch', category: 'season', startsAt: '2025-10-21T09:00:00+02:00', endsAt: '2025-10-22T07:00:00Z', url: 'https://example.test/launch' },
+  {
+    id: 'kraken',
+    title: 'World event: Kraken Hunt',
+    category: 'world-event',
+    startsAt: '2025-10-25T18:00:00Z',
+    endsAt: '2025-10-27T06:00:00Z',
+  },
+  {
+    id: 'maint-1',
+    title: 'Maintenance',
+    category: 'maintenance',
+    startsAt: '2025-10-31T22:00:00Z',
+    endsAt: '2025-11-01T00:00:00Z',
+    description: 'Servers down',
+  },
+  {
+    id: 'launch',
+    title: 'Season launch',
+    category: 'season',
+    startsAt: '2025-10-21T09:00:00+02:00',
+    endsAt: '2025-10-22T07:00:00Z',
+    url: 'https://example.test/launch',
+  },
 ];
 
 Calendar.before(async (context) => {
@@ -36,7 +56,8 @@ Calendar.after(async (context) => {
   await context.app.stop();
 });
 
-const eventCount = async (app: TTestServer) => (await app.database.db.select({ n: count() }).from(calendarEvents).get())!.n;
+const eventCount = async (app: TTestServer) =>
+  (await app.database.db.select({ n: count() }).from(calendarEvents).get())!.n;
 
 Calendar('season is required (400) and must exist (404), on both surfaces', async ({ app }) => {
   const missing = await app.rest('GET', '/api/calendar/data');
@@ -59,48 +80,67 @@ Calendar('replacing a calendar is admin-only', async ({ app, user }) => {
   const body = { events: EVENTS };
   assert.is((await app.rest('PUT', '/api/admin/calendar/y2s4', { body })).status, 401);
   assert.is((await app.rest('PUT', '/api/admin/calendar/y2s4', { body, token: user })).status, 403);
-  assert.is((await trpcError(app.trpc(user).admin.calendar.replace.mutate({ season: 'y2s4', events: EVENTS }))).status, 403);
+  assert.is(
+    (await trpcError(app.trpc(user).admin.calendar.replace.mutate({ season: 'y2s4', events: EVENTS }))).status,
+    403,
+  );
   assert.is(await eventCount(app), 0);
 });
 
-Calendar('an admin replaces the calendar; data has the events keyed by id with occurrences and duration', async ({ app, admin }) => {
-  const replaced = await app.rest('PUT', '/api/admin/calendar/y2s4', { token: admin, body: { events: EVENTS } });
-  assert.is(replaced.status, 200);
-  assert.equal(replaced.body.data, { seasonId: 'y2s4', events: 3 });
+Calendar(
+  'an admin replaces the calendar; data has the events keyed by id with occurrences and duration',
+  async ({ app, admin }) => {
+    const replaced = await app.rest('PUT', '/api/admin/calendar/y2s4', { token: admin, body: { events: EVENTS } });
+    assert.is(replaced.status, 200);
+    assert.equal(replaced.body.data, { seasonId: 'y2s4', events: 3 });
 
-  const response = await app.rest('GET', '/api/calendar/data?season=y2s4');
-  assert.is(response.status, 200);
-  assert.is(response.headers.get('cache-control'), 'public, max-age=300');
-  const data = response.body.data;
-  assert.is(data.season.id, 'y2s4');
-  assert.equal(Object.keys(data.events), ['launch', 'kraken', 'maint-1'], 'keyed by id, ordered by start');
-  assert.equal(data.events.launch, {
-    id: 'launch',
-    name: 'Season launch',
-    description: '',
-    duration: 2,
-    occurrences: [{ year: 2025, month: 10, day: 21 }],
-    droppeds: {},
-    category: 'season',
-    url: 'https://example.test/launch',
-    startsAt: '2025-10-21T07:00:00.000Z',
-    endsAt: '2025-10-22T07:00:00.000Z',
-    status: 'ended',
-  });
-  assert.equal(data.events.kraken.occurrences, [{ year: 2025, month: 10, day: 25 }]);
-  assert.is(data.events.kraken.duration, 3, 'the 25th to the 27th');
-  // Ends exactly at midnight: it runs on the 31st only, not on 1 November.
-  assert.equal(data.events['maint-1'].occurrences, [{ year: 2025, month: 10, day: 31 }]);
-  assert.is(data.events['maint-1'].duration, 1);
-  assert.is(data.timeline, undefined, 'the day-by-day timeline is replaced by occurrences and duration');
+    const response = await app.rest('GET', '/api/calendar/data?season=y2s4');
+    assert.is(response.status, 200);
+    assert.is(response.headers.get('cache-control'), 'public, max-age=300');
+    const data = response.body.data;
+    assert.is(data.season.id, 'y2s4');
+    assert.equal(Object.keys(data.events), ['launch', 'kraken', 'maint-1'], 'keyed by id, ordered by start');
+    assert.equal(data.events.launch, {
+      id: 'launch',
+      name: 'Season launch',
+      description: '',
+      duration: 2,
+      occurrences: [{ year: 2025, month: 10, day: 21 }],
+      droppeds: {},
+      category: 'season',
+      url: 'https://example.test/launch',
+      startsAt: '2025-10-21T07:00:00.000Z',
+      endsAt: '2025-10-22T07:00:00.000Z',
+      status: 'ended',
+    });
+    assert.equal(data.events.kraken.occurrences, [{ year: 2025, month: 10, day: 25 }]);
+    assert.is(data.events.kraken.duration, 3, 'the 25th to the 27th');
+    // Ends exactly at midnight: it runs on the 31st only, not on 1 November.
+    assert.equal(data.events['maint-1'].occurrences, [{ year: 2025, month: 10, day: 31 }]);
+    assert.is(data.events['maint-1'].duration, 1);
+    assert.is(data.timeline, undefined, 'the day-by-day timeline is replaced by occurrences and duration');
 
-  const byNumber = await app.trpc().calendar.getData.query({ season: '7' });
-  assert.equal(byNumber, data);
-  assert.equal((await app.rest('GET', '/api/calendar/data?season=gutsAndGlory')).body.data, data);
-});
+    const byNumber = await app.trpc().calendar.getData.query({ season: '7' });
+    assert.equal(byNumber, data);
+    assert.equal((await app.rest('GET', '/api/calendar/data?season=gutsAndGlory')).body.data, data);
+  },
+);
 
 Calendar('a replacement removes events not in the new list; other seasons are untouched', async ({ app, admin }) => {
-  await app.trpc(admin).admin.calendar.replace.mutate({ season: 'y2s3', events: [{ id: 'oath', title: 'Oath Week', category: 'event', startsAt: '2025-08-01T00:00:00Z', endsAt: '2025-08-08T00:00:00Z' }] });
+  await app
+    .trpc(admin)
+    .admin.calendar.replace.mutate({
+      season: 'y2s3',
+      events: [
+        {
+          id: 'oath',
+          title: 'Oath Week',
+          category: 'event',
+          startsAt: '2025-08-01T00:00:00Z',
+          endsAt: '2025-08-08T00:00:00Z',
+        },
+      ],
+    });
   await app.trpc(admin).admin.calendar.replace.mutate({ season: 'gutsAndGlory', events: [EVENTS[1]!] });
   const data = await app.trpc().calendar.getData.query({ season: 'y2s4' });
   assert.equal(Object.keys(data.events), ['maint-1']);
@@ -111,7 +151,11 @@ Calendar('a replacement removes events not in the new list; other seasons are un
 
 Calendar('invalid calendars are a 400 and leave the stored calendar as it was', async ({ app, admin }) => {
   const cases: [string, unknown[], RegExp][] = [
-    ['outside the season', [{ ...EVENTS[0], startsAt: '2026-03-01T00:00:00Z', endsAt: '2026-03-02T00:00:00Z' }], /events\[0\]: does not overlap season y2s4/],
+    [
+      'outside the season',
+      [{ ...EVENTS[0], startsAt: '2026-03-01T00:00:00Z', endsAt: '2026-03-02T00:00:00Z' }],
+      /events\[0\]: does not overlap season y2s4/,
+    ],
     ['backwards', [{ ...EVENTS[0], endsAt: '2025-10-20T00:00:00Z' }], /events\[0\]\.endsAt/],
     ['duplicate id', [EVENTS[0], EVENTS[0]], /events\[1\]\.id/],
     ['bad category', [{ ...EVENTS[0], category: 'World Event!' }], /events\[0\]\.category/],

@@ -16,11 +16,24 @@ const Feed = suite<TCtx>('calendar iCalendar feed');
 
 const SEASONS = [
   { id: 'y2s3', key: 'oathsOfWar', number: 6, name: 'Oaths of War', startDate: '2025-07-15', endDate: '2025-10-21' },
-  { id: 'y2s4', key: 'gutsAndGlory', number: 7, name: 'Guts and Glory', startDate: '2025-10-21', endDate: '2026-02-10' },
+  {
+    id: 'y2s4',
+    key: 'gutsAndGlory',
+    number: 7,
+    name: 'Guts and Glory',
+    startDate: '2025-10-21',
+    endDate: '2026-02-10',
+  },
 ];
 
 const EVENTS = [
-  { id: 'kraken', title: 'World event: Kraken Hunt', category: 'world-event', startsAt: '2025-10-25T18:00:00Z', endsAt: '2025-10-27T06:00:00Z' },
+  {
+    id: 'kraken',
+    title: 'World event: Kraken Hunt',
+    category: 'world-event',
+    startsAt: '2025-10-25T18:00:00Z',
+    endsAt: '2025-10-27T06:00:00Z',
+  },
   {
     id: 'maint-1',
     title: 'Maintenance; servers, all of them',
@@ -29,19 +42,31 @@ const EVENTS = [
     endsAt: '2025-11-01T00:00:00Z',
     description: 'Servers down.\nBack by midnight, hopefully; 维护 ✓ \\ done',
   },
-  { id: 'launch', title: 'Season launch', category: 'season', startsAt: '2025-10-21T09:00:00+02:00', endsAt: '2025-10-22T07:00:00Z', url: 'https://example.test/launch?a=1&b=2' },
+  {
+    id: 'launch',
+    title: 'Season launch',
+    category: 'season',
+    startsAt: '2025-10-21T09:00:00+02:00',
+    endsAt: '2025-10-22T07:00:00Z',
+    url: 'https://example.test/launch?a=1&b=2',
+  },
 ];
 
 /** The client's links (GlowProw/website src/views/calendar/History.vue, openICSFile). */
-const seasonLink = (season: string) => `/api/calendar/events.ics?${new URLSearchParams({ language: 'zh_CN', season, eventId: '' })}`;
-const eventLink = (season: string, eventId: string) => `/api/calendar/event.ics?${new URLSearchParams({ language: 'zh_CN', season, eventId })}`;
+const seasonLink = (season: string) =>
+  `/api/calendar/events.ics?${new URLSearchParams({ language: 'zh_CN', season, eventId: '' })}`;
+const eventLink = (season: string, eventId: string) =>
+  `/api/calendar/event.ics?${new URLSearchParams({ language: 'zh_CN', season, eventId })}`;
 
 Feed.before(async (context) => {
   context.app = await startTestServer();
   const admin = await context.app.signUp();
   await setRole({ db: context.app.database.db }, { username: admin.username, role: 'admin' });
   await context.app.trpc(admin.token).admin.war.upsertReference.mutate({ seasons: SEASONS });
-  const replaced = await context.app.rest('PUT', '/api/admin/calendar/y2s4', { token: admin.token, body: { events: EVENTS } });
+  const replaced = await context.app.rest('PUT', '/api/admin/calendar/y2s4', {
+    token: admin.token,
+    body: { events: EVENTS },
+  });
   assert.is(replaced.status, 200, replaced.text);
 });
 Feed.after(async (context) => {
@@ -53,10 +78,12 @@ function parse(text: string): ICAL.Component {
 }
 
 function eventsOf(calendar: ICAL.Component): Record<string, ICAL.Event> {
-  return Object.fromEntries(calendar.getAllSubcomponents('vevent').map((component) => {
-    const event = new ICAL.Event(component);
-    return [event.uid, event];
-  }));
+  return Object.fromEntries(
+    calendar.getAllSubcomponents('vevent').map((component) => {
+      const event = new ICAL.Event(component);
+      return [event.uid, event];
+    }),
+  );
 }
 
 function assertEvent(event: ICAL.Event | undefined, expected: (typeof EVENTS)[number]): void {
@@ -72,34 +99,41 @@ function assertEvent(event: ICAL.Event | undefined, expected: (typeof EVENTS)[nu
   assert.ok(event.component.getFirstPropertyValue('dtstamp'), 'DTSTAMP');
 }
 
-Feed("the season's feed: text/calendar, every event with a stable UID, summary, start, end, description", async ({ app }) => {
-  const response = await app.rest('GET', seasonLink('y2s4'));
-  assert.is(response.status, 200, response.text);
-  assert.is(response.headers.get('content-type'), 'text/calendar; charset=utf-8');
-  assert.is(response.body, undefined, 'not the JSON envelope');
-  assert.ok(response.text.startsWith('BEGIN:VCALENDAR\r\n'));
-  assert.is(response.headers.get('cache-control'), 'public, max-age=300');
-  assert.match(response.headers.get('etag') ?? '', /^W\/"/);
-  assert.ok(response.headers.get('ratelimit-remaining'), 'under the global rate limit');
+Feed(
+  "the season's feed: text/calendar, every event with a stable UID, summary, start, end, description",
+  async ({ app }) => {
+    const response = await app.rest('GET', seasonLink('y2s4'));
+    assert.is(response.status, 200, response.text);
+    assert.is(response.headers.get('content-type'), 'text/calendar; charset=utf-8');
+    assert.is(response.body, undefined, 'not the JSON envelope');
+    assert.ok(response.text.startsWith('BEGIN:VCALENDAR\r\n'));
+    assert.is(response.headers.get('cache-control'), 'public, max-age=300');
+    assert.match(response.headers.get('etag') ?? '', /^W\/"/);
+    assert.ok(response.headers.get('ratelimit-remaining'), 'under the global rate limit');
 
-  const calendar = parse(response.text);
-  assert.is(calendar.getFirstPropertyValue('version'), '2.0');
-  assert.is(calendar.getFirstPropertyValue('x-wr-calname'), 'Guts and Glory');
-  assert.is(calendar.getFirstPropertyValue('name'), 'Guts and Glory');
-  assert.is(String(calendar.getFirstPropertyValue('refresh-interval')), 'PT1H');
-  assert.is(String(calendar.getFirstPropertyValue('x-published-ttl')), 'PT1H');
-  const events = eventsOf(calendar);
-  assert.equal(Object.keys(events), ['launch@y2s4.tidewatch', 'kraken@y2s4.tidewatch', 'maint-1@y2s4.tidewatch'], 'in order of start');
-  for (const expected of EVENTS) assertEvent(events[`${expected.id}@y2s4.tidewatch`], expected);
+    const calendar = parse(response.text);
+    assert.is(calendar.getFirstPropertyValue('version'), '2.0');
+    assert.is(calendar.getFirstPropertyValue('x-wr-calname'), 'Guts and Glory');
+    assert.is(calendar.getFirstPropertyValue('name'), 'Guts and Glory');
+    assert.is(String(calendar.getFirstPropertyValue('refresh-interval')), 'PT1H');
+    assert.is(String(calendar.getFirstPropertyValue('x-published-ttl')), 'PT1H');
+    const events = eventsOf(calendar);
+    assert.equal(
+      Object.keys(events),
+      ['launch@y2s4.tidewatch', 'kraken@y2s4.tidewatch', 'maint-1@y2s4.tidewatch'],
+      'in order of start',
+    );
+    for (const expected of EVENTS) assertEvent(events[`${expected.id}@y2s4.tidewatch`], expected);
 
-  // The same season by key or number gives the same events; another season's calendar is empty.
-  const byKey = parse((await app.rest('GET', '/api/calendar/events.ics?season=gutsAndGlory')).text);
-  assert.equal(Object.keys(eventsOf(byKey)), Object.keys(events));
-  const other = await app.rest('GET', seasonLink('6'));
-  assert.is(other.status, 200);
-  assert.is(parse(other.text).getFirstPropertyValue('x-wr-calname'), 'Oaths of War');
-  assert.equal(parse(other.text).getAllSubcomponents('vevent'), []);
-});
+    // The same season by key or number gives the same events; another season's calendar is empty.
+    const byKey = parse((await app.rest('GET', '/api/calendar/events.ics?season=gutsAndGlory')).text);
+    assert.equal(Object.keys(eventsOf(byKey)), Object.keys(events));
+    const other = await app.rest('GET', seasonLink('6'));
+    assert.is(other.status, 200);
+    assert.is(parse(other.text).getFirstPropertyValue('x-wr-calname'), 'Oaths of War');
+    assert.equal(parse(other.text).getAllSubcomponents('vevent'), []);
+  },
+);
 
 Feed('one event: event.ics has that event only, with the same UID as in the season feed', async ({ app }) => {
   const response = await app.rest('GET', eventLink('y2s4', 'maint-1'));
@@ -112,27 +146,44 @@ Feed('one event: event.ics has that event only, with the same UID as in the seas
   assertEvent(events['maint-1@y2s4.tidewatch'], EVENTS[1]!);
 });
 
-Feed('revalidation: the ETag gives a 304, later too (the feed keeps its bytes, DTSTAMP too); HEAD has the content type', async ({ app }) => {
-  const first = await app.rest('GET', seasonLink('y2s4'));
-  const etag = first.headers.get('etag')!;
-  app.clock.advance(90_000);
-  const later = await app.rest('GET', seasonLink('y2s4'));
-  assert.is(later.headers.get('etag'), etag);
-  assert.is(later.text, first.text, 'DTSTAMP is the time of the build, not of the answer');
-  // The tag leaves DTSTAMP out: another instance, which built the same feed at another time, gives the same one.
-  assert.is(etag, feedEtag(first.text.replace(/^DTSTAMP:.*$/gm, 'DTSTAMP:20000101T000000Z')));
-  const conditional = await app.rest('GET', seasonLink('y2s4'), { headers: { 'if-none-match': etag } });
-  assert.is(conditional.status, 304);
-  assert.is(conditional.text, '');
-  assert.is(conditional.headers.get('etag'), etag);
-  const single = await app.rest('GET', eventLink('y2s4', 'kraken'));
-  assert.is((await app.rest('GET', eventLink('y2s4', 'kraken'), { headers: { 'if-none-match': single.headers.get('etag')! } })).status, 304);
-  assert.is((await app.rest('GET', eventLink('y2s4', 'launch'), { headers: { 'if-none-match': single.headers.get('etag')! } })).status, 200);
-  const head = await app.rest('HEAD', seasonLink('y2s4'));
-  assert.is(head.status, 200);
-  assert.is(head.headers.get('content-type'), 'text/calendar; charset=utf-8');
-  assert.is(head.text, '');
-});
+Feed(
+  'revalidation: the ETag gives a 304, later too (the feed keeps its bytes, DTSTAMP too); HEAD has the content type',
+  async ({ app }) => {
+    const first = await app.rest('GET', seasonLink('y2s4'));
+    const etag = first.headers.get('etag')!;
+    app.clock.advance(90_000);
+    const later = await app.rest('GET', seasonLink('y2s4'));
+    assert.is(later.headers.get('etag'), etag);
+    assert.is(later.text, first.text, 'DTSTAMP is the time of the build, not of the answer');
+    // The tag leaves DTSTAMP out: another instance, which built the same feed at another time, gives the same one.
+    assert.is(etag, feedEtag(first.text.replace(/^DTSTAMP:.*$/gm, 'DTSTAMP:20000101T000000Z')));
+    const conditional = await app.rest('GET', seasonLink('y2s4'), { headers: { 'if-none-match': etag } });
+    assert.is(conditional.status, 304);
+    assert.is(conditional.text, '');
+    assert.is(conditional.headers.get('etag'), etag);
+    const single = await app.rest('GET', eventLink('y2s4', 'kraken'));
+    assert.is(
+      (
+        await app.rest('GET', eventLink('y2s4', 'kraken'), {
+          headers: { 'if-none-match': single.headers.get('etag')! },
+        })
+      ).status,
+      304,
+    );
+    assert.is(
+      (
+        await app.rest('GET', eventLink('y2s4', 'launch'), {
+          headers: { 'if-none-match': single.headers.get('etag')! },
+        })
+      ).status,
+      200,
+    );
+    const head = await app.rest('HEAD', seasonLink('y2s4'));
+    assert.is(head.status, 200);
+    assert.is(head.headers.get('content-type'), 'text/calendar; charset=utf-8');
+    assert.is(head.text, '');
+  },
+);
 
 Feed('errors stay JSON envelopes: unknown season or event 404, bad query 400', async ({ app }) => {
   const cases: [string, number, RegExp][] = [
@@ -164,11 +215,18 @@ Feed('errors stay JSON envelopes: unknown season or event 404, bad query 400', a
 
 Feed('native tRPC: the same procedures answer the iCalendar text as a string, errors alike', async ({ app }) => {
   const text = await app.trpc().calendar.eventsFeed.query({ season: 'y2s4', language: 'zh_CN', eventId: '' });
-  assert.equal(Object.keys(eventsOf(parse(text))), ['launch@y2s4.tidewatch', 'kraken@y2s4.tidewatch', 'maint-1@y2s4.tidewatch']);
+  assert.equal(Object.keys(eventsOf(parse(text))), [
+    'launch@y2s4.tidewatch',
+    'kraken@y2s4.tidewatch',
+    'maint-1@y2s4.tidewatch',
+  ]);
   const one = await app.trpc().calendar.eventFeed.query({ season: 'y2s4', eventId: 'kraken' });
   assertEvent(eventsOf(parse(one))['kraken@y2s4.tidewatch'], EVENTS[0]!);
   assert.is((await trpcError(app.trpc().calendar.eventFeed.query({ season: 'y2s4', eventId: 'nowhere' }))).status, 404);
-  assert.is((await trpcError(app.trpc().calendar.eventsFeed.query({ season: 'y2s4', lang: 'en' } as never))).status, 400);
+  assert.is(
+    (await trpcError(app.trpc().calendar.eventsFeed.query({ season: 'y2s4', lang: 'en' } as never))).status,
+    400,
+  );
 });
 
 Feed('OpenAPI documents both paths with text/calendar answers and envelope errors', async ({ app }) => {
@@ -178,7 +236,10 @@ Feed('OpenAPI documents both paths with text/calendar answers and envelope error
     assert.ok(operation, path);
     assert.equal(Object.keys(operation.responses['200'].content), ['text/calendar'], path);
     assert.is(operation.responses['200'].content['text/calendar'].schema.type, 'string');
-    assert.is(resolveRef(document, operation.responses['404']).content['application/json'].schema.$ref, '#/components/schemas/ErrorEnvelope');
+    assert.is(
+      resolveRef(document, operation.responses['404']).content['application/json'].schema.$ref,
+      '#/components/schemas/ErrorEnvelope',
+    );
     assert.equal(operation.parameters.map((p: { name: string }) => p.name).sort(), ['eventId', 'language', 'season']);
   }
 });

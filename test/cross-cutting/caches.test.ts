@@ -43,7 +43,17 @@ Memo('a snapshot backfilled inside the window shows at once, on both surfaces', 
   const backfilled = Date.parse(bucket.start) + MINUTE;
   await recordSnapshots(
     { db: app.database.db, now: app.clock.now },
-    { snapshots: [{ season: before.season.id, capturedAt: new Date(backfilled).toISOString(), companies: DEMO_COMPANIES.map((company) => ({ companyId: company.id, score: 0 })), zones: [], hotspots: [] }] },
+    {
+      snapshots: [
+        {
+          season: before.season.id,
+          capturedAt: new Date(backfilled).toISOString(),
+          companies: DEMO_COMPANIES.map((company) => ({ companyId: company.id, score: 0 })),
+          zones: [],
+          hotspots: [],
+        },
+      ],
+    },
   );
   const after = (await app.rest('GET', '/api/stateOfWar/history?range=1d')).body.data;
   const changed = after.buckets[50];
@@ -60,8 +70,14 @@ Memo('a snapshot backfilled inside the window shows at once, on both surfaces', 
 
 Memo('a renamed company shows at once', async ({ app }) => {
   const before = (await app.rest('GET', '/api/stateOfWar/history?range=7d')).body.data;
-  assert.is(before.buckets.at(-1).companies.find((company: { id: string }) => company.id === 'sable-tide').name, 'Sable Tide Trading');
-  await upsertWarReference({ db: app.database.db }, { seasons: [], zones: [], companies: [{ id: 'sable-tide', name: 'Sable Tide Renamed', color: '#000000' }] });
+  assert.is(
+    before.buckets.at(-1).companies.find((company: { id: string }) => company.id === 'sable-tide').name,
+    'Sable Tide Trading',
+  );
+  await upsertWarReference(
+    { db: app.database.db },
+    { seasons: [], zones: [], companies: [{ id: 'sable-tide', name: 'Sable Tide Renamed', color: '#000000' }] },
+  );
   const after = (await app.rest('GET', '/api/stateOfWar/history?range=7d')).body.data;
   const sable = after.buckets.at(-1).companies.find((company: { id: string }) => company.id === 'sable-tide');
   assert.equal([sable.name, sable.color], ['Sable Tide Renamed', '#000000']);
@@ -69,7 +85,9 @@ Memo('a renamed company shows at once', async ({ app }) => {
 
 Memo.run();
 
-const Stored = suite<{ app: TTestServer; owner: { token: string } }>('REST response cache: anonymous reads of cached routes, never stale after a write');
+const Stored = suite<{ app: TTestServer; owner: { token: string } }>(
+  'REST response cache: anonymous reads of cached routes, never stale after a write',
+);
 
 const HULK = {
   name: 'Stored hulk',
@@ -97,7 +115,11 @@ Stored('a list page is stored bytes-for-bytes; a publish drops it at once; Age c
   assert.is(first.status, 200);
   assert.is(first.headers.get('age'), null, 'built by the procedure');
   // The read cache stores a value on its second offer (its doorkeeper): a one-off read stores nothing.
-  assert.is((await app.rest('GET', '/api/assembly/list?pageSize=5')).headers.get('age'), null, 'built again, and stored');
+  assert.is(
+    (await app.rest('GET', '/api/assembly/list?pageSize=5')).headers.get('age'),
+    null,
+    'built again, and stored',
+  );
   app.clock.advance(2_000);
   const second = await app.rest('GET', '/api/assembly/list?pageSize=5');
   assert.is(second.text, first.text);
@@ -105,7 +127,14 @@ Stored('a list page is stored bytes-for-bytes; a publish drops it at once; Age c
   assert.is(second.headers.get('etag'), first.headers.get('etag'));
   assert.is(second.headers.get('cache-control'), 'no-cache');
   assert.is(second.headers.get('x-content-type-options'), 'nosniff', 'security headers on stored answers too');
-  assert.is((await app.rest('GET', '/api/assembly/list?pageSize=5', { headers: { 'if-none-match': first.headers.get('etag')! } })).status, 304);
+  assert.is(
+    (
+      await app.rest('GET', '/api/assembly/list?pageSize=5', {
+        headers: { 'if-none-match': first.headers.get('etag')! },
+      })
+    ).status,
+    304,
+  );
 
   const published = await app.rest('POST', '/api/assembly/publish', { token: owner.token, body: HULK });
   assert.is(published.status, 200, published.text);
@@ -117,44 +146,58 @@ Stored('a list page is stored bytes-for-bytes; a publish drops it at once; Age c
   assert.is(trpcList.data[0]!.uuid, published.body.data.uuid);
 });
 
-Stored('a request with a token neither reads nor fills the store; the TTL bounds what no write announces', async ({ app, owner }) => {
-  await app.rest('GET', '/api/assembly/list');
-  await app.rest('GET', '/api/assembly/list');
-  const withToken = await app.rest('GET', '/api/assembly/list', { token: owner.token });
-  assert.is(withToken.headers.get('age'), null);
-  assert.is(withToken.headers.get('cache-control'), 'private, no-cache');
-  const viaHeader = await app.rest('GET', '/api/assembly/list', { headers: { 'x-access-token': owner.token } });
-  assert.is(viaHeader.headers.get('age'), null);
-  assert.is((await app.rest('GET', '/api/assembly/list')).headers.get('age'), '0');
-  app.clock.advance(31_000);
-  assert.is((await app.rest('GET', '/api/assembly/list')).headers.get('age'), null, 'past the 30 s read-cache TTL');
-  assert.is((await app.rest('GET', '/api/assembly/list')).headers.get('age'), null, 'stored again on its second offer');
-  const head = await app.rest('HEAD', '/api/assembly/list');
-  assert.is(head.status, 200);
-  assert.is(head.headers.get('age'), '0');
-  assert.is(head.text, '');
-});
+Stored(
+  'a request with a token neither reads nor fills the store; the TTL bounds what no write announces',
+  async ({ app, owner }) => {
+    await app.rest('GET', '/api/assembly/list');
+    await app.rest('GET', '/api/assembly/list');
+    const withToken = await app.rest('GET', '/api/assembly/list', { token: owner.token });
+    assert.is(withToken.headers.get('age'), null);
+    assert.is(withToken.headers.get('cache-control'), 'private, no-cache');
+    const viaHeader = await app.rest('GET', '/api/assembly/list', { headers: { 'x-access-token': owner.token } });
+    assert.is(viaHeader.headers.get('age'), null);
+    assert.is((await app.rest('GET', '/api/assembly/list')).headers.get('age'), '0');
+    app.clock.advance(31_000);
+    assert.is((await app.rest('GET', '/api/assembly/list')).headers.get('age'), null, 'past the 30 s read-cache TTL');
+    assert.is(
+      (await app.rest('GET', '/api/assembly/list')).headers.get('age'),
+      null,
+      'stored again on its second offer',
+    );
+    const head = await app.rest('HEAD', '/api/assembly/list');
+    assert.is(head.status, 200);
+    assert.is(head.headers.get('age'), '0');
+    assert.is(head.text, '');
+  },
+);
 
-Stored('drop current: only a hit is replayed, refresh=1 bypasses, and the answer never outlives its max-age', async ({ app }) => {
-  const miss = await app.rest('GET', '/api/drop/current');
-  assert.is(miss.body.data.cache, 'miss');
-  const hit = await app.rest('GET', '/api/drop/current');
-  assert.is(hit.body.data.cache, 'hit');
-  assert.is(hit.headers.get('age'), null, 'the miss was not stored');
-  assert.is((await app.rest('GET', '/api/drop/current')).headers.get('age'), null, 'the second hit is stored');
-  const replayed = await app.rest('GET', '/api/drop/current');
-  assert.is(replayed.text, hit.text);
-  assert.is(replayed.headers.get('age'), '0');
-  const refreshed = await app.rest('GET', '/api/drop/current?refresh=1');
-  assert.is(refreshed.body.data.cache, 'refresh');
-  assert.is(refreshed.headers.get('age'), null);
-  assert.is((await app.rest('GET', '/api/drop/current?refresh=1')).status, 429, 'the refresh throttle is never skipped');
-  const maxAge = Number(/max-age=(\d+)/.exec(hit.headers.get('cache-control') ?? '')?.[1]);
-  assert.ok(maxAge > 0);
-  app.clock.advance(maxAge * 1000);
-  const later = await app.rest('GET', '/api/drop/current');
-  assert.is(later.headers.get('age'), null, 'expired with its max-age');
-});
+Stored(
+  'drop current: only a hit is replayed, refresh=1 bypasses, and the answer never outlives its max-age',
+  async ({ app }) => {
+    const miss = await app.rest('GET', '/api/drop/current');
+    assert.is(miss.body.data.cache, 'miss');
+    const hit = await app.rest('GET', '/api/drop/current');
+    assert.is(hit.body.data.cache, 'hit');
+    assert.is(hit.headers.get('age'), null, 'the miss was not stored');
+    assert.is((await app.rest('GET', '/api/drop/current')).headers.get('age'), null, 'the second hit is stored');
+    const replayed = await app.rest('GET', '/api/drop/current');
+    assert.is(replayed.text, hit.text);
+    assert.is(replayed.headers.get('age'), '0');
+    const refreshed = await app.rest('GET', '/api/drop/current?refresh=1');
+    assert.is(refreshed.body.data.cache, 'refresh');
+    assert.is(refreshed.headers.get('age'), null);
+    assert.is(
+      (await app.rest('GET', '/api/drop/current?refresh=1')).status,
+      429,
+      'the refresh throttle is never skipped',
+    );
+    const maxAge = Number(/max-age=(\d+)/.exec(hit.headers.get('cache-control') ?? '')?.[1]);
+    assert.ok(maxAge > 0);
+    app.clock.advance(maxAge * 1000);
+    const later = await app.rest('GET', '/api/drop/current');
+    assert.is(later.headers.get('age'), null, 'expired with its max-age');
+  },
+);
 
 Stored('an admin campaign upsert drops the stored drop answer at once', async ({ app }) => {
   const admin = await app.signUp();
@@ -197,27 +240,45 @@ WarMemo.after(async ({ app }) => {
   await app.stop();
 });
 
-WarMemo('a snapshot written through another connection (the CLI, another instance) is the latest at once', async ({ app }) => {
-  const before = (await app.rest('GET', '/api/stateOfWar/latest')).body.data;
-  assert.equal((await app.rest('GET', '/api/stateOfWar/latest')).body.data, before, 'served again unchanged');
-  // A second connection to the same database: the file, or the same libSQL server (TEST_DATABASE=sqld).
-  const other = openDatabase(app.database.remote ? app.database.file : `file:${app.database.file}`, { driver: TEST_DRIVER });
-  try {
-    const capturedAt = new Date(Date.parse(before.capturedAt) + MINUTE).toISOString();
-    await recordSnapshots(
-      { db: other.db, now: app.clock.now },
-      { snapshots: [{ season: before.season.id, capturedAt, companies: DEMO_COMPANIES.map((company, index) => ({ companyId: company.id, score: 1000 - index })), zones: [], hotspots: [] }] },
-    );
-    const after = (await app.rest('GET', '/api/stateOfWar/latest')).body.data;
-    assert.is(after.capturedAt, capturedAt);
-    assert.equal(after.companies.map((company: { score: number }) => company.score), DEMO_COMPANIES.map((_, index) => 1000 - index));
-    assert.is((await app.trpc().war.getLatest.query({})).capturedAt, capturedAt);
-    const history = (await app.rest('GET', '/api/stateOfWar/history?range=1h')).body.data;
-    assert.is(history.lastSnapshotAt, capturedAt, 'the history memo too');
-  } finally {
-    other.close();
-  }
-});
+WarMemo(
+  'a snapshot written through another connection (the CLI, another instance) is the latest at once',
+  async ({ app }) => {
+    const before = (await app.rest('GET', '/api/stateOfWar/latest')).body.data;
+    assert.equal((await app.rest('GET', '/api/stateOfWar/latest')).body.data, before, 'served again unchanged');
+    // A second connection to the same database: the file, or the same libSQL server (TEST_DATABASE=sqld).
+    const other = openDatabase(app.database.remote ? app.database.file : `file:${app.database.file}`, {
+      driver: TEST_DRIVER,
+    });
+    try {
+      const capturedAt = new Date(Date.parse(before.capturedAt) + MINUTE).toISOString();
+      await recordSnapshots(
+        { db: other.db, now: app.clock.now },
+        {
+          snapshots: [
+            {
+              season: before.season.id,
+              capturedAt,
+              companies: DEMO_COMPANIES.map((company, index) => ({ companyId: company.id, score: 1000 - index })),
+              zones: [],
+              hotspots: [],
+            },
+          ],
+        },
+      );
+      const after = (await app.rest('GET', '/api/stateOfWar/latest')).body.data;
+      assert.is(after.capturedAt, capturedAt);
+      assert.equal(
+        after.companies.map((company: { score: number }) => company.score),
+        DEMO_COMPANIES.map((_, index) => 1000 - index),
+      );
+      assert.is((await app.trpc().war.getLatest.query({})).capturedAt, capturedAt);
+      const history = (await app.rest('GET', '/api/stateOfWar/history?range=1h')).body.data;
+      assert.is(history.lastSnapshotAt, capturedAt, 'the history memo too');
+    } finally {
+      other.close();
+    }
+  },
+);
 
 WarMemo('crossing the end of the season changes its status without any write', async ({ app }) => {
   const before = (await app.rest('GET', '/api/stateOfWar/latest')).body.data;
@@ -263,32 +324,38 @@ Budget.run();
 
 const Admission = suite('read cache admission (its doorkeeper)');
 
-Admission('a value is stored on its second offer while its key is remembered; a stored key takes a new value at once', () => {
-  const cache = new MemoryReadCache({ maxEntries: 4, ttlMs: 60_000, admitOnSecondOffer: true });
-  cache.set('a', 'A1');
-  assert.is(cache.get('a'), undefined, 'a one-off value is not stored');
-  cache.set('a', 'A2');
-  assert.is(cache.get('a'), 'A2', 'offered again: stored');
-  cache.set('a', 'A3');
-  assert.is(cache.get('a'), 'A3', 'a key that holds a value is replaced without waiting');
-  // The doorkeeper remembers between maxEntries / 2 and maxEntries refused keys.
-  cache.set('b', 'B');
-  for (const key of ['c', 'd', 'e', 'f']) cache.set(key, key);
-  cache.set('b', 'B');
-  assert.is(cache.get('b'), undefined, 'forgotten after four other refusals: refused again');
-  cache.set('b', 'B');
-  assert.is(cache.get('b'), 'B');
-});
+Admission(
+  'a value is stored on its second offer while its key is remembered; a stored key takes a new value at once',
+  () => {
+    const cache = new MemoryReadCache({ maxEntries: 4, ttlMs: 60_000, admitOnSecondOffer: true });
+    cache.set('a', 'A1');
+    assert.is(cache.get('a'), undefined, 'a one-off value is not stored');
+    cache.set('a', 'A2');
+    assert.is(cache.get('a'), 'A2', 'offered again: stored');
+    cache.set('a', 'A3');
+    assert.is(cache.get('a'), 'A3', 'a key that holds a value is replaced without waiting');
+    // The doorkeeper remembers between maxEntries / 2 and maxEntries refused keys.
+    cache.set('b', 'B');
+    for (const key of ['c', 'd', 'e', 'f']) cache.set(key, key);
+    cache.set('b', 'B');
+    assert.is(cache.get('b'), undefined, 'forgotten after four other refusals: refused again');
+    cache.set('b', 'B');
+    assert.is(cache.get('b'), 'B');
+  },
+);
 
-Admission('the race rule still holds: a value built before an invalidation is refused, whatever its offers', async () => {
-  const cache = new MemoryReadCache({ maxEntries: 10, ttlMs: 60_000, admitOnSecondOffer: true });
-  cache.set('k', 'first offer');
-  assert.is(cache.get('k'), undefined);
-  await cache.invalidate('k');
-  cache.set('k', 'built before the invalidation');
-  assert.is(cache.get('k'), undefined);
-  cache.set('k', 'built after it');
-  assert.is(cache.get('k'), 'built after it');
-});
+Admission(
+  'the race rule still holds: a value built before an invalidation is refused, whatever its offers',
+  async () => {
+    const cache = new MemoryReadCache({ maxEntries: 10, ttlMs: 60_000, admitOnSecondOffer: true });
+    cache.set('k', 'first offer');
+    assert.is(cache.get('k'), undefined);
+    await cache.invalidate('k');
+    cache.set('k', 'built before the invalidation');
+    assert.is(cache.get('k'), undefined);
+    cache.set('k', 'built after it');
+    assert.is(cache.get('k'), 'built after it');
+  },
+);
 
 Admission.run();

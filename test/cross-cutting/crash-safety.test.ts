@@ -28,7 +28,14 @@ interface TReply {
  * One request. Without an agent it goes on its own connection, so a failure is unambiguous: refused,
  * cut, or answered. With a keep-alive agent it reuses that client's connection.
  */
-function call(base: string, method: string, path: string, body?: unknown, token?: string, agent?: Agent): Promise<TReply> {
+function call(
+  base: string,
+  method: string,
+  path: string,
+  body?: unknown,
+  token?: string,
+  agent?: Agent,
+): Promise<TReply> {
   return new Promise((resolve, reject) => {
     const payload = body === undefined ? undefined : JSON.stringify(body);
     const url = new URL(path, base);
@@ -112,7 +119,14 @@ Crash('SIGKILL during concurrent writes loses no acknowledged write and never co
     RATE_LIMIT_ORDERS: '1000000',
   });
   await server.start();
-  const ledger: TLedger = { published: new Set(), names: new Map(), orders: new Set(), collections: new Set(), acknowledged: 0, failedInFlight: 0 };
+  const ledger: TLedger = {
+    published: new Set(),
+    names: new Map(),
+    orders: new Set(),
+    collections: new Set(),
+    acknowledged: 0,
+    failedInFlight: 0,
+  };
 
   const tokens: string[] = [];
   for (let worker = 0; worker < WORKERS; worker++) {
@@ -140,12 +154,18 @@ Crash('SIGKILL during concurrent writes loses no acknowledged write and never co
     let orders = 0;
     for (let step = 0; !stopping; step++) {
       await attempt(async () => {
-        const reply = await call(server.base, 'POST', '/api/assembly/publish', {
-          name: `w${worker} s${step}`,
-          shipId: 'cutter',
-          weapons: [{ slot: 'frontWeapon', itemId: 'culverin1' }],
-          tags: ['crash'],
-        }, token);
+        const reply = await call(
+          server.base,
+          'POST',
+          '/api/assembly/publish',
+          {
+            name: `w${worker} s${step}`,
+            shipId: 'cutter',
+            weapons: [{ slot: 'frontWeapon', itemId: 'culverin1' }],
+            tags: ['crash'],
+          },
+          token,
+        );
         if (reply.status === 200) {
           ledger.published.add(reply.body.data.uuid);
           ledger.names.set(reply.body.data.uuid, { acked: `w${worker} s${step}`, unknown: new Set() });
@@ -169,7 +189,13 @@ Crash('SIGKILL during concurrent writes loses no acknowledged write and never co
       }
       if (step % 5 === 2 && orders < 4) {
         await attempt(async () => {
-          const reply = await call(server.base, 'POST', '/api/subscription/orders/create', { tierId: 'deckhand-1m', payType: 'manual' }, token);
+          const reply = await call(
+            server.base,
+            'POST',
+            '/api/subscription/orders/create',
+            { tierId: 'deckhand-1m', payType: 'manual' },
+            token,
+          );
           if (reply.status === 200) {
             ledger.orders.add(reply.body.data.orderId);
             orders++;
@@ -180,7 +206,13 @@ Crash('SIGKILL during concurrent writes loses no acknowledged write and never co
       if (step % 4 === 3) {
         await attempt(async () => {
           const points = Array.from({ length: 5 }, (_, i) => ({ title: `p${i}`, latitude: i, longitude: -i }));
-          const reply = await call(server.base, 'POST', '/api/map/collection', { title: `w${worker} s${step}`, points }, token);
+          const reply = await call(
+            server.base,
+            'POST',
+            '/api/map/collection',
+            { title: `w${worker} s${step}`, points },
+            token,
+          );
           if (reply.status === 200) {
             ledger.collections.add(reply.body.data.uuid);
             ledger.acknowledged++;
@@ -209,19 +241,36 @@ Crash('SIGKILL during concurrent writes loses no acknowledged write and never co
     assert.is(await database.integrityCheck(), 'ok');
     const { db } = database;
     for (const uuid of ledger.published) {
-      const row = await db.select({ name: assemblies.name, deletedAt: assemblies.deletedAt }).from(assemblies).where(eq(assemblies.uuid, uuid)).get();
+      const row = await db
+        .select({ name: assemblies.name, deletedAt: assemblies.deletedAt })
+        .from(assemblies)
+        .where(eq(assemblies.uuid, uuid))
+        .get();
       assert.ok(row, `acknowledged assembly ${uuid} is present`);
       const entry = ledger.names.get(uuid)!;
-      assert.ok(row!.name === entry.acked || entry.unknown.has(row!.name), `assembly ${uuid} has ${row!.name}, acknowledged ${entry.acked}`);
+      assert.ok(
+        row!.name === entry.acked || entry.unknown.has(row!.name),
+        `assembly ${uuid} has ${row!.name}, acknowledged ${entry.acked}`,
+      );
     }
     for (const orderId of ledger.orders) {
-      assert.ok(await db.select().from(subscriptionOrders).where(eq(subscriptionOrders.id, orderId)).get(), `order ${orderId} present`);
+      assert.ok(
+        await db.select().from(subscriptionOrders).where(eq(subscriptionOrders.id, orderId)).get(),
+        `order ${orderId} present`,
+      );
     }
-    const stored = await db.select({ uuid: mapCollections.id, pointCount: mapCollections.pointCount }).from(mapCollections).all();
+    const stored = await db
+      .select({ uuid: mapCollections.id, pointCount: mapCollections.pointCount })
+      .from(mapCollections)
+      .all();
     const storedIds = new Set(stored.map((row) => row.uuid));
     for (const uuid of ledger.collections) assert.ok(storedIds.has(uuid), `collection ${uuid} present`);
     for (const { uuid, pointCount } of stored) {
-      const points = await db.select({ id: mapPoints.id }).from(mapPoints).where(eq(mapPoints.collectionId, uuid)).all();
+      const points = await db
+        .select({ id: mapPoints.id })
+        .from(mapPoints)
+        .where(eq(mapPoints.collectionId, uuid))
+        .all();
       // Acknowledged or not, a collection is all there or not there: never written half.
       assert.is(points.length, pointCount, `collection ${uuid} has ${points.length} of its ${pointCount} points`);
       if (ledger.collections.has(uuid)) assert.is(pointCount, 5);
@@ -245,7 +294,11 @@ Crash('SIGTERM under load: every accepted request is answered', async ({ dir }) 
     RATE_LIMIT_SIGNUP: '1000000',
   });
   await server.start();
-  const signup = await call(server.base, 'POST', '/api/user/signup', { username: 'term_load', email: 'term@example.test', password: 'long password' });
+  const signup = await call(server.base, 'POST', '/api/user/signup', {
+    username: 'term_load',
+    email: 'term@example.test',
+    password: 'long password',
+  });
   const token = signup.body.data.token;
   const outcomes = { answered: 0, refused: 0, cut: 0 };
   let stopping = false;
@@ -254,9 +307,18 @@ Crash('SIGTERM under load: every accepted request is answered', async ({ dir }) 
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
     for (let step = 0; !stopping; step++) {
       try {
-        const reply = await call(server.base, 'POST', '/api/assembly/publish', {
-          name: `term ${worker} ${step}`, shipId: 'cutter', weapons: [{ slot: 'frontWeapon', itemId: 'culverin1' }],
-        }, token, agent);
+        const reply = await call(
+          server.base,
+          'POST',
+          '/api/assembly/publish',
+          {
+            name: `term ${worker} ${step}`,
+            shipId: 'cutter',
+            weapons: [{ slot: 'frontWeapon', itemId: 'culverin1' }],
+          },
+          token,
+          agent,
+        );
         assert.ok(reply.status < 500);
         outcomes.answered++;
       } catch (error) {
@@ -276,7 +338,9 @@ Crash('SIGTERM under load: every accepted request is answered', async ({ dir }) 
   await server.kill('SIGTERM');
   stopping = true;
   await Promise.all(loops);
-  console.log(`      SIGTERM under load: ${outcomes.answered} answered, ${outcomes.refused} refused after close, ${outcomes.cut} cut`);
+  console.log(
+    `      SIGTERM under load: ${outcomes.answered} answered, ${outcomes.refused} refused after close, ${outcomes.cut} cut`,
+  );
   assert.is(outcomes.cut, 0, 'no accepted request was cut');
   assert.ok(outcomes.answered > 8);
 });

@@ -27,7 +27,11 @@ Headers('CORS: any origin, no credentials, preflight answered', async ({ app }) 
   assert.is(simple.headers.get('access-control-allow-credentials'), null);
   const preflight = await fetch(`${app.url}/api/user/me`, {
     method: 'OPTIONS',
-    headers: { origin: 'https://tools.example', 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' },
+    headers: {
+      origin: 'https://tools.example',
+      'access-control-request-method': 'GET',
+      'access-control-request-headers': 'authorization',
+    },
   });
   assert.is(preflight.status, 204);
   assert.match(preflight.headers.get('access-control-allow-headers') ?? '', /authorization/);
@@ -105,27 +109,39 @@ Limits('captcha: over the limit is a 429 with Retry-After', async ({ app }) => {
   assert.is((await trpcError(app.trpc().captcha.get.query({}))).status, 429);
 });
 
-Limits('sign-in: an account is locked after repeated failures, even for the right password, and others are not', async ({ app }) => {
-  const victim = await app.signUp();
-  const bystander = await app.signUp();
-  for (let i = 0; i < 3; i++) {
-    const wrong = await app.rest('POST', '/api/user/signin', { body: { username: victim.username, password: 'wrong password' } });
-    assert.is(wrong.status, 401);
-  }
-  const locked = await app.rest('POST', '/api/user/signin', { body: { username: victim.username, password: victim.password } });
-  assert.is(locked.status, 429);
-  assert.match(locked.body.message, /failed sign-ins/);
-  const retryAfter = Number(locked.headers.get('retry-after'));
-  assert.ok(retryAfter > 0 && retryAfter <= 15 * 60);
-  const sameByEmail = await app.rest('POST', '/api/user/signin', { body: { username: victim.username.toUpperCase(), password: victim.password } });
-  assert.is(sameByEmail.status, 429, 'the lock ignores case');
-  const fine = await app.rest('POST', '/api/user/signin', { body: { username: bystander.username, password: bystander.password } });
-  assert.is(fine.status, 200);
-});
+Limits(
+  'sign-in: an account is locked after repeated failures, even for the right password, and others are not',
+  async ({ app }) => {
+    const victim = await app.signUp();
+    const bystander = await app.signUp();
+    for (let i = 0; i < 3; i++) {
+      const wrong = await app.rest('POST', '/api/user/signin', {
+        body: { username: victim.username, password: 'wrong password' },
+      });
+      assert.is(wrong.status, 401);
+    }
+    const locked = await app.rest('POST', '/api/user/signin', {
+      body: { username: victim.username, password: victim.password },
+    });
+    assert.is(locked.status, 429);
+    assert.match(locked.body.message, /failed sign-ins/);
+    const retryAfter = Number(locked.headers.get('retry-after'));
+    assert.ok(retryAfter > 0 && retryAfter <= 15 * 60);
+    const sameByEmail = await app.rest('POST', '/api/user/signin', {
+      body: { username: victim.username.toUpperCase(), password: victim.password },
+    });
+    assert.is(sameByEmail.status, 429, 'the lock ignores case');
+    const fine = await app.rest('POST', '/api/user/signin', {
+      body: { username: bystander.username, password: bystander.password },
+    });
+    assert.is(fine.status, 200);
+  },
+);
 
 Limits('sign-in: a success counts as no failure, but does not erase the failures of the window', async ({ app }) => {
   const sailor = await app.signUp();
-  const signin = (password: string) => app.rest('POST', '/api/user/signin', { body: { username: sailor.username, password } });
+  const signin = (password: string) =>
+    app.rest('POST', '/api/user/signin', { body: { username: sailor.username, password } });
   for (let round = 0; round < 5; round++) assert.is((await signin(sailor.password)).status, 200, `success ${round}`);
   for (let i = 0; i < 2; i++) assert.is((await signin('wrong password')).status, 401);
   assert.is((await signin(sailor.password)).status, 200);
@@ -136,9 +152,15 @@ Limits('sign-in: a success counts as no failure, but does not erase the failures
 
 Limits('unknown users are locked the same way (no account enumeration through lock-out)', async ({ app }) => {
   for (let i = 0; i < 3; i++) {
-    assert.is((await app.rest('POST', '/api/user/signin', { body: { username: 'ghost_ship', password: 'whatever1' } })).status, 401);
+    assert.is(
+      (await app.rest('POST', '/api/user/signin', { body: { username: 'ghost_ship', password: 'whatever1' } })).status,
+      401,
+    );
   }
-  assert.is((await app.rest('POST', '/api/user/signin', { body: { username: 'ghost_ship', password: 'whatever1' } })).status, 429);
+  assert.is(
+    (await app.rest('POST', '/api/user/signin', { body: { username: 'ghost_ship', password: 'whatever1' } })).status,
+    429,
+  );
 });
 
 Limits.run();
@@ -154,7 +176,9 @@ Global.after(async (context) => {
 Global('without TRUST_PROXY, X-Forwarded-For does not change the client', async ({ app }) => {
   const statuses: number[] = [];
   for (let i = 0; i < 6; i++) {
-    statuses.push((await app.rest('GET', '/api/user/info?id=x', { headers: { 'x-forwarded-for': `10.0.0.${i}` } })).status);
+    statuses.push(
+      (await app.rest('GET', '/api/user/info?id=x', { headers: { 'x-forwarded-for': `10.0.0.${i}` } })).status,
+    );
   }
   assert.equal(statuses, [404, 404, 404, 404, 404, 429]);
   assert.is((await app.rest('GET', '/api/health')).status, 200, 'health is never limited');
@@ -205,7 +229,9 @@ Timing('unknown user and wrong password take about as long (median over many tri
   }
   const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
   const ratio = median(known) / median(unknown);
-  console.log(`      sign-in median: known ${median(known).toFixed(1)} ms, unknown ${median(unknown).toFixed(1)} ms, ratio ${ratio.toFixed(2)}`);
+  console.log(
+    `      sign-in median: known ${median(known).toFixed(1)} ms, unknown ${median(unknown).toFixed(1)} ms, ratio ${ratio.toFixed(2)}`,
+  );
   assert.ok(ratio > 0.5 && ratio < 2, `ratio ${ratio}`);
 });
 

@@ -81,51 +81,68 @@ replicaTest('the demo data seeded through one replica is read on the other', asy
   assert.is(onB.body.data.pagination.total, onA.body.data.pagination.total);
 });
 
-replicaTest(`write on one, read on the other at once, ${ROUNDS} rounds each way: zero stale reads`, async ({ a, b }) => {
-  const stale: string[] = [];
-  for (let round = 0; round < ROUNDS; round++) {
-    const [writer, reader] = round % 2 === 0 ? [a, b] : [b, a];
-    const username = `replica${process.pid}r${round}`;
-    const signUp = await rest(writer.url, 'POST', '/api/user/signup', {
-      body: { username, email: `${username}@example.test`, password: 'correct horse battery' },
-    });
-    assert.is(signUp.status, 200, signUp.text);
-    const signIn = await rest(reader.url, 'POST', '/api/user/signin', { body: { username, password: 'correct horse battery' } });
-    if (signIn.status !== 200) stale.push(`round ${round}: sign-in of a new account answered ${signIn.status}`);
-    const token = signUp.body.data.token as string;
+replicaTest(
+  `write on one, read on the other at once, ${ROUNDS} rounds each way: zero stale reads`,
+  async ({ a, b }) => {
+    const stale: string[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      const [writer, reader] = round % 2 === 0 ? [a, b] : [b, a];
+      const username = `replica${process.pid}r${round}`;
+      const signUp = await rest(writer.url, 'POST', '/api/user/signup', {
+        body: { username, email: `${username}@example.test`, password: 'correct horse battery' },
+      });
+      assert.is(signUp.status, 200, signUp.text);
+      const signIn = await rest(reader.url, 'POST', '/api/user/signin', {
+        body: { username, password: 'correct horse battery' },
+      });
+      if (signIn.status !== 200) stale.push(`round ${round}: sign-in of a new account answered ${signIn.status}`);
+      const token = signUp.body.data.token as string;
 
-    const published = await rest(writer.url, 'POST', '/api/assembly/publish', { token, body: { ...BRIGANTINE, name: `Round ${round}` } });
-    assert.is(published.status, 200, published.text);
-    const uuid = published.body.data.uuid as string;
-    const first = await rest(reader.url, 'GET', `/api/assembly/item?uuid=${uuid}`);
-    if (first.status !== 200) stale.push(`round ${round}: a new assembly answered ${first.status}`);
+      const published = await rest(writer.url, 'POST', '/api/assembly/publish', {
+        token,
+        body: { ...BRIGANTINE, name: `Round ${round}` },
+      });
+      assert.is(published.status, 200, published.text);
+      const uuid = published.body.data.uuid as string;
+      const first = await rest(reader.url, 'GET', `/api/assembly/item?uuid=${uuid}`);
+      if (first.status !== 200) stale.push(`round ${round}: a new assembly answered ${first.status}`);
 
-    // The reader has the assembly cached now; the edit must reach it through the bus and the index.
-    const edited = await rest(writer.url, 'POST', '/api/assembly/edit', { token, body: { uuid, data: { name: `Round ${round}, edited` } } });
-    assert.is(edited.status, 200, edited.text);
-    const second = await rest(reader.url, 'GET', `/api/assembly/item?uuid=${uuid}`);
-    if (second.body?.data?.name !== `Round ${round}, edited`) stale.push(`round ${round}: the edit read back as ${JSON.stringify(second.body?.data?.name)}`);
-  }
-  assert.equal(stale, [], 'no read missed a write acknowledged by the other instance');
-});
+      // The reader has the assembly cached now; the edit must reach it through the bus and the index.
+      const edited = await rest(writer.url, 'POST', '/api/assembly/edit', {
+        token,
+        body: { uuid, data: { name: `Round ${round}, edited` } },
+      });
+      assert.is(edited.status, 200, edited.text);
+      const second = await rest(reader.url, 'GET', `/api/assembly/item?uuid=${uuid}`);
+      if (second.body?.data?.name !== `Round ${round}, edited`)
+        stale.push(`round ${round}: the edit read back as ${JSON.stringify(second.body?.data?.name)}`);
+    }
+    assert.equal(stale, [], 'no read missed a write acknowledged by the other instance');
+  },
+);
 
-replicaTest('Redis stopped: each instance syncs before every read, so writes are still read back at once on the other', async (context) => {
-  const { a, b } = context;
-  await context.redis.stop();
-  // ioredis notices the closed connection at once; give its event a moment to land.
-  await new Promise((resolve) => setTimeout(resolve, 200));
-  const stale: string[] = [];
-  for (let round = 0; round < 10; round++) {
-    const [writer, reader] = round % 2 === 0 ? [a, b] : [b, a];
-    const username = `noredis${process.pid}r${round}`;
-    const signUp = await rest(writer.url, 'POST', '/api/user/signup', {
-      body: { username, email: `${username}@example.test`, password: 'correct horse battery' },
-    });
-    assert.is(signUp.status, 200, signUp.text);
-    const signIn = await rest(reader.url, 'POST', '/api/user/signin', { body: { username, password: 'correct horse battery' } });
-    if (signIn.status !== 200) stale.push(`round ${round}: sign-in answered ${signIn.status}`);
-  }
-  assert.equal(stale, []);
-});
+replicaTest(
+  'Redis stopped: each instance syncs before every read, so writes are still read back at once on the other',
+  async (context) => {
+    const { a, b } = context;
+    await context.redis.stop();
+    // ioredis notices the closed connection at once; give its event a moment to land.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const stale: string[] = [];
+    for (let round = 0; round < 10; round++) {
+      const [writer, reader] = round % 2 === 0 ? [a, b] : [b, a];
+      const username = `noredis${process.pid}r${round}`;
+      const signUp = await rest(writer.url, 'POST', '/api/user/signup', {
+        body: { username, email: `${username}@example.test`, password: 'correct horse battery' },
+      });
+      assert.is(signUp.status, 200, signUp.text);
+      const signIn = await rest(reader.url, 'POST', '/api/user/signin', {
+        body: { username, password: 'correct horse battery' },
+      });
+      if (signIn.status !== 200) stale.push(`round ${round}: sign-in answered ${signIn.status}`);
+    }
+    assert.equal(stale, []);
+  },
+);
 
 Replicas.run();

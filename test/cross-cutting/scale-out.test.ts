@@ -58,12 +58,24 @@ redisTest('a captcha solution recorded by one instance is refused by the other u
   const onA = new RedisExpiringKeys(a.redis.client, 'test:used:');
   const onB = new RedisExpiringKeys(b.redis.client, 'test:used:');
   assert.equal(await onA.claim('sig-1', 10_000, 1_000), { claimed: true });
-  assert.equal(await onB.claim('sig-1', 10_000, 2_000), { claimed: false, heldUntilMs: 10_000 }, 'replayed on the other instance');
-  assert.equal(await onA.claim('sig-1', 10_000, 9_999), { claimed: false, heldUntilMs: 10_000 }, 'replayed on the same instance');
+  assert.equal(
+    await onB.claim('sig-1', 10_000, 2_000),
+    { claimed: false, heldUntilMs: 10_000 },
+    'replayed on the other instance',
+  );
+  assert.equal(
+    await onA.claim('sig-1', 10_000, 9_999),
+    { claimed: false, heldUntilMs: 10_000 },
+    'replayed on the same instance',
+  );
   assert.equal(await onB.claim('sig-1', 20_000, 10_000), { claimed: true }, 'free again once expired (service clock)');
   const pttl = await a.redis.client.pttl('test:used:sig-1');
   assert.ok(pttl > 9_000 && pttl <= 10_000, `Redis expires the key itself (pttl ${pttl})`);
-  assert.equal(await onA.claim('sig-2', 5_000, 5_000), { claimed: true }, 'a deadline already passed claims without storing');
+  assert.equal(
+    await onA.claim('sig-2', 5_000, 5_000),
+    { claimed: true },
+    'a deadline already passed claims without storing',
+  );
   assert.is(await a.redis.client.exists('test:used:sig-2'), 0);
 });
 
@@ -94,7 +106,10 @@ Stores('Redis unreachable: a claim throws, or holds the key in this instance whe
     const lenient = new RedisExpiringKeys(down, 'test:lenient:', { fallback: new MemoryExpiringKeys(), logger });
     assert.equal(await lenient.claim('k', 2_000, 1_000), { claimed: true });
     assert.equal(await lenient.claim('k', 2_000, 1_500), { claimed: false, heldUntilMs: 2_000 }, 'held in memory');
-    assert.equal(warnings, ['redis unavailable: holding keys in this instance', 'redis unavailable: holding keys in this instance']);
+    assert.equal(warnings, [
+      'redis unavailable: holding keys in this instance',
+      'redis unavailable: holding keys in this instance',
+    ]);
 
     // The captcha refuses rather than accept a solution it cannot record for the other instances.
     const captcha = createCaptchaService({ hmacKey: 'test-key', maxNumber: 1_000, used: strict });
@@ -131,39 +146,45 @@ redisTest('rate-limit counters add up across instances', async ({ a, b }) => {
   assert.is((await onB.hit('client')).remaining, 2, 'a reset on one instance frees the other');
 });
 
-redisTest('an invalidation on one instance drops the entry on the other; a read that raced it is not cached', async ({ a, b }) => {
-  const cacheA = new SharedReadCache(new MemoryReadCache(), a.bus, 'test-cache');
-  const cacheB = new SharedReadCache(new MemoryReadCache(), b.bus, 'test-cache');
-  cacheB.set('assembly:item:1', 'v1');
-  cacheB.set('assembly:list:p1', ['v1']);
-  cacheB.set('other:1', 'kept');
-  await cacheA.invalidate('assembly:item:1');
-  await waitFor('the invalidation to arrive', async () => cacheB.get('assembly:item:1') === undefined, 2_000);
-  assert.equal(cacheB.get('assembly:list:p1'), ['v1']);
-  await cacheA.invalidatePrefix('assembly:list:');
-  await waitFor('the prefix invalidation to arrive', async () => cacheB.get('assembly:list:p1') === undefined, 2_000);
-  assert.is(cacheB.get('other:1'), 'kept');
+redisTest(
+  'an invalidation on one instance drops the entry on the other; a read that raced it is not cached',
+  async ({ a, b }) => {
+    const cacheA = new SharedReadCache(new MemoryReadCache(), a.bus, 'test-cache');
+    const cacheB = new SharedReadCache(new MemoryReadCache(), b.bus, 'test-cache');
+    cacheB.set('assembly:item:1', 'v1');
+    cacheB.set('assembly:list:p1', ['v1']);
+    cacheB.set('other:1', 'kept');
+    await cacheA.invalidate('assembly:item:1');
+    await waitFor('the invalidation to arrive', async () => cacheB.get('assembly:item:1') === undefined, 2_000);
+    assert.equal(cacheB.get('assembly:list:p1'), ['v1']);
+    await cacheA.invalidatePrefix('assembly:list:');
+    await waitFor('the prefix invalidation to arrive', async () => cacheB.get('assembly:list:p1') === undefined, 2_000);
+    assert.is(cacheB.get('other:1'), 'kept');
 
-  // B misses and reads the database; A writes and invalidates before B stores what it read.
-  assert.is(cacheB.get('assembly:item:2'), undefined);
-  await cacheA.invalidate('assembly:item:2');
-  await sleep(100);
-  cacheB.set('assembly:item:2', 'read before the write');
-  assert.is(cacheB.get('assembly:item:2'), undefined, 'the stale value was refused');
-  cacheB.set('assembly:item:2', 'read after the write');
-  assert.is(cacheB.get('assembly:item:2'), 'read after the write');
-});
+    // B misses and reads the database; A writes and invalidates before B stores what it read.
+    assert.is(cacheB.get('assembly:item:2'), undefined);
+    await cacheA.invalidate('assembly:item:2');
+    await sleep(100);
+    cacheB.set('assembly:item:2', 'read before the write');
+    assert.is(cacheB.get('assembly:item:2'), undefined, 'the stale value was refused');
+    cacheB.set('assembly:item:2', 'read after the write');
+    assert.is(cacheB.get('assembly:item:2'), 'read after the write');
+  },
+);
 
-redisTest('while the invalidation channel is down nothing is served from the cache, and it is emptied on reconnect', async ({ b }) => {
-  const cache = new SharedReadCache(new MemoryReadCache(), b.bus, 'test-cache-2');
-  cache.set('k', 'v');
-  assert.is(cache.get('k'), 'v');
-  b.redis.subscriber.disconnect(true);
-  await waitFor('the subscriber to drop', async () => !b.bus.live, 2_000);
-  assert.is(cache.get('k'), undefined, 'not served while messages may be missed');
-  await waitFor('the subscriber to come back', async () => b.bus.live, 5_000);
-  assert.is(cache.get('k'), undefined, 'emptied after the reconnect');
-});
+redisTest(
+  'while the invalidation channel is down nothing is served from the cache, and it is emptied on reconnect',
+  async ({ b }) => {
+    const cache = new SharedReadCache(new MemoryReadCache(), b.bus, 'test-cache-2');
+    cache.set('k', 'v');
+    assert.is(cache.get('k'), 'v');
+    b.redis.subscriber.disconnect(true);
+    await waitFor('the subscriber to drop', async () => !b.bus.live, 2_000);
+    assert.is(cache.get('k'), undefined, 'not served while messages may be missed');
+    await waitFor('the subscriber to come back', async () => b.bus.live, 5_000);
+    assert.is(cache.get('k'), undefined, 'emptied after the reconnect');
+  },
+);
 
 redisTest('the start-up lock runs one instance at a time', async ({ a, b }) => {
   const events: string[] = [];
@@ -192,17 +213,28 @@ redisTest('each tick of a periodic job runs on one instance only', async ({ a, b
   assert.ok(runs >= 1 && runs <= 2, `ran ${runs} times`);
 });
 
-redisTest('a perInstance job (buffered view counts) runs on every instance, and once more when each stops', async ({ a, b }) => {
-  const runsBy = new Map<TSharedState, number>();
-  const job: TJob = { name: `test-per-instance-${process.pid}`, intervalMs: 50, perInstance: true, run: async (_db, deps) => runsBy.set(deps.shared!, (runsBy.get(deps.shared!) ?? 0) + 1) };
-  const depsOf = (shared: TSharedState) => ({ shared, logger: silentLogger() }) as unknown as TAppDeps;
-  const stops = [startJobs([job], undefined as never, depsOf(a)), startJobs([job], undefined as never, depsOf(b))];
-  await sleep(300);
-  const ticked = [runsBy.get(a) ?? 0, runsBy.get(b) ?? 0];
-  await Promise.all(stops.map((stop) => stop()));
-  assert.ok(ticked.every((runs) => runs >= 3), `each instance ran every tick: ${ticked.join(', ')}`);
-  assert.equal([runsBy.get(a), runsBy.get(b)], [ticked[0]! + 1, ticked[1]! + 1], 'one last run at stop');
-});
+redisTest(
+  'a perInstance job (buffered view counts) runs on every instance, and once more when each stops',
+  async ({ a, b }) => {
+    const runsBy = new Map<TSharedState, number>();
+    const job: TJob = {
+      name: `test-per-instance-${process.pid}`,
+      intervalMs: 50,
+      perInstance: true,
+      run: async (_db, deps) => runsBy.set(deps.shared!, (runsBy.get(deps.shared!) ?? 0) + 1),
+    };
+    const depsOf = (shared: TSharedState) => ({ shared, logger: silentLogger() }) as unknown as TAppDeps;
+    const stops = [startJobs([job], undefined as never, depsOf(a)), startJobs([job], undefined as never, depsOf(b))];
+    await sleep(300);
+    const ticked = [runsBy.get(a) ?? 0, runsBy.get(b) ?? 0];
+    await Promise.all(stops.map((stop) => stop()));
+    assert.ok(
+      ticked.every((runs) => runs >= 3),
+      `each instance ran every tick: ${ticked.join(', ')}`,
+    );
+    assert.equal([runsBy.get(a), runsBy.get(b)], [ticked[0]! + 1, ticked[1]! + 1], 'one last run at stop');
+  },
+);
 
 Stores.run();
 
@@ -231,7 +263,10 @@ const SHARED_ENV = {
 
 /** PORT=0 and the URL from the start-up log: a port picked beforehand may be taken by the time the instance listens. */
 async function startInstance(env: Record<string, string>): Promise<TInstance> {
-  return startServerProcess([...TSX_ARGS, 'server/main.ts'], { env: { ...SHARED_ENV, ...env, PORT: '0' }, timeoutMs: 90_000 });
+  return startServerProcess([...TSX_ARGS, 'server/main.ts'], {
+    env: { ...SHARED_ENV, ...env, PORT: '0' },
+    timeoutMs: 90_000,
+  });
 }
 
 Instances.before(async (context) => {
@@ -288,99 +323,121 @@ instancesTest('starting together on an empty database, the demo data is seeded o
   assert.is(onA.pagination.total, 2);
   assert.equal(onB, onA);
   for (const url of [a.url, b.url]) assert.is((await rest(url, 'GET', '/api/health')).body.data.redis, 'ok');
-  const signin = await rest(b.url, 'POST', '/api/user/signin', { body: { username: 'captain', password: 'tidewatch-demo' } });
+  const signin = await rest(b.url, 'POST', '/api/user/signin', {
+    body: { username: 'captain', password: 'tidewatch-demo' },
+  });
   assert.is(signin.status, 200, 'the demo admin signs in on the other instance');
   assert.equal(signin.body.data.role, ['admin']);
 });
 
-instancesTest('a write through one instance is visible through the other at once (item and list, REST and tRPC)', async ({ a, b }) => {
-  const owner = (await signUp(a.url)).body.data.token as string;
-  const published = await rest(a.url, 'POST', '/api/assembly/publish', { token: owner, body: HULK });
-  assert.is(published.status, 200, published.text);
-  const uuid = published.body.data.uuid as string;
-  const item = () => rest(b.url, 'GET', `/api/assembly/item?uuid=${uuid}`);
-  const listNames = async () =>
-    (await rest(b.url, 'GET', '/api/assembly/list')).body.data.data.map((entry: { name: string }) => entry.name) as string[];
+instancesTest(
+  'a write through one instance is visible through the other at once (item and list, REST and tRPC)',
+  async ({ a, b }) => {
+    const owner = (await signUp(a.url)).body.data.token as string;
+    const published = await rest(a.url, 'POST', '/api/assembly/publish', { token: owner, body: HULK });
+    assert.is(published.status, 200, published.text);
+    const uuid = published.body.data.uuid as string;
+    const item = () => rest(b.url, 'GET', `/api/assembly/item?uuid=${uuid}`);
+    const listNames = async () =>
+      (await rest(b.url, 'GET', '/api/assembly/list')).body.data.data.map(
+        (entry: { name: string }) => entry.name,
+      ) as string[];
 
-  // Fill B's caches (the second reads are cache hits).
-  for (let round = 0; round < 2; round++) {
-    assert.is((await item()).body.data.name, 'Hulk brawler two');
-    assert.ok((await listNames()).includes('Hulk brawler two'));
-  }
-  // The third anonymous read of the item is B's stored answer: the edits below must drop it on B too.
-  assert.ok((await item()).headers.get('age') !== null, 'B replays its stored answer');
-  const viaTrpcB = trpcClient(b.url);
-  assert.is(readable(await viaTrpcB.assembly.getItem.query({ uuid })).name, 'Hulk brawler two');
+    // Fill B's caches (the second reads are cache hits).
+    for (let round = 0; round < 2; round++) {
+      assert.is((await item()).body.data.name, 'Hulk brawler two');
+      assert.ok((await listNames()).includes('Hulk brawler two'));
+    }
+    // The third anonymous read of the item is B's stored answer: the edits below must drop it on B too.
+    assert.ok((await item()).headers.get('age') !== null, 'B replays its stored answer');
+    const viaTrpcB = trpcClient(b.url);
+    assert.is(readable(await viaTrpcB.assembly.getItem.query({ uuid })).name, 'Hulk brawler two');
 
-  for (const name of ['Renamed once', 'Renamed twice', 'Renamed thrice']) {
-    const edited = await rest(a.url, 'POST', '/api/assembly/edit', { token: owner, body: { uuid, data: { name } } });
-    assert.is(edited.status, 200, edited.text);
-    assert.is((await item()).body.data.name, name);
-    assert.is(readable(await viaTrpcB.assembly.getItem.query({ uuid })).name, name);
-    const names = await listNames();
-    assert.ok(names.includes(name) && !names.includes('Hulk brawler two'), names.join(', '));
-  }
+    for (const name of ['Renamed once', 'Renamed twice', 'Renamed thrice']) {
+      const edited = await rest(a.url, 'POST', '/api/assembly/edit', { token: owner, body: { uuid, data: { name } } });
+      assert.is(edited.status, 200, edited.text);
+      assert.is((await item()).body.data.name, name);
+      assert.is(readable(await viaTrpcB.assembly.getItem.query({ uuid })).name, name);
+      const names = await listNames();
+      assert.ok(names.includes(name) && !names.includes('Hulk brawler two'), names.join(', '));
+    }
 
-  // Through tRPC on A, read through REST on B: trash, then restore the other way round.
-  await trpcClient(a.url, owner).assembly.delete.mutate({ uuid });
-  assert.is((await item()).status, 404);
-  assert.ok(!(await listNames()).includes('Renamed thrice'));
-  assert.is((await trpcError(viaTrpcB.assembly.getItem.query({ uuid }))).status, 404);
-  const restored = await rest(b.url, 'POST', '/api/assembly/restore', { token: owner, body: { uuid } });
-  assert.is(restored.status, 200, restored.text);
-  assert.is((await rest(a.url, 'GET', `/api/assembly/item?uuid=${uuid}`)).body.data.name, 'Renamed thrice');
+    // Through tRPC on A, read through REST on B: trash, then restore the other way round.
+    await trpcClient(a.url, owner).assembly.delete.mutate({ uuid });
+    assert.is((await item()).status, 404);
+    assert.ok(!(await listNames()).includes('Renamed thrice'));
+    assert.is((await trpcError(viaTrpcB.assembly.getItem.query({ uuid }))).status, 404);
+    const restored = await rest(b.url, 'POST', '/api/assembly/restore', { token: owner, body: { uuid } });
+    assert.is(restored.status, 200, restored.text);
+    assert.is((await rest(a.url, 'GET', `/api/assembly/item?uuid=${uuid}`)).body.data.name, 'Renamed thrice');
 
-  // Access rules hold on either instance: someone else's token cannot edit.
-  const stranger = (await signUp(b.url)).body.data.token as string;
-  const refused = await rest(b.url, 'POST', '/api/assembly/edit', { token: stranger, body: { uuid, data: { name: 'Hijacked' } } });
-  assert.is(refused.status, 403);
-  assert.is((await rest(b.url, 'POST', '/api/assembly/edit', { body: { uuid, data: { name: 'Anonymous' } } })).status, 401);
-  assert.is((await item()).body.data.name, 'Renamed thrice');
-});
+    // Access rules hold on either instance: someone else's token cannot edit.
+    const stranger = (await signUp(b.url)).body.data.token as string;
+    const refused = await rest(b.url, 'POST', '/api/assembly/edit', {
+      token: stranger,
+      body: { uuid, data: { name: 'Hijacked' } },
+    });
+    assert.is(refused.status, 403);
+    assert.is(
+      (await rest(b.url, 'POST', '/api/assembly/edit', { body: { uuid, data: { name: 'Anonymous' } } })).status,
+      401,
+    );
+    assert.is((await item()).body.data.name, 'Renamed thrice');
+  },
+);
 
-instancesTest('the drop cache of the other instance is dropped on an admin write; the refresh throttle is shared', async ({ a, b }) => {
-  const admin = (await rest(a.url, 'POST', '/api/user/signin', { body: { username: 'captain', password: 'tidewatch-demo' } })).body.data
-    .token as string;
-  const current = (headers?: Record<string, string>, refresh = false) =>
-    rest(b.url, 'GET', `/api/drop/current${refresh ? '?refresh=1' : ''}`, { headers });
-  const first = (await current()).body.data;
-  const second = (await current()).body.data;
-  assert.is(second.cache, 'hit');
-  assert.equal(second.items, first.items);
+instancesTest(
+  'the drop cache of the other instance is dropped on an admin write; the refresh throttle is shared',
+  async ({ a, b }) => {
+    const admin = (
+      await rest(a.url, 'POST', '/api/user/signin', { body: { username: 'captain', password: 'tidewatch-demo' } })
+    ).body.data.token as string;
+    const current = (headers?: Record<string, string>, refresh = false) =>
+      rest(b.url, 'GET', `/api/drop/current${refresh ? '?refresh=1' : ''}`, { headers });
+    const first = (await current()).body.data;
+    const second = (await current()).body.data;
+    assert.is(second.cache, 'hit');
+    assert.equal(second.items, first.items);
 
-  const now = Date.now();
-  const upsert = await rest(a.url, 'POST', '/api/admin/drop/campaigns', {
-    token: admin,
-    body: {
-      campaigns: [
-        {
-          campaignId: `scale-${now}`,
-          name: 'Scale-out drops',
-          startsAt: new Date(now - 3_600_000).toISOString(),
-          endsAt: new Date(now + 3_600_000).toISOString(),
-          rewards: [{ name: 'Shared banner', requiredMinutes: 30 }],
-          channels: [{ name: 'skullandbonesgame' }],
-        },
-      ],
-    },
-  });
-  assert.is(upsert.status, 200, upsert.text);
-  const after = (await current()).body.data;
-  assert.is(after.cache, 'miss', 'B rebuilt its cache');
-  assert.ok(after.items.some((entry: { name: string }) => entry.name === 'Scale-out drops'));
+    const now = Date.now();
+    const upsert = await rest(a.url, 'POST', '/api/admin/drop/campaigns', {
+      token: admin,
+      body: {
+        campaigns: [
+          {
+            campaignId: `scale-${now}`,
+            name: 'Scale-out drops',
+            startsAt: new Date(now - 3_600_000).toISOString(),
+            endsAt: new Date(now + 3_600_000).toISOString(),
+            rewards: [{ name: 'Shared banner', requiredMinutes: 30 }],
+            channels: [{ name: 'skullandbonesgame' }],
+          },
+        ],
+      },
+    });
+    assert.is(upsert.status, 200, upsert.text);
+    const after = (await current()).body.data;
+    assert.is(after.cache, 'miss', 'B rebuilt its cache');
+    assert.ok(after.items.some((entry: { name: string }) => entry.name === 'Scale-out drops'));
 
-  const client = { 'x-forwarded-for': '192.0.2.77' };
-  assert.is((await current(client, true)).status, 200);
-  const throttled = await rest(a.url, 'GET', '/api/drop/current?refresh=1', { headers: client });
-  assert.is(throttled.status, 429, 'the refresh spent on B counts on A');
-  assert.ok(Number(throttled.headers.get('retry-after')) >= 1);
-  assert.is((await rest(a.url, 'GET', '/api/drop/current?refresh=1', { headers: { 'x-forwarded-for': '192.0.2.78' } })).status, 200);
-});
+    const client = { 'x-forwarded-for': '192.0.2.77' };
+    assert.is((await current(client, true)).status, 200);
+    const throttled = await rest(a.url, 'GET', '/api/drop/current?refresh=1', { headers: client });
+    assert.is(throttled.status, 429, 'the refresh spent on B counts on A');
+    assert.ok(Number(throttled.headers.get('retry-after')) >= 1);
+    assert.is(
+      (await rest(a.url, 'GET', '/api/drop/current?refresh=1', { headers: { 'x-forwarded-for': '192.0.2.78' } }))
+        .status,
+      200,
+    );
+  },
+);
 
 instancesTest('a rate limit spent on one instance counts on the other', async ({ a, b }) => {
   const client = { 'x-forwarded-for': '203.0.113.50' };
   // RATE_LIMIT_CAPTCHA=4 per minute per client, spread over both instances.
-  for (const url of [a.url, b.url, a.url, b.url]) assert.is((await rest(url, 'GET', '/api/captcha', { headers: client })).status, 200);
+  for (const url of [a.url, b.url, a.url, b.url])
+    assert.is((await rest(url, 'GET', '/api/captcha', { headers: client })).status, 200);
   const onA = await rest(a.url, 'GET', '/api/captcha', { headers: client });
   assert.is(onA.status, 429);
   assert.is(onA.body.code, 429);
@@ -393,7 +450,11 @@ instancesTest('a rate limit spent on one instance counts on the other', async ({
   const viaTrpc = await trpcError(limitedClient.captcha.get.query({}));
   assert.is(viaTrpc.status, 429, 'the native tRPC surface counts the same');
   assert.match(viaTrpc.message, /Too many captcha requests/);
-  assert.is((await rest(b.url, 'GET', '/api/captcha', { headers: { 'x-forwarded-for': '203.0.113.51' } })).status, 200, 'other clients are not affected');
+  assert.is(
+    (await rest(b.url, 'GET', '/api/captcha', { headers: { 'x-forwarded-for': '203.0.113.51' } })).status,
+    200,
+    'other clients are not affected',
+  );
 });
 
 instancesTest('a captcha solved on one instance cannot be replayed on the other', async ({ a, b }) => {
@@ -459,7 +520,7 @@ Config('bad scale-out settings stop the start naming the variable', () => {
   }
 });
 
-Config('a libSQL server is opened without a network call; backup says it is the server\'s job', async () => {
+Config("a libSQL server is opened without a network call; backup says it is the server's job", async () => {
   const database = openDatabase('http://127.0.0.1:9/tidewatch', { authToken: 'not-sent' });
   try {
     assert.is(database.driver, 'libsql');
@@ -481,7 +542,12 @@ Config('an unreachable REDIS_URL stops the start with the URL, password hidden',
   const dir = mkdtempSync(join(tmpdir(), 'tidewatch-noredis-'));
   try {
     await startServer(
-      configWith({ PORT: 0, DATABASE_URL: `file:${join(dir, 'x.db')}`, SEED_DEMO: false, REDIS_URL: `redis://:hunter2@127.0.0.1:${port}` }),
+      configWith({
+        PORT: 0,
+        DATABASE_URL: `file:${join(dir, 'x.db')}`,
+        SEED_DEMO: false,
+        REDIS_URL: `redis://:hunter2@127.0.0.1:${port}`,
+      }),
       { logger: silentLogger() },
     );
     assert.unreachable('started without Redis');

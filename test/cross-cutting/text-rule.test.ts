@@ -68,10 +68,12 @@ function textLeaves(
 ): void {
   const schema = resolveRef(document, node);
   if (!schema || depth > 8) return;
-  for (const alternative of [...(schema.anyOf ?? []), ...(schema.oneOf ?? [])]) textLeaves(document, alternative, path, out, skip, depth + 1);
+  for (const alternative of [...(schema.anyOf ?? []), ...(schema.oneOf ?? [])])
+    textLeaves(document, alternative, path, out, skip, depth + 1);
   if (schema.type === 'object' || schema.properties) {
     for (const [name, property] of Object.entries<any>(schema.properties ?? {})) {
-      if (!NOT_FREE_TEXT.has(name) && !(path.length === 0 && skip.has(name))) textLeaves(document, property, [...path, name], out, skip, depth + 1);
+      if (!NOT_FREE_TEXT.has(name) && !(path.length === 0 && skip.has(name)))
+        textLeaves(document, property, [...path, name], out, skip, depth + 1);
     }
   } else if (schema.type === 'array' && schema.items && schema.maxItems !== 0) {
     textLeaves(document, schema.items, [...path, 0], out, skip, depth + 1);
@@ -82,7 +84,14 @@ function textLeaves(
 
 function isFreeText(schema: any): boolean {
   const types = Array.isArray(schema.type) ? schema.type : [schema.type];
-  return types.includes('string') && typeof schema.maxLength === 'number' && !schema.pattern && !schema.format && !schema.enum && schema.const === undefined;
+  return (
+    types.includes('string') &&
+    typeof schema.maxLength === 'number' &&
+    !schema.pattern &&
+    !schema.format &&
+    !schema.enum &&
+    schema.const === undefined
+  );
 }
 
 function textFields(document: any): TTextField[] {
@@ -106,7 +115,9 @@ function bodyWith(path: (string | number)[], value: unknown): unknown {
 function issueAt(answer: TAnswer, path: (string | number)[]): string | undefined {
   const issues = (answer.data as { issues?: { path: string; message: string }[] } | undefined)?.issues ?? [];
   // As the envelope names it: points[0].title.
-  const wanted = path.map((part, index) => (typeof part === 'number' ? `[${part}]` : index === 0 ? part : `.${part}`)).join('');
+  const wanted = path
+    .map((part, index) => (typeof part === 'number' ? `[${part}]` : index === 0 ? part : `.${part}`))
+    .join('');
   return issues.find((issue) => String(issue.path) === wanted)?.message;
 }
 
@@ -118,11 +129,23 @@ Rule('lengths count UTF-16 code units; line breaks of multi-line text become LF;
   assert.is(normaliseText(' a\r\nb\rc\u2028d\u2029 ', 'multiline'), 'a\nb\nc\nd');
   assert.is(normaliseText(' a\r\nb ', 'line'), 'a\r\nb');
   for (const text of ['a\u0000b', 'a\u0007b', 'a\u001bb', 'a\u007fb', 'a\u0085b', 'a\u009bb', 'a\ud800b', 'a\udc00b']) {
-    for (const kind of ['line', 'multiline', 'name'] as const) assert.ok(textProblem(text, { max: 100, kind }), `${kind} ${JSON.stringify(text)}`);
+    for (const kind of ['line', 'multiline', 'name'] as const)
+      assert.ok(textProblem(text, { max: 100, kind }), `${kind} ${JSON.stringify(text)}`);
   }
-  for (const text of ['a\nb', 'a\tb', 'a\u2028b', 'a\rb']) assert.ok(textProblem(text, { max: 100 }), JSON.stringify(text));
+  for (const text of ['a\nb', 'a\tb', 'a\u2028b', 'a\rb'])
+    assert.ok(textProblem(text, { max: 100 }), JSON.stringify(text));
   assert.is(textProblem('a\n\tb', { max: 100, kind: 'multiline' }), undefined);
-  for (const text of ['a\u034fb', '\u3164', '\u2800', '\u115f', 'a\u00a0b', 'a\u200bb', 'a\u202eb', 'a\u3000b', 'x\ufe0f']) {
+  for (const text of [
+    'a\u034fb',
+    '\u3164',
+    '\u2800',
+    '\u115f',
+    'a\u00a0b',
+    'a\u200bb',
+    'a\u202eb',
+    'a\u3000b',
+    'x\ufe0f',
+  ]) {
     assert.ok(textProblem(text, { max: 100, kind: 'name' }), JSON.stringify(text));
     assert.is(textProblem(text, { max: 100, kind: 'line' }), undefined, `a title may hold ${JSON.stringify(text)}`);
   }
@@ -132,7 +155,9 @@ Rule('lengths count UTF-16 code units; line breaks of multi-line text become LF;
 
 Rule.run();
 
-const Fields = suite<{ app: TTestServer; adminToken: string; surface: TrpcSurface; fields: TTextField[] }>('every free-text field of the API, on both surfaces');
+const Fields = suite<{ app: TTestServer; adminToken: string; surface: TrpcSurface; fields: TTextField[] }>(
+  'every free-text field of the API, on both surfaces',
+);
 
 Fields.before(async (context) => {
   context.app = await startTestServer();
@@ -145,23 +170,26 @@ Fields.after(async ({ app }) => {
   await app.stop();
 });
 
-Fields('the document has the free-text fields the rule covers (assemblies, comments, profiles, maps, imports)', ({ fields }) => {
-  const named = new Set(fields.map((field) => `${field.operation.key} ${field.path.join('.')}`));
-  for (const expected of [
-    'POST /assembly/publish name',
-    'POST /assembly/publish description',
-    'POST /assembly/publish tags.0',
-    'POST /comment content',
-    'POST /user/me attr.introduction',
-    'PUT /user/changeAlternativeName username',
-    'POST /map/collection title',
-    'POST /map/collection points.0.description',
-    'PUT /admin/calendar/{season} events.0.title',
-    'POST /admin/drop/campaigns campaigns.0.name',
-  ]) {
-    assert.ok(named.has(expected), `${expected} is not among the free-text fields found: ${[...named].join(', ')}`);
-  }
-});
+Fields(
+  'the document has the free-text fields the rule covers (assemblies, comments, profiles, maps, imports)',
+  ({ fields }) => {
+    const named = new Set(fields.map((field) => `${field.operation.key} ${field.path.join('.')}`));
+    for (const expected of [
+      'POST /assembly/publish name',
+      'POST /assembly/publish description',
+      'POST /assembly/publish tags.0',
+      'POST /comment content',
+      'POST /user/me attr.introduction',
+      'PUT /user/changeAlternativeName username',
+      'POST /map/collection title',
+      'POST /map/collection points.0.description',
+      'PUT /admin/calendar/{season} events.0.title',
+      'POST /admin/drop/campaigns campaigns.0.name',
+    ]) {
+      assert.ok(named.has(expected), `${expected} is not among the free-text fields found: ${[...named].join(', ')}`);
+    }
+  },
+);
 
 const REFUSED = [
   ['NUL', 'a\u0000b'],
@@ -174,7 +202,11 @@ const REFUSED = [
 ] as const;
 
 /** Sends `value` in the field on both surfaces and returns what each surface's issue for the field says (undefined: none), with the status. */
-async function answersFor(context: { app: TTestServer; adminToken: string; surface: TrpcSurface }, field: TTextField, value: string) {
+async function answersFor(
+  context: { app: TTestServer; adminToken: string; surface: TrpcSurface },
+  field: TTextField,
+  value: string,
+) {
   const testCase = { body: bodyWith(field.path, value) };
   const answers = await Promise.all([
     restCall(context.app, field.operation, context.adminToken, testCase, PLACEHOLDER),
@@ -185,31 +217,45 @@ async function answersFor(context: { app: TTestServer; adminToken: string; surfa
 
 const PLACEHOLDER = '00000000-0000-4000-8000-000000000000';
 
-Fields('control characters and unpaired surrogates: a 400 naming the field, REST and tRPC alike, on every field', async (context) => {
-  const failures: string[] = [];
-  for (const field of context.fields) {
-    for (const [what, value] of REFUSED) {
-      for (const { answer, message } of await answersFor(context, field, value)) {
-        if (answer.status !== 400 || !message || !/control characters|well-formed/.test(message)) {
-          failures.push(`${answer.surface} ${field.operation.key} ${field.path.join('.')} with ${what}: ${answer.status} ${message ?? answer.text.slice(0, 160)}`);
+Fields(
+  'control characters and unpaired surrogates: a 400 naming the field, REST and tRPC alike, on every field',
+  async (context) => {
+    const failures: string[] = [];
+    for (const field of context.fields) {
+      for (const [what, value] of REFUSED) {
+        for (const { answer, message } of await answersFor(context, field, value)) {
+          if (answer.status !== 400 || !message || !/control characters|well-formed/.test(message)) {
+            failures.push(
+              `${answer.surface} ${field.operation.key} ${field.path.join('.')} with ${what}: ${answer.status} ${message ?? answer.text.slice(0, 160)}`,
+            );
+          }
         }
       }
     }
-  }
-  assert.equal(failures, []);
-});
+    assert.equal(failures, []);
+  },
+);
 
-Fields('a length limit counts UTF-16 code units: max + 1 of them in emoji is a 400, on every field', async (context) => {
-  const failures: string[] = [];
-  for (const field of context.fields) {
-    // ceil((max + 1) / 2) emoji: more code units than the limit, no more code points.
-    for (const { answer, message } of await answersFor(context, field, '😀'.repeat(Math.ceil((field.maxLength + 1) / 2)))) {
-      if (answer.status !== 400 || message !== `must be at most ${field.maxLength} characters`) {
-        failures.push(`${answer.surface} ${field.operation.key} ${field.path.join('.')}: ${answer.status} ${message ?? answer.text.slice(0, 160)}`);
+Fields(
+  'a length limit counts UTF-16 code units: max + 1 of them in emoji is a 400, on every field',
+  async (context) => {
+    const failures: string[] = [];
+    for (const field of context.fields) {
+      // ceil((max + 1) / 2) emoji: more code units than the limit, no more code points.
+      for (const { answer, message } of await answersFor(
+        context,
+        field,
+        '😀'.repeat(Math.ceil((field.maxLength + 1) / 2)),
+      )) {
+        if (answer.status !== 400 || message !== `must be at most ${field.maxLength} characters`) {
+          failures.push(
+            `${answer.surface} ${field.operation.key} ${field.path.join('.')}: ${answer.status} ${message ?? answer.text.slice(0, 160)}`,
+          );
+        }
       }
     }
-  }
-  assert.equal(failures, []);
-});
+    assert.equal(failures, []);
+  },
+);
 
 Fields.run();

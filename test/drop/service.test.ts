@@ -91,9 +91,16 @@ Drop('current campaigns come from the cache until an upsert drops it', async ({ 
   const drop = app.anonymous.drop;
   const first = await drop.getCurrent({});
   assert.equal([first.cache, ids(first)], ['miss', ['active-1']]);
-  assert.is(first.expiresAt, new Date(Math.min(Date.parse(first.generatedAt) + app.deps.config.DROP_CACHE_TTL_SECONDS * 1000, base + DAY)).toISOString());
+  assert.is(
+    first.expiresAt,
+    new Date(
+      Math.min(Date.parse(first.generatedAt) + app.deps.config.DROP_CACHE_TTL_SECONDS * 1000, base + DAY),
+    ).toISOString(),
+  );
   assert.is((await drop.getCurrent({})).cache, 'hit');
-  await admin.admin.drop.upsertCampaigns({ campaigns: [campaign('active-2', 'Helm Partner Week', -2 * HOUR, DAY, base)] });
+  await admin.admin.drop.upsertCampaigns({
+    campaigns: [campaign('active-2', 'Helm Partner Week', -2 * HOUR, DAY, base)],
+  });
   const rebuilt = await drop.getCurrent({});
   assert.equal([rebuilt.cache, ids(rebuilt)], ['miss', ['active-1', 'active-2']]);
 });
@@ -101,8 +108,14 @@ Drop('current campaigns come from the cache until an upsert drops it', async ({ 
 Drop('import files: a bare array or { campaigns }, problems listed one per line (at most ten)', () => {
   const base = Date.parse('2026-01-01T00:00:00Z');
   const good = campaign('file-1', 'File Drops', 0, DAY, base);
-  assert.equal(parseDropImport([good]).map((entry) => entry.game), ['Skull and Bones']);
-  assert.equal(parseDropImport({ campaigns: [good] }).map((entry) => entry.campaignId), ['file-1']);
+  assert.equal(
+    parseDropImport([good]).map((entry) => entry.game),
+    ['Skull and Bones'],
+  );
+  assert.equal(
+    parseDropImport({ campaigns: [good] }).map((entry) => entry.campaignId),
+    ['file-1'],
+  );
   const message = (data: unknown) => {
     try {
       parseDropImport(data);
@@ -111,11 +124,18 @@ Drop('import files: a bare array or { campaigns }, problems listed one per line 
     }
     throw new Error('expected a parse error');
   };
-  assert.is(message([{ ...good, endsAt: good.startsAt }]), 'Invalid data (1 problem):\n  campaigns[0].endsAt: must be after startsAt');
+  assert.is(
+    message([{ ...good, endsAt: good.startsAt }]),
+    'Invalid data (1 problem):\n  campaigns[0].endsAt: must be after startsAt',
+  );
   assert.is(message([good, good]), 'Invalid data (1 problem):\n  campaigns[1].campaignId: duplicates campaigns[0]');
   const many = message(Array.from({ length: 12 }, (_, index) => ({ ...good, campaignId: `bad ${index}` })));
   assert.is(many.split('\n').length, 12, 'a title, ten problems and the rest counted');
-  assert.ok(many.startsWith('Invalid data (12 problems):\n  campaigns[0].campaignId: may contain only letters, digits and . _ : -'));
+  assert.ok(
+    many.startsWith(
+      'Invalid data (12 problems):\n  campaigns[0].campaignId: may contain only letters, digits and . _ : -',
+    ),
+  );
   assert.ok(many.endsWith('\n  ... and 2 more'));
 });
 

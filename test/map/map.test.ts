@@ -29,7 +29,11 @@ async function createVia(app: TTestServer, token: string, body: Record<string, u
 }
 
 Map('create over REST stores the collection and its points in order', async ({ app, alice }) => {
-  const created = await createVia(app, alice.token, { title: '  Trade hubs ', description: 'where to sell', points: POINTS });
+  const created = await createVia(app, alice.token, {
+    title: '  Trade hubs ',
+    description: 'where to sell',
+    points: POINTS,
+  });
   assert.is(created.title, 'Trade hubs', 'title trimmed');
   assert.is(created.description, 'where to sell');
   assert.is(created.public, 1, 'public unless said otherwise');
@@ -43,8 +47,19 @@ Map('create over REST stores the collection and its points in order', async ({ a
   assert.is(created.points[0].title, 'Sainte-Anne');
   assert.is(created.points[0].uuid.length, 36, 'a uuid is generated when none is given');
   assert.equal(created.points[0].tags, ['den']);
-  assert.equal(created.points[1], { uuid: POINTS[1]!.uuid, title: 'Edge of the world', description: null, latitude: 90, longitude: -180, tags: [] });
-  const stored = await app.database.db.select({ n: count() }).from(mapPoints).where(eq(mapPoints.collectionId, created.uuid)).get();
+  assert.equal(created.points[1], {
+    uuid: POINTS[1]!.uuid,
+    title: 'Edge of the world',
+    description: null,
+    latitude: 90,
+    longitude: -180,
+    tags: [],
+  });
+  const stored = await app.database.db
+    .select({ n: count() })
+    .from(mapPoints)
+    .where(eq(mapPoints.collectionId, created.uuid))
+    .get();
   assert.is(stored?.n, 2);
 });
 
@@ -56,104 +71,163 @@ Map('create over tRPC; no token is a 401 on both surfaces', async ({ app, alice 
   assert.is((await trpcError(app.trpc().map.create.mutate({ title: 'x' }))).status, 401);
 });
 
-Map('the web client\'s form: public 0, false or "0" is private; 1 public; sharedUsers []', async ({ app, alice, bob }) => {
-  for (const flag of [0, false, '0', 'false']) {
-    const created = await createVia(app, alice.token, { title: `Private ${String(flag)}`, description: '', public: flag, sharedUsers: [] });
-    assert.is(created.public, 0, `public: ${JSON.stringify(flag)} is private`);
-    assert.is((await app.rest('GET', `/api/map/collection/${created.uuid}`)).status, 404, 'an anonymous read does not see it');
-    assert.is((await app.rest('GET', `/api/map/collection/${created.uuid}`, { token: bob.token })).status, 404);
-    assert.is((await app.rest('GET', `/api/map/collection/${created.uuid}`, { token: alice.token })).status, 200);
-  }
-  const open = await createVia(app, alice.token, { title: 'Open', description: '', public: 1, sharedUsers: [] });
-  assert.is(open.public, 1);
-  assert.is((await app.rest('GET', `/api/map/collection/${open.uuid}`)).status, 200);
-  // The edit form sends every field back; public 0 hides it.
-  const edited = await app.rest('PUT', `/api/map/collection/${open.uuid}`, {
-    token: alice.token,
-    body: { title: 'Open no more', description: 'd', public: 0, sharedUsers: [] },
-  });
-  assert.is(edited.status, 200, edited.text);
-  assert.is(edited.body.data.public, 0);
-  assert.is((await app.rest('GET', `/api/map/collection/${open.uuid}`)).status, 404);
-  assert.is((await app.trpc(alice.token).map.update.mutate({ uuid: open.uuid, public: true })).public, 1, 'the client form on tRPC too');
+Map(
+  'the web client\'s form: public 0, false or "0" is private; 1 public; sharedUsers []',
+  async ({ app, alice, bob }) => {
+    for (const flag of [0, false, '0', 'false']) {
+      const created = await createVia(app, alice.token, {
+        title: `Private ${String(flag)}`,
+        description: '',
+        public: flag,
+        sharedUsers: [],
+      });
+      assert.is(created.public, 0, `public: ${JSON.stringify(flag)} is private`);
+      assert.is(
+        (await app.rest('GET', `/api/map/collection/${created.uuid}`)).status,
+        404,
+        'an anonymous read does not see it',
+      );
+      assert.is((await app.rest('GET', `/api/map/collection/${created.uuid}`, { token: bob.token })).status, 404);
+      assert.is((await app.rest('GET', `/api/map/collection/${created.uuid}`, { token: alice.token })).status, 200);
+    }
+    const open = await createVia(app, alice.token, { title: 'Open', description: '', public: 1, sharedUsers: [] });
+    assert.is(open.public, 1);
+    assert.is((await app.rest('GET', `/api/map/collection/${open.uuid}`)).status, 200);
+    // The edit form sends every field back; public 0 hides it.
+    const edited = await app.rest('PUT', `/api/map/collection/${open.uuid}`, {
+      token: alice.token,
+      body: { title: 'Open no more', description: 'd', public: 0, sharedUsers: [] },
+    });
+    assert.is(edited.status, 200, edited.text);
+    assert.is(edited.body.data.public, 0);
+    assert.is((await app.rest('GET', `/api/map/collection/${open.uuid}`)).status, 404);
+    assert.is(
+      (await app.trpc(alice.token).map.update.mutate({ uuid: open.uuid, public: true })).public,
+      1,
+      'the client form on tRPC too',
+    );
 
-  // Sharing with named users (test/map/sharing.test.ts): an unknown name is refused, never ignored.
-  const shared = await app.rest('POST', '/api/map/collection', { token: alice.token, body: { title: 'Shared', public: 0, sharedUsers: ['nobody-by-this-name'] } });
-  assert.is(shared.status, 400);
-  assert.match(shared.body.message, /sharedUsers\[0\]: no user "nobody-by-this-name"/);
-  const sharedEdit = await app.rest('PUT', `/api/map/collection/${open.uuid}`, { token: alice.token, body: { title: 'x', sharedUsers: ['someone'] } });
-  assert.is(sharedEdit.status, 400);
-  assert.is((await app.rest('PUT', `/api/map/collection/${open.uuid}`, { token: alice.token, body: { sharedUsers: [bob.username] } })).body.data.sharedUsers[0], bob.username);
-  // public and isPublic are one field: given both, they must agree.
-  const twoNames = await app.rest('POST', '/api/map/collection', { token: alice.token, body: { title: 'Both', public: 0, isPublic: true } });
-  assert.is(twoNames.status, 400);
-  assert.match(twoNames.body.message, /public: disagrees with isPublic/);
-  assert.is((await createVia(app, alice.token, { title: 'Both agree', public: 0, isPublic: false })).public, 0);
-  const badFlag = await app.rest('POST', '/api/map/collection', { token: alice.token, body: { title: 'Bad flag', public: 2 } });
-  assert.is(badFlag.status, 400);
-  assert.match(badFlag.body.message, /public/);
-});
+    // Sharing with named users (test/map/sharing.test.ts): an unknown name is refused, never ignored.
+    const shared = await app.rest('POST', '/api/map/collection', {
+      token: alice.token,
+      body: { title: 'Shared', public: 0, sharedUsers: ['nobody-by-this-name'] },
+    });
+    assert.is(shared.status, 400);
+    assert.match(shared.body.message, /sharedUsers\[0\]: no user "nobody-by-this-name"/);
+    const sharedEdit = await app.rest('PUT', `/api/map/collection/${open.uuid}`, {
+      token: alice.token,
+      body: { title: 'x', sharedUsers: ['someone'] },
+    });
+    assert.is(sharedEdit.status, 400);
+    assert.is(
+      (
+        await app.rest('PUT', `/api/map/collection/${open.uuid}`, {
+          token: alice.token,
+          body: { sharedUsers: [bob.username] },
+        })
+      ).body.data.sharedUsers[0],
+      bob.username,
+    );
+    // public and isPublic are one field: given both, they must agree.
+    const twoNames = await app.rest('POST', '/api/map/collection', {
+      token: alice.token,
+      body: { title: 'Both', public: 0, isPublic: true },
+    });
+    assert.is(twoNames.status, 400);
+    assert.match(twoNames.body.message, /public: disagrees with isPublic/);
+    assert.is((await createVia(app, alice.token, { title: 'Both agree', public: 0, isPublic: false })).public, 0);
+    const badFlag = await app.rest('POST', '/api/map/collection', {
+      token: alice.token,
+      body: { title: 'Bad flag', public: 2 },
+    });
+    assert.is(badFlag.status, 400);
+    assert.match(badFlag.body.message, /public/);
+  },
+);
 
-Map('the contract\'s form (title, description, points) is still accepted; unknown fields are a 400 naming them', async ({ app, alice }) => {
-  const contract = await createVia(app, alice.token, { title: 'Contract', description: 'as SPEC.md gives it', points: POINTS });
-  assert.is(contract.public, 1);
-  assert.is(contract.points.length, 2);
-  const before = await app.database.db.select({ n: count() }).from(mapCollections).get();
-  const unknown = await app.rest('POST', '/api/map/collection', { token: alice.token, body: { title: 'Extra', visibility: 'private' } });
-  assert.is(unknown.status, 400);
-  assert.match(unknown.body.message, /Unrecognized key: "visibility"/);
-  assert.ok(JSON.stringify(unknown.body.data.issues).includes('visibility'));
-  const inPoint = await app.rest('POST', '/api/map/collection', {
-    token: alice.token,
-    body: { title: 'Extra', points: [{ ...POINTS[0], address: 'Rue de la Plage' }] },
-  });
-  assert.is(inPoint.status, 400);
-  assert.match(inPoint.body.message, /Unrecognized key: "address"/);
-  const after = await app.database.db.select({ n: count() }).from(mapCollections).get();
-  assert.is(after?.n, before?.n, 'nothing written');
-  const onUpdate = await app.rest('PUT', `/api/map/collection/${contract.uuid}`, { token: alice.token, body: { title: 'x', owner: 'bob' } });
-  assert.is(onUpdate.status, 400);
-  assert.match(onUpdate.body.message, /Unrecognized key: "owner"/);
-  assert.is((await app.rest('GET', `/api/map/collection/${contract.uuid}`)).body.data.title, 'Contract');
-  const onList = await app.rest('GET', '/api/map/collections?page=1&sort=title', { token: alice.token });
-  assert.is(onList.status, 400);
-  assert.match(onList.body.message, /Unrecognized key: "sort"/);
-  assert.is((await trpcError(app.trpc(alice.token).map.create.mutate({ title: 't', extra: 1 } as never))).status, 400);
-});
+Map(
+  "the contract's form (title, description, points) is still accepted; unknown fields are a 400 naming them",
+  async ({ app, alice }) => {
+    const contract = await createVia(app, alice.token, {
+      title: 'Contract',
+      description: 'as SPEC.md gives it',
+      points: POINTS,
+    });
+    assert.is(contract.public, 1);
+    assert.is(contract.points.length, 2);
+    const before = await app.database.db.select({ n: count() }).from(mapCollections).get();
+    const unknown = await app.rest('POST', '/api/map/collection', {
+      token: alice.token,
+      body: { title: 'Extra', visibility: 'private' },
+    });
+    assert.is(unknown.status, 400);
+    assert.match(unknown.body.message, /Unrecognized key: "visibility"/);
+    assert.ok(JSON.stringify(unknown.body.data.issues).includes('visibility'));
+    const inPoint = await app.rest('POST', '/api/map/collection', {
+      token: alice.token,
+      body: { title: 'Extra', points: [{ ...POINTS[0], address: 'Rue de la Plage' }] },
+    });
+    assert.is(inPoint.status, 400);
+    assert.match(inPoint.body.message, /Unrecognized key: "address"/);
+    const after = await app.database.db.select({ n: count() }).from(mapCollections).get();
+    assert.is(after?.n, before?.n, 'nothing written');
+    const onUpdate = await app.rest('PUT', `/api/map/collection/${contract.uuid}`, {
+      token: alice.token,
+      body: { title: 'x', owner: 'bob' },
+    });
+    assert.is(onUpdate.status, 400);
+    assert.match(onUpdate.body.message, /Unrecognized key: "owner"/);
+    assert.is((await app.rest('GET', `/api/map/collection/${contract.uuid}`)).body.data.title, 'Contract');
+    const onList = await app.rest('GET', '/api/map/collections?page=1&sort=title', { token: alice.token });
+    assert.is(onList.status, 400);
+    assert.match(onList.body.message, /Unrecognized key: "sort"/);
+    assert.is(
+      (await trpcError(app.trpc(alice.token).map.create.mutate({ title: 't', extra: 1 } as never))).status,
+      400,
+    );
+  },
+);
 
-Map('a public collection is readable by anyone; a non-public one only by its author (404 otherwise)', async ({ app, alice, bob }) => {
-  const open = await createVia(app, alice.token, { title: 'Open', points: POINTS });
-  // Without the fixed uuid of POINTS[1]: given again, it would move alice's point out of `open` (test/map/points.test.ts).
-  const hidden = await createVia(app, alice.token, { title: 'Hidden', isPublic: false, points: POINTS.map(({ uuid: _uuid, ...point }) => point) });
+Map(
+  'a public collection is readable by anyone; a non-public one only by its author (404 otherwise)',
+  async ({ app, alice, bob }) => {
+    const open = await createVia(app, alice.token, { title: 'Open', points: POINTS });
+    // Without the fixed uuid of POINTS[1]: given again, it would move alice's point out of `open` (test/map/points.test.ts).
+    const hidden = await createVia(app, alice.token, {
+      title: 'Hidden',
+      isPublic: false,
+      points: POINTS.map(({ uuid: _uuid, ...point }) => point),
+    });
 
-  const anonymous = await app.rest('GET', `/api/map/collection/${open.uuid}`);
-  assert.is(anonymous.status, 200);
-  assert.is(anonymous.body.data.points.length, 2);
-  assert.is((await app.rest('GET', `/api/map/collection/${open.uuid}`, { token: bob.token })).status, 200);
-  assert.is((await app.trpc().map.get.query({ uuid: open.uuid })).title, 'Open');
+    const anonymous = await app.rest('GET', `/api/map/collection/${open.uuid}`);
+    assert.is(anonymous.status, 200);
+    assert.is(anonymous.body.data.points.length, 2);
+    assert.is((await app.rest('GET', `/api/map/collection/${open.uuid}`, { token: bob.token })).status, 200);
+    assert.is((await app.trpc().map.get.query({ uuid: open.uuid })).title, 'Open');
 
-  const denied = await app.rest('GET', `/api/map/collection/${hidden.uuid}`);
-  assert.is(denied.status, 404);
-  assert.is(denied.body.message, 'Map collection not found');
-  const other = await app.rest('GET', `/api/map/collection/${hidden.uuid}`, { token: bob.token });
-  assert.is(other.status, 404);
-  assert.is(other.body.message, 'Map collection not found', 'same answer as a collection that does not exist');
-  assert.is((await trpcError(app.trpc(bob.token).map.get.query({ uuid: hidden.uuid }))).status, 404);
-  assert.is((await trpcError(app.trpc().map.get.query({ uuid: hidden.uuid }))).status, 404);
+    const denied = await app.rest('GET', `/api/map/collection/${hidden.uuid}`);
+    assert.is(denied.status, 404);
+    assert.is(denied.body.message, 'Map collection not found');
+    const other = await app.rest('GET', `/api/map/collection/${hidden.uuid}`, { token: bob.token });
+    assert.is(other.status, 404);
+    assert.is(other.body.message, 'Map collection not found', 'same answer as a collection that does not exist');
+    assert.is((await trpcError(app.trpc(bob.token).map.get.query({ uuid: hidden.uuid }))).status, 404);
+    assert.is((await trpcError(app.trpc().map.get.query({ uuid: hidden.uuid }))).status, 404);
 
-  const own = await app.rest('GET', `/api/map/collection/${hidden.uuid}`, { token: alice.token });
-  assert.is(own.status, 200);
-  assert.is(own.body.data.title, 'Hidden');
-  assert.is(own.headers.get('cache-control'), 'private, no-store');
-  assert.is((await app.trpc(alice.token).map.get.query({ uuid: hidden.uuid })).points.length, 2);
+    const own = await app.rest('GET', `/api/map/collection/${hidden.uuid}`, { token: alice.token });
+    assert.is(own.status, 200);
+    assert.is(own.body.data.title, 'Hidden');
+    assert.is(own.headers.get('cache-control'), 'private, no-store');
+    assert.is((await app.trpc(alice.token).map.get.query({ uuid: hidden.uuid })).points.length, 2);
 
-  assert.is((await app.rest('GET', '/api/map/collection/6f1c1b8e-9a55-4a55-8a3b-000000000000')).status, 404);
-  const malformed = await app.rest('GET', '/api/map/collection/not-a-uuid');
-  assert.is(malformed.status, 400);
-  assert.match(malformed.body.message, /uuid/);
-});
+    assert.is((await app.rest('GET', '/api/map/collection/6f1c1b8e-9a55-4a55-8a3b-000000000000')).status, 404);
+    const malformed = await app.rest('GET', '/api/map/collection/not-a-uuid');
+    assert.is(malformed.status, 400);
+    assert.match(malformed.body.message, /uuid/);
+  },
+);
 
-Map('GET /map/collections lists only the caller\'s, newest change first, paginated', async ({ app }) => {
+Map("GET /map/collections lists only the caller's, newest change first, paginated", async ({ app }) => {
   const carol = await app.signUp();
   const dave = await app.signUp();
   await createVia(app, dave.token, { title: 'Dave only' });
@@ -165,13 +239,19 @@ Map('GET /map/collections lists only the caller\'s, newest change first, paginat
   assert.is(page1.status, 200);
   assert.ok(Array.isArray(page1.body.data.data), 'data.data is the array of collections');
   assert.equal(page1.body.data.pagination, { page: 1, pageSize: 2, total: 3, totalPages: 2 });
-  assert.equal(page1.body.data.data.map((item: any) => item.title), ['third', 'second']);
+  assert.equal(
+    page1.body.data.data.map((item: any) => item.title),
+    ['third', 'second'],
+  );
   assert.is(page1.body.data.data[1].public, 0, 'own non-public collections are listed');
   assert.is(page1.body.data.data[0].points, undefined, 'the list carries summaries, not points');
   assert.equal(page1.body.data.data[0].sharedUsers, []);
   assert.is(page1.body.data.data[0].userId, carol.id);
   const page2 = await app.trpc(carol.token).map.listOwn.query({ page: 2, pageSize: 2 });
-  assert.equal(page2.data.map((item) => item.title), ['first']);
+  assert.equal(
+    page2.data.map((item) => item.title),
+    ['first'],
+  );
   assert.equal(page2.pagination, { page: 2, pageSize: 2, total: 3, totalPages: 2 });
   assert.is((await app.rest('GET', '/api/map/collections')).status, 401);
   assert.is((await trpcError(app.trpc().map.listOwn.query({}))).status, 401);
@@ -195,13 +275,19 @@ Map('invalid points are a 400 naming the field, and nothing is written', async (
     [{ title: 'p', latitude: 0, longitude: 0, uuid: 'nope' }, /points\[0\]\.uuid/],
   ];
   for (const [point, message] of cases) {
-    const response = await app.rest('POST', '/api/map/collection', { token: alice.token, body: { title: 'bad', points: [point] } });
+    const response = await app.rest('POST', '/api/map/collection', {
+      token: alice.token,
+      body: { title: 'bad', points: [point] },
+    });
     assert.is(response.status, 400, JSON.stringify(point));
     assert.match(response.body.message, message);
     assert.ok(response.body.data.issues.length >= 1);
   }
   const tooMany = Array.from({ length: 1001 }, (_, index) => ({ title: `p${index}`, latitude: 0, longitude: 0 }));
-  const many = await app.rest('POST', '/api/map/collection', { token: alice.token, body: { title: 'many', points: tooMany } });
+  const many = await app.rest('POST', '/api/map/collection', {
+    token: alice.token,
+    body: { title: 'many', points: tooMany },
+  });
   assert.is(many.status, 400);
   assert.match(many.body.message, /points: at most 1000 points/);
   const dup = await app.rest('POST', '/api/map/collection', {
@@ -213,7 +299,9 @@ Map('invalid points are a 400 naming the field, and nothing is written', async (
   const noTitle = await app.rest('POST', '/api/map/collection', { token: alice.token, body: { points: [] } });
   assert.is(noTitle.status, 400);
   assert.match(noTitle.body.message, /title/);
-  const viaTrpc = await trpcError(app.trpc(alice.token).map.create.mutate({ title: 't', points: [{ title: 'p', latitude: 100, longitude: 0 }] }));
+  const viaTrpc = await trpcError(
+    app.trpc(alice.token).map.create.mutate({ title: 't', points: [{ title: 'p', latitude: 100, longitude: 0 }] }),
+  );
   assert.is(viaTrpc.status, 400);
   assert.match(viaTrpc.message, /points\[0\]\.latitude/);
   const after = await app.database.db.select({ n: count() }).from(mapCollections).get();
@@ -221,7 +309,11 @@ Map('invalid points are a 400 naming the field, and nothing is written', async (
 });
 
 Map('exactly 1,000 points is accepted', async ({ app, alice }) => {
-  const points = Array.from({ length: 1000 }, (_, index) => ({ title: `p${index}`, latitude: (index % 180) - 89.5, longitude: index % 360 - 180 }));
+  const points = Array.from({ length: 1000 }, (_, index) => ({
+    title: `p${index}`,
+    latitude: (index % 180) - 89.5,
+    longitude: (index % 360) - 180,
+  }));
   const created = await createVia(app, alice.token, { title: 'thousand', points });
   assert.is(created.pointCount, 1000);
   assert.is(created.points[999].title, 'p999');
@@ -234,26 +326,44 @@ Map('PUT by the author: fields change, points replace the set', async ({ app, al
   const kept = created.points[0];
   const response = await app.rest('PUT', `/api/map/collection/${created.uuid}`, {
     token: alice.token,
-    body: { title: 'After', points: [{ ...kept, title: 'Renamed' }, { title: 'New', latitude: 1.5, longitude: 2.5 }] },
+    body: {
+      title: 'After',
+      points: [
+        { ...kept, title: 'Renamed' },
+        { title: 'New', latitude: 1.5, longitude: 2.5 },
+      ],
+    },
   });
   assert.is(response.status, 200, response.text);
   const updated = response.body.data;
   assert.is(updated.title, 'After');
   assert.is(updated.description, 'd', 'untouched fields stay');
   assert.is(updated.pointCount, 2);
-  assert.equal(updated.points.map((point: any) => point.title), ['Renamed', 'New']);
+  assert.equal(
+    updated.points.map((point: any) => point.title),
+    ['Renamed', 'New'],
+  );
   assert.is(updated.points[0].uuid, kept.uuid, 'a given uuid is kept');
   assert.ok(!updated.points.some((point: any) => point.uuid === POINTS[1]!.uuid), 'points left out are gone');
   assert.is(Date.parse(updated.updatedAt) - Date.parse(created.updatedAt) >= 5000, true);
 
-  const onlyFlag = await app.trpc(alice.token).map.update.mutate({ uuid: created.uuid, isPublic: false, description: null });
+  const onlyFlag = await app
+    .trpc(alice.token)
+    .map.update.mutate({ uuid: created.uuid, isPublic: false, description: null });
   assert.is(onlyFlag.public, 0);
   assert.is(onlyFlag.description, null, 'null clears the description');
   assert.is(onlyFlag.points.length, 2, 'points stay when not given');
 
-  const cleared = await app.rest('PUT', `/api/map/collection/${created.uuid}`, { token: alice.token, body: { points: [] } });
+  const cleared = await app.rest('PUT', `/api/map/collection/${created.uuid}`, {
+    token: alice.token,
+    body: { points: [] },
+  });
   assert.is(cleared.body.data.pointCount, 0);
-  const rows = await app.database.db.select({ n: count() }).from(mapPoints).where(eq(mapPoints.collectionId, created.uuid)).get();
+  const rows = await app.database.db
+    .select({ n: count() })
+    .from(mapPoints)
+    .where(eq(mapPoints.collectionId, created.uuid))
+    .get();
   assert.is(rows?.n, 0);
 
   const empty = await app.rest('PUT', `/api/map/collection/${created.uuid}`, { token: alice.token, body: {} });
@@ -267,33 +377,37 @@ Map('PUT by the author: fields change, points replace the set', async ({ app, al
   assert.match(badPoint.body.message, /points\[0\]\.longitude/);
 });
 
-Map('PUT and DELETE by others: 403 on a public collection, 404 on a non-public one, 401 without a token', async ({ app, alice, bob }) => {
-  const open = await createVia(app, alice.token, { title: 'Open', points: POINTS });
-  const hidden = await createVia(app, alice.token, { title: 'Hidden', isPublic: false });
-  const put = (uuid: string, token?: string) => app.rest('PUT', `/api/map/collection/${uuid}`, { token, body: { title: 'hijacked' } });
-  const del = (uuid: string, token?: string) => app.rest('DELETE', `/api/map/collection/${uuid}`, { token });
+Map(
+  'PUT and DELETE by others: 403 on a public collection, 404 on a non-public one, 401 without a token',
+  async ({ app, alice, bob }) => {
+    const open = await createVia(app, alice.token, { title: 'Open', points: POINTS });
+    const hidden = await createVia(app, alice.token, { title: 'Hidden', isPublic: false });
+    const put = (uuid: string, token?: string) =>
+      app.rest('PUT', `/api/map/collection/${uuid}`, { token, body: { title: 'hijacked' } });
+    const del = (uuid: string, token?: string) => app.rest('DELETE', `/api/map/collection/${uuid}`, { token });
 
-  const forbidden = await put(open.uuid, bob.token);
-  assert.is(forbidden.status, 403);
-  assert.is(forbidden.body.message, 'Only the author may edit this collection');
-  assert.is((await del(open.uuid, bob.token)).status, 403);
-  assert.is((await put(hidden.uuid, bob.token)).status, 404);
-  assert.is((await del(hidden.uuid, bob.token)).status, 404);
-  assert.is((await put(open.uuid)).status, 401);
-  assert.is((await del(open.uuid)).status, 401);
-  assert.is((await put('6f1c1b8e-9a55-4a55-8a3b-000000000000', alice.token)).status, 404);
+    const forbidden = await put(open.uuid, bob.token);
+    assert.is(forbidden.status, 403);
+    assert.is(forbidden.body.message, 'Only the author may edit this collection');
+    assert.is((await del(open.uuid, bob.token)).status, 403);
+    assert.is((await put(hidden.uuid, bob.token)).status, 404);
+    assert.is((await del(hidden.uuid, bob.token)).status, 404);
+    assert.is((await put(open.uuid)).status, 401);
+    assert.is((await del(open.uuid)).status, 401);
+    assert.is((await put('6f1c1b8e-9a55-4a55-8a3b-000000000000', alice.token)).status, 404);
 
-  const bobClient = app.trpc(bob.token);
-  assert.is((await trpcError(bobClient.map.update.mutate({ uuid: open.uuid, title: 'x' }))).status, 403);
-  assert.is((await trpcError(bobClient.map.delete.mutate({ uuid: open.uuid }))).status, 403);
-  assert.is((await trpcError(bobClient.map.update.mutate({ uuid: hidden.uuid, title: 'x' }))).status, 404);
-  assert.is((await trpcError(bobClient.map.delete.mutate({ uuid: hidden.uuid }))).status, 404);
-  assert.is((await trpcError(app.trpc().map.delete.mutate({ uuid: open.uuid }))).status, 401);
+    const bobClient = app.trpc(bob.token);
+    assert.is((await trpcError(bobClient.map.update.mutate({ uuid: open.uuid, title: 'x' }))).status, 403);
+    assert.is((await trpcError(bobClient.map.delete.mutate({ uuid: open.uuid }))).status, 403);
+    assert.is((await trpcError(bobClient.map.update.mutate({ uuid: hidden.uuid, title: 'x' }))).status, 404);
+    assert.is((await trpcError(bobClient.map.delete.mutate({ uuid: hidden.uuid }))).status, 404);
+    assert.is((await trpcError(app.trpc().map.delete.mutate({ uuid: open.uuid }))).status, 401);
 
-  const still = await app.rest('GET', `/api/map/collection/${open.uuid}`);
-  assert.is(still.body.data.title, 'Open', 'nothing changed');
-  assert.is(still.body.data.pointCount, 2);
-});
+    const still = await app.rest('GET', `/api/map/collection/${open.uuid}`);
+    assert.is(still.body.data.title, 'Open', 'nothing changed');
+    assert.is(still.body.data.pointCount, 2);
+  },
+);
 
 Map('DELETE by the author removes the collection and its points', async ({ app, alice }) => {
   const one = await createVia(app, alice.token, { title: 'Doomed', points: POINTS });
@@ -302,7 +416,11 @@ Map('DELETE by the author removes the collection and its points', async ({ app, 
   assert.equal(response.body.data, { uuid: one.uuid, deleted: true });
   assert.is((await app.rest('GET', `/api/map/collection/${one.uuid}`, { token: alice.token })).status, 404);
   assert.is((await app.rest('DELETE', `/api/map/collection/${one.uuid}`, { token: alice.token })).status, 404);
-  const points = await app.database.db.select({ n: count() }).from(mapPoints).where(eq(mapPoints.collectionId, one.uuid)).get();
+  const points = await app.database.db
+    .select({ n: count() })
+    .from(mapPoints)
+    .where(eq(mapPoints.collectionId, one.uuid))
+    .get();
   assert.is(points?.n, 0);
 
   const two = await createVia(app, alice.token, { title: 'Doomed too', isPublic: false });
@@ -313,17 +431,28 @@ Map('DELETE by the author removes the collection and its points', async ({ app, 
 Map('a failure half-way through a create leaves nothing written', async ({ app, alice }) => {
   const { db } = app.database;
   // Called below the API's validation: point 150 breaks the table's CHECK after 100 points were inserted.
-  const points = Array.from({ length: 160 }, (_, index) => ({ title: `halfway${index}`, latitude: index === 150 ? 95 : 10, longitude: 20 }));
+  const points = Array.from({ length: 160 }, (_, index) => ({
+    title: `halfway${index}`,
+    latitude: index === 150 ? 95 : 10,
+    longitude: 20,
+  }));
   let failed = false;
   try {
-    await createCollection({ db, now: app.clock.now }, { authorId: alice.id, collection: { title: 'half-way create', points } });
+    await createCollection(
+      { db, now: app.clock.now },
+      { authorId: alice.id, collection: { title: 'half-way create', points } },
+    );
   } catch (error) {
     failed = true;
     // libSQL's error arrives wrapped by drizzle, the constraint named in its cause.
     assert.match(`${error} ${(error as Error).cause ?? ''}`, /CHECK constraint failed/);
   }
   assert.ok(failed, 'the store refused the impossible latitude');
-  const collections = await db.select({ n: count() }).from(mapCollections).where(eq(mapCollections.title, 'half-way create')).get();
+  const collections = await db
+    .select({ n: count() })
+    .from(mapCollections)
+    .where(eq(mapCollections.title, 'half-way create'))
+    .get();
   assert.is(collections?.n, 0, 'no collection row');
   const orphans = await db.select({ n: count() }).from(mapPoints).where(eq(mapPoints.title, 'halfway0')).get();
   assert.is(orphans?.n, 0, 'no points of the first chunk');
@@ -332,10 +461,17 @@ Map('a failure half-way through a create leaves nothing written', async ({ app, 
 Map('a failure half-way through an update keeps the old title and points', async ({ app, alice }) => {
   const { db } = app.database;
   const created = await createVia(app, alice.token, { title: 'Intact', points: POINTS });
-  const points = Array.from({ length: 140 }, (_, index) => ({ title: `n${index}`, latitude: 0, longitude: index === 130 ? -200 : 0 }));
+  const points = Array.from({ length: 140 }, (_, index) => ({
+    title: `n${index}`,
+    latitude: 0,
+    longitude: index === 130 ? -200 : 0,
+  }));
   let failed = false;
   try {
-    await updateCollection({ db, now: app.clock.now }, { uuid: created.uuid, userId: alice.id, patch: { title: 'Broken', points } });
+    await updateCollection(
+      { db, now: app.clock.now },
+      { uuid: created.uuid, userId: alice.id, patch: { title: 'Broken', points } },
+    );
   } catch {
     failed = true;
   }

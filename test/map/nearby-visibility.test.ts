@@ -9,7 +9,9 @@ import { startTestServer, type TTestServer } from '../support/helpers';
 import { suite } from '../support/suite';
 
 type TUser = Awaited<ReturnType<TTestServer['signUp']>>;
-const Visibility = suite<{ app: TTestServer; owner: TUser; friend: TUser }>('map points nearby: visibility changes keep the answers exact');
+const Visibility = suite<{ app: TTestServer; owner: TUser; friend: TUser }>(
+  'map points nearby: visibility changes keep the answers exact',
+);
 
 const PLACE = { latitude: -20, longitude: -70 };
 const near = (km: number) => ({ latitude: PLACE.latitude + km / 111.2, longitude: PLACE.longitude });
@@ -28,54 +30,78 @@ async function seen(app: TTestServer, token?: string): Promise<string[]> {
   assert.is(overRest.status, 200, overRest.text);
   const overTrpc = await app.trpc(token).map.points.nearby.query({ ...PLACE, radius: 10, limit: 100 });
   const titles = overRest.body.data.points.map((point: { title: string }) => point.title);
-  assert.equal(overTrpc.points.map((point) => point.title), titles, 'REST and tRPC agree');
+  assert.equal(
+    overTrpc.points.map((point) => point.title),
+    titles,
+    'REST and tRPC agree',
+  );
   assert.equal([overRest.body.data.truncated, overTrpc.truncated], [false, false]);
   return titles;
 }
 
-Visibility('every change of visibility shows in the next answer, for each caller, on both surfaces', async ({ app, owner, friend }) => {
-  const trpc = app.trpc(owner.token);
-  const expect = async (step: string, anyone: string[], friendSees: string[], ownerSees: string[]) => {
-    assert.equal(await seen(app), anyone, `${step}: anonymous`);
-    assert.equal(await seen(app, friend.token), friendSees, `${step}: the friend`);
-    assert.equal(await seen(app, owner.token), ownerSees, `${step}: the owner`);
-  };
+Visibility(
+  'every change of visibility shows in the next answer, for each caller, on both surfaces',
+  async ({ app, owner, friend }) => {
+    const trpc = app.trpc(owner.token);
+    const expect = async (step: string, anyone: string[], friendSees: string[], ownerSees: string[]) => {
+      assert.equal(await seen(app), anyone, `${step}: anonymous`);
+      assert.equal(await seen(app, friend.token), friendSees, `${step}: the friend`);
+      assert.equal(await seen(app, owner.token), ownerSees, `${step}: the owner`);
+    };
 
-  const hidden = await trpc.map.create.mutate({ title: 'Hidden', isPublic: false, sharedUsers: [friend.username], points: [{ title: 'h1', ...near(1) }] });
-  await expect('a private collection shared with the friend', [], ['h1'], ['h1']);
-  await trpc.map.update.mutate({ uuid: hidden.uuid, isPublic: true });
-  await expect('made public', ['h1'], ['h1'], ['h1']);
-  await app.rest('PUT', `/api/map/collection/${hidden.uuid}`, { token: owner.token, body: { public: 0 } });
-  await expect('made private again (the web client\'s form)', [], ['h1'], ['h1']);
+    const hidden = await trpc.map.create.mutate({
+      title: 'Hidden',
+      isPublic: false,
+      sharedUsers: [friend.username],
+      points: [{ title: 'h1', ...near(1) }],
+    });
+    await expect('a private collection shared with the friend', [], ['h1'], ['h1']);
+    await trpc.map.update.mutate({ uuid: hidden.uuid, isPublic: true });
+    await expect('made public', ['h1'], ['h1'], ['h1']);
+    await app.rest('PUT', `/api/map/collection/${hidden.uuid}`, { token: owner.token, body: { public: 0 } });
+    await expect("made private again (the web client's form)", [], ['h1'], ['h1']);
 
-  const orphan = await trpc.map.points.create.mutate({ title: 'o1', ...near(2) });
-  await expect('a private orphan', [], ['h1'], ['h1', 'o1']);
-  await trpc.map.points.update.mutate({ uuid: orphan.uuid, public: true });
-  await expect('the orphan made public', ['o1'], ['h1', 'o1'], ['h1', 'o1']);
-  await trpc.map.points.addToCollection.mutate({ uuid: hidden.uuid, pointUuids: [orphan.uuid] });
-  await expect('moved into the private collection: as visible as it', [], ['h1', 'o1'], ['h1', 'o1']);
+    const orphan = await trpc.map.points.create.mutate({ title: 'o1', ...near(2) });
+    await expect('a private orphan', [], ['h1'], ['h1', 'o1']);
+    await trpc.map.points.update.mutate({ uuid: orphan.uuid, public: true });
+    await expect('the orphan made public', ['o1'], ['h1', 'o1'], ['h1', 'o1']);
+    await trpc.map.points.addToCollection.mutate({ uuid: hidden.uuid, pointUuids: [orphan.uuid] });
+    await expect('moved into the private collection: as visible as it', [], ['h1', 'o1'], ['h1', 'o1']);
 
-  const open = await trpc.map.create.mutate({ title: 'Open', points: [] });
-  await trpc.map.points.addToCollection.mutate({ uuid: open.uuid, pointUuids: [orphan.uuid] });
-  await expect('moved from the private collection into a public one', ['o1'], ['h1', 'o1'], ['h1', 'o1']);
-  await trpc.map.points.removeFromCollection.mutate({ uuid: open.uuid, pointUuids: [orphan.uuid] });
-  await expect('out of it: an orphan again, with its own flag (public)', ['o1'], ['h1', 'o1'], ['h1', 'o1']);
-  await app.rest('PUT', `/api/map/point/${orphan.uuid}`, { token: owner.token, body: { public: 0 } });
-  await expect('the orphan made private', [], ['h1'], ['h1', 'o1']);
+    const open = await trpc.map.create.mutate({ title: 'Open', points: [] });
+    await trpc.map.points.addToCollection.mutate({ uuid: open.uuid, pointUuids: [orphan.uuid] });
+    await expect('moved from the private collection into a public one', ['o1'], ['h1', 'o1'], ['h1', 'o1']);
+    await trpc.map.points.removeFromCollection.mutate({ uuid: open.uuid, pointUuids: [orphan.uuid] });
+    await expect('out of it: an orphan again, with its own flag (public)', ['o1'], ['h1', 'o1'], ['h1', 'o1']);
+    await app.rest('PUT', `/api/map/point/${orphan.uuid}`, { token: owner.token, body: { public: 0 } });
+    await expect('the orphan made private', [], ['h1'], ['h1', 'o1']);
 
-  // The contract's embedded points: the owner's uuid moves h1 from Hidden into Open.
-  await trpc.map.update.mutate({ uuid: open.uuid, points: [{ uuid: hidden.points[0]!.uuid, title: 'h1', ...near(1) }] });
-  await expect('h1 moved into Open by PUT points', ['h1'], ['h1'], ['h1', 'o1']);
-  await trpc.map.points.create.mutate({ title: 'o2', ...near(3), collectionUuid: open.uuid });
-  await trpc.map.points.create.mutate({ title: 'h2', ...near(4), collectionUuid: hidden.uuid, public: true });
-  await expect('created into each collection', ['h1', 'o2'], ['h1', 'o2', 'h2'], ['h1', 'o1', 'o2', 'h2']);
-  await trpc.map.create.mutate({ title: 'Fresh', isPublic: true, points: [{ uuid: orphan.uuid, title: 'o1', ...near(2) }] });
-  await expect('a new public collection taking the private orphan', ['h1', 'o1', 'o2'], ['h1', 'o1', 'o2', 'h2'], ['h1', 'o1', 'o2', 'h2']);
+    // The contract's embedded points: the owner's uuid moves h1 from Hidden into Open.
+    await trpc.map.update.mutate({
+      uuid: open.uuid,
+      points: [{ uuid: hidden.points[0]!.uuid, title: 'h1', ...near(1) }],
+    });
+    await expect('h1 moved into Open by PUT points', ['h1'], ['h1'], ['h1', 'o1']);
+    await trpc.map.points.create.mutate({ title: 'o2', ...near(3), collectionUuid: open.uuid });
+    await trpc.map.points.create.mutate({ title: 'h2', ...near(4), collectionUuid: hidden.uuid, public: true });
+    await expect('created into each collection', ['h1', 'o2'], ['h1', 'o2', 'h2'], ['h1', 'o1', 'o2', 'h2']);
+    await trpc.map.create.mutate({
+      title: 'Fresh',
+      isPublic: true,
+      points: [{ uuid: orphan.uuid, title: 'o1', ...near(2) }],
+    });
+    await expect(
+      'a new public collection taking the private orphan',
+      ['h1', 'o1', 'o2'],
+      ['h1', 'o1', 'o2', 'h2'],
+      ['h1', 'o1', 'o2', 'h2'],
+    );
 
-  await trpc.map.delete.mutate({ uuid: open.uuid });
-  await expect('Open deleted with its points', ['o1'], ['o1', 'h2'], ['o1', 'h2']);
-  await trpc.map.update.mutate({ uuid: hidden.uuid, isPublic: true, sharedUsers: [] });
-  await expect('Hidden made public and no longer shared', ['o1', 'h2'], ['o1', 'h2'], ['o1', 'h2']);
-});
+    await trpc.map.delete.mutate({ uuid: open.uuid });
+    await expect('Open deleted with its points', ['o1'], ['o1', 'h2'], ['o1', 'h2']);
+    await trpc.map.update.mutate({ uuid: hidden.uuid, isPublic: true, sharedUsers: [] });
+    await expect('Hidden made public and no longer shared', ['o1', 'h2'], ['o1', 'h2'], ['o1', 'h2']);
+  },
+);
 
 Visibility.run();

@@ -39,33 +39,51 @@ Map('a private collection exists only for its author; a public one for everyone'
   assert.is(await errorCodeOf(app.anonymous.map.get({ uuid: open.uuid })), 'NOT_FOUND');
 });
 
-Map('points keep their order and their given uuids; an update with points replaces the whole set', async ({ author }) => {
-  const given = '7a1f4c2e-5b3d-4e6f-8a9b-0c1d2e3f4a5b';
-  const created = await author.caller.map.create({
-    title: 'Route',
-    points: [
-      { title: 'b', latitude: 1, longitude: 1 },
-      { uuid: given, title: 'a', latitude: 2, longitude: 2, tags: ['x'] },
-    ],
-  });
-  assert.equal(created.points.map((point) => point.title), ['b', 'a']);
-  assert.is(created.points[1]!.uuid, given);
-  assert.equal(created.points[0]!.tags, []);
-  assert.is(created.points[0]!.description, null);
-  assert.is(created.pointCount, 2);
-  const renamed = await author.caller.map.update({ uuid: created.uuid, title: 'Route 2' });
-  assert.is(renamed.pointCount, 2, 'no points given: the points stay');
-  const replaced = await author.caller.map.update({ uuid: created.uuid, points: [{ title: 'c', latitude: 3, longitude: 3 }] });
-  assert.equal(replaced.points.map((point) => point.title), ['c']);
-  assert.is(replaced.pointCount, 1);
-  assert.is(replaced.title, 'Route 2');
-  const duplicate = await errorCodeOf(
-    author.caller.map.update({ uuid: created.uuid, points: [{ uuid: given, title: 'd', latitude: 0, longitude: 0 }, { uuid: given, title: 'e', latitude: 0, longitude: 0 }] }),
-  );
-  assert.is(duplicate, 'BAD_REQUEST');
-});
+Map(
+  'points keep their order and their given uuids; an update with points replaces the whole set',
+  async ({ author }) => {
+    const given = '7a1f4c2e-5b3d-4e6f-8a9b-0c1d2e3f4a5b';
+    const created = await author.caller.map.create({
+      title: 'Route',
+      points: [
+        { title: 'b', latitude: 1, longitude: 1 },
+        { uuid: given, title: 'a', latitude: 2, longitude: 2, tags: ['x'] },
+      ],
+    });
+    assert.equal(
+      created.points.map((point) => point.title),
+      ['b', 'a'],
+    );
+    assert.is(created.points[1]!.uuid, given);
+    assert.equal(created.points[0]!.tags, []);
+    assert.is(created.points[0]!.description, null);
+    assert.is(created.pointCount, 2);
+    const renamed = await author.caller.map.update({ uuid: created.uuid, title: 'Route 2' });
+    assert.is(renamed.pointCount, 2, 'no points given: the points stay');
+    const replaced = await author.caller.map.update({
+      uuid: created.uuid,
+      points: [{ title: 'c', latitude: 3, longitude: 3 }],
+    });
+    assert.equal(
+      replaced.points.map((point) => point.title),
+      ['c'],
+    );
+    assert.is(replaced.pointCount, 1);
+    assert.is(replaced.title, 'Route 2');
+    const duplicate = await errorCodeOf(
+      author.caller.map.update({
+        uuid: created.uuid,
+        points: [
+          { uuid: given, title: 'd', latitude: 0, longitude: 0 },
+          { uuid: given, title: 'e', latitude: 0, longitude: 0 },
+        ],
+      }),
+    );
+    assert.is(duplicate, 'BAD_REQUEST');
+  },
+);
 
-Map('own collections: only the caller\'s, newest change first, paged', async ({ app }) => {
+Map("own collections: only the caller's, newest change first, paged", async ({ app }) => {
   const me = await app.signUp();
   const first = await me.caller.map.create({ title: 'First' });
   app.clock.advance(1000);
@@ -73,11 +91,26 @@ Map('own collections: only the caller\'s, newest change first, paged', async ({ 
   app.clock.advance(1000);
   await me.caller.map.update({ uuid: first.uuid, description: 'touched' });
   const page = await me.caller.map.listOwn({ page: 1, pageSize: 1 });
-  assert.equal(page.data.map((item) => item.title), ['First']);
-  assert.equal((await me.caller.map.listOwn({ page: 2, pageSize: 1 })).data.map((item) => item.title), ['Second']);
-  assert.equal((await me.caller.map.listOwn()).data.map((item) => [item.title, item.public]), [['First', 1], ['Second', 0]]);
+  assert.equal(
+    page.data.map((item) => item.title),
+    ['First'],
+  );
+  assert.equal(
+    (await me.caller.map.listOwn({ page: 2, pageSize: 1 })).data.map((item) => item.title),
+    ['Second'],
+  );
+  assert.equal(
+    (await me.caller.map.listOwn()).data.map((item) => [item.title, item.public]),
+    [
+      ['First', 1],
+      ['Second', 0],
+    ],
+  );
   await me.caller.map.delete({ uuid: first.uuid });
-  assert.equal((await me.caller.map.listOwn()).data.map((item) => item.title), ['Second']);
+  assert.equal(
+    (await me.caller.map.listOwn()).data.map((item) => item.title),
+    ['Second'],
+  );
 });
 
 Map.run();

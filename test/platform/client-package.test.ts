@@ -1,4 +1,13 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { suite } from '../support/suite';
@@ -11,7 +20,16 @@ import { ROOT, runCommand } from '../support/process';
 
 /** What the published code and declarations may import: the package's own dependencies and its own files. */
 const DEPENDENCIES = ['@trpc/client', '@trpc/server', 'superjson', 'openapi-fetch'];
-const SERVER_PACKAGES = ['better-sqlite3', '@libsql/client', 'drizzle-orm', 'zod', 'fastify', 'trpc-to-openapi', '@node-rs/argon2', 'ioredis'];
+const SERVER_PACKAGES = [
+  'better-sqlite3',
+  '@libsql/client',
+  'drizzle-orm',
+  'zod',
+  'fastify',
+  'trpc-to-openapi',
+  '@node-rs/argon2',
+  'ioredis',
+];
 
 /** Both clients, as a front end writes them: must type-check. */
 const USES_BOTH_CLIENTS = `import { createTidewatchClient, TRPCClientError, type RouterInputs, type RouterOutputs } from '@tidewatch/client';
@@ -116,32 +134,51 @@ ClientPackage.after(async (context) => {
   rmSync(context.dir, { recursive: true, force: true });
 });
 
-ClientPackage('the tarball holds the built clients and their declarations, and nothing of the server', ({ unpacked, project }) => {
-  const files = filesUnder(join(unpacked, 'package')).map((file) => relative(join(unpacked, 'package'), file));
-  assert.equal(files.sort(), ['README.md', 'dist/index.d.ts', 'dist/index.js', 'dist/rest.d.ts', 'dist/rest.js', 'dist/token.d.ts', 'package.json']);
-  for (const file of files.filter((name) => name.startsWith('dist/'))) {
-    const code = readFileSync(join(unpacked, 'package', file), 'utf8');
-    for (const specifier of importedSpecifiers(code)) {
-      assert.ok(DEPENDENCIES.includes(specifier) || /^\.\/[\w.-]+$/.test(specifier), `${file} imports ${specifier}`);
+ClientPackage(
+  'the tarball holds the built clients and their declarations, and nothing of the server',
+  ({ unpacked, project }) => {
+    const files = filesUnder(join(unpacked, 'package')).map((file) => relative(join(unpacked, 'package'), file));
+    assert.equal(files.sort(), [
+      'README.md',
+      'dist/index.d.ts',
+      'dist/index.js',
+      'dist/rest.d.ts',
+      'dist/rest.js',
+      'dist/token.d.ts',
+      'package.json',
+    ]);
+    for (const file of files.filter((name) => name.startsWith('dist/'))) {
+      const code = readFileSync(join(unpacked, 'package', file), 'utf8');
+      for (const specifier of importedSpecifiers(code)) {
+        assert.ok(DEPENDENCIES.includes(specifier) || /^\.\/[\w.-]+$/.test(specifier), `${file} imports ${specifier}`);
+      }
+      assert.not.match(code, /['"](?:\.\.\/)+(?:server|db)\//, `${file} names a server file`);
     }
-    assert.not.match(code, /['"](?:\.\.\/)+(?:server|db)\//, `${file} names a server file`);
-  }
-  const manifest = JSON.parse(readFileSync(join(unpacked, 'package', 'package.json'), 'utf8'));
-  assert.equal(Object.keys(manifest.dependencies).sort(), DEPENDENCIES.slice().sort());
-  for (const name of SERVER_PACKAGES) assert.not.ok(existsSync(join(project, 'node_modules', name)), `${name} was installed`);
-});
+    const manifest = JSON.parse(readFileSync(join(unpacked, 'package', 'package.json'), 'utf8'));
+    assert.equal(Object.keys(manifest.dependencies).sort(), DEPENDENCIES.slice().sort());
+    for (const name of SERVER_PACKAGES)
+      assert.not.ok(existsSync(join(project, 'node_modules', name)), `${name} was installed`);
+  },
+);
 
-ClientPackage('the project\'s own tsc accepts a file using both clients and refuses every wrong call', async ({ project }) => {
-  writeFileSync(join(project, 'uses-both.ts'), USES_BOTH_CLIENTS);
-  const accepted = await typeCheck(project, ['uses-both.ts']);
-  assert.is(accepted.status, 0, accepted.stdout);
+ClientPackage(
+  "the project's own tsc accepts a file using both clients and refuses every wrong call",
+  async ({ project }) => {
+    writeFileSync(join(project, 'uses-both.ts'), USES_BOTH_CLIENTS);
+    const accepted = await typeCheck(project, ['uses-both.ts']);
+    assert.is(accepted.status, 0, accepted.stdout);
 
-  writeFileSync(join(project, 'wrong.ts'), WRONG);
-  const refused = await typeCheck(project, ['wrong.ts']);
-  assert.is.not(refused.status, 0);
-  const errorLines = new Set([...refused.stdout.matchAll(/^wrong\.ts\((\d+),\d+\): error TS\d+/gm)].map((match) => Number(match[1])));
-  WRONG_CALLS.forEach((call, index) => assert.ok(errorLines.has(FIRST_WRONG_LINE + index), `not refused: ${call}\n${refused.stdout}`));
-});
+    writeFileSync(join(project, 'wrong.ts'), WRONG);
+    const refused = await typeCheck(project, ['wrong.ts']);
+    assert.is.not(refused.status, 0);
+    const errorLines = new Set(
+      [...refused.stdout.matchAll(/^wrong\.ts\((\d+),\d+\): error TS\d+/gm)].map((match) => Number(match[1])),
+    );
+    WRONG_CALLS.forEach((call, index) =>
+      assert.ok(errorLines.has(FIRST_WRONG_LINE + index), `not refused: ${call}\n${refused.stdout}`),
+    );
+  },
+);
 
 ClientPackage("the TypeScript snippets of the package's README type-check as one file", async ({ project }) => {
   const snippets = fencedBlocks(ROOT, 'packages/client/README.md').filter((block) => block.info === 'ts');
@@ -151,20 +188,23 @@ ClientPackage("the TypeScript snippets of the package's README type-check as one
   assert.is(checked.status, 0, checked.stdout);
 });
 
-ClientPackage('a plain .mjs script calls the live server through both clients, signed out and signed in', async ({ project, app }) => {
-  writeFileSync(join(project, 'live.mjs'), LIVE_SCRIPT);
-  const result = await runCommand(process.execPath, ['live.mjs'], { cwd: project, env: { TIDEWATCH_URL: app.url } });
-  assert.is(result.status, 0, result.stderr);
-  const seen = JSON.parse(result.stdout);
-  const expected = await app.rest('GET', '/api/assembly/list?page=1&pageSize=5');
-  assert.is(seen.health, 'ok');
-  assert.ok(expected.body.data.pagination.total > 0, 'the demo seed has assemblies');
-  assert.is(seen.trpcTotal, expected.body.data.pagination.total);
-  assert.is(seen.restTotal, expected.body.data.pagination.total);
-  assert.is(seen.trpcFirstUuid, expected.body.data.data[0].uuid);
-  assert.is(seen.restFirstUuid, expected.body.data.data[0].uuid);
-  assert.equal(seen.anonymous, [401, 401]);
-  assert.equal(seen.me, ['deckhand', 'deckhand', 'deckhand']);
-});
+ClientPackage(
+  'a plain .mjs script calls the live server through both clients, signed out and signed in',
+  async ({ project, app }) => {
+    writeFileSync(join(project, 'live.mjs'), LIVE_SCRIPT);
+    const result = await runCommand(process.execPath, ['live.mjs'], { cwd: project, env: { TIDEWATCH_URL: app.url } });
+    assert.is(result.status, 0, result.stderr);
+    const seen = JSON.parse(result.stdout);
+    const expected = await app.rest('GET', '/api/assembly/list?page=1&pageSize=5');
+    assert.is(seen.health, 'ok');
+    assert.ok(expected.body.data.pagination.total > 0, 'the demo seed has assemblies');
+    assert.is(seen.trpcTotal, expected.body.data.pagination.total);
+    assert.is(seen.restTotal, expected.body.data.pagination.total);
+    assert.is(seen.trpcFirstUuid, expected.body.data.data[0].uuid);
+    assert.is(seen.restFirstUuid, expected.body.data.data[0].uuid);
+    assert.equal(seen.anonymous, [401, 401]);
+    assert.equal(seen.me, ['deckhand', 'deckhand', 'deckhand']);
+  },
+);
 
 ClientPackage.run();

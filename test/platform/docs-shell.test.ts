@@ -56,7 +56,9 @@ for (const file of files) {
       });
       if (result.status !== 0) {
         const failed = failedBlock(result.stderr);
-        assert.unreachable(`the block at ${failed.where} failed (exit ${result.status}):\n${failed.stderr}\n--- stdout (end) ---\n${result.stdout.slice(-1500)}`);
+        assert.unreachable(
+          `the block at ${failed.where} failed (exit ${result.status}):\n${failed.stderr}\n--- stdout (end) ---\n${result.stdout.slice(-1500)}`,
+        );
       }
     } finally {
       await app.stop();

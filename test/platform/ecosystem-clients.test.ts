@@ -10,7 +10,6 @@ import { startTestServer, type TTestServer } from '../support/helpers';
 import { documentOperations, resolveRef } from '../support/openapi-operations';
 import { ROOT, runNode } from '../support/process';
 
-
 function run(args: string[], env: Record<string, string> = {}) {
   return runNode(args, { env, timeoutMs: 120_000 });
 }
@@ -71,7 +70,11 @@ type TJson = Record<string, any>;
 
 /** The document's operations, with the method in lower case as the document writes it. */
 function operations(document: TJson): { method: string; path: string; operation: TJson }[] {
-  return documentOperations(document).map(({ method, path, operation }) => ({ method: method.toLowerCase(), path, operation }));
+  return documentOperations(document).map(({ method, path, operation }) => ({
+    method: method.toLowerCase(),
+    path,
+    operation,
+  }));
 }
 
 function sampleParam(name: string): string {
@@ -80,7 +83,9 @@ function sampleParam(name: string): string {
 
 // ---------------------------------------------------------------------------------------------
 
-const Document = suite<{ app: TTestServer; document: TJson }>('OpenAPI document: valid, complete, with auth, examples and envelope');
+const Document = suite<{ app: TTestServer; document: TJson }>(
+  'OpenAPI document: valid, complete, with auth, examples and envelope',
+);
 
 Document.before(async (context) => {
   context.app = await startTestServer();
@@ -99,7 +104,10 @@ Document('validates against the OpenAPI 3.1 schema and every $ref resolves', asy
   assert.ok(result.valid);
   assert.is(validator.version, '3.1');
   const resolved = validator.resolveRefs() as TJson;
-  assert.is(resolved.paths['/user/me'].get.responses['401'].content['application/json'].schema.required.join(), 'code,message,data');
+  assert.is(
+    resolved.paths['/user/me'].get.responses['401'].content['application/json'].schema.required.join(),
+    'code,message,data',
+  );
 });
 
 Document('the validator is not a rubber stamp: a broken document is refused', async ({ document }) => {
@@ -111,7 +119,11 @@ Document('the validator is not a rubber stamp: a broken document is refused', as
 });
 
 Document('names every contract path of the mounted domains with its method and auth requirement', ({ document }) => {
-  assert.equal(document.components.securitySchemes.bearerAuth, { type: 'http', scheme: 'bearer', description: 'Session token from /user/signin' });
+  assert.equal(document.components.securitySchemes.bearerAuth, {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'Session token from /user/signin',
+  });
   assert.is(document.servers[0].url, '/api');
   let checked = 0;
   for (const [domain, endpoints] of Object.entries(CONTRACT)) {
@@ -143,7 +155,12 @@ Document('every operation: summary, tag, envelope schemas, examples, 429 with Re
     if (image) {
       // The other exception (issue 19): an uploaded avatar answers its bytes, as one of the four image types; errors stay envelopes.
       assert.is(path, '/user/avatar/{userId}', `${name}: only uploaded avatars answer images`);
-      assert.equal(Object.keys(operation.responses['200'].content).sort(), ['image/gif', 'image/jpeg', 'image/png', 'image/webp']);
+      assert.equal(Object.keys(operation.responses['200'].content).sort(), [
+        'image/gif',
+        'image/jpeg',
+        'image/png',
+        'image/webp',
+      ]);
       assert.equal(image.schema, { type: 'string', format: 'binary' });
     } else if (feed) {
       // The documented exception: the iCalendar feeds answer their raw text (meta.rawResponse); errors stay envelopes.
@@ -165,32 +182,56 @@ Document('every operation: summary, tag, envelope schemas, examples, 429 with Re
     }
     // Every operation but /health (outside the rate limit) may answer 429, and says when to retry.
     if (path === '/health') assert.not.ok(operation.responses['429'], `${name}: no 429`);
-    else assert.is(resolveRef(document, operation.responses['429']).headers['Retry-After'].$ref, '#/components/headers/Retry-After');
+    else
+      assert.is(
+        resolveRef(document, operation.responses['429']).headers['Retry-After'].$ref,
+        '#/components/headers/Retry-After',
+      );
   }
   const signin = document.paths['/user/signin'].post.responses['200'].content['application/json'].example;
-  assert.equal(Object.keys(signin.data).sort(), ['alternativeName', 'email', 'expiresAt', 'role', 'token', 'userAvatar', 'userId', 'username']);
-  assert.is(new Date(signin.data.expiresAt).toISOString(), signin.data.expiresAt, 'an ISO instant, recorded from a real sign-in');
+  assert.equal(Object.keys(signin.data).sort(), [
+    'alternativeName',
+    'email',
+    'expiresAt',
+    'role',
+    'token',
+    'userAvatar',
+    'userId',
+    'username',
+  ]);
+  assert.is(
+    new Date(signin.data.expiresAt).toISOString(),
+    signin.data.expiresAt,
+    'an ISO instant, recorded from a real sign-in',
+  );
   assert.equal(signin.data.role, ['normal']);
 });
 
-Document('the server agrees with the document: protected operations answer 401 without a token, on REST', async ({ app, document }) => {
-  let protectedCount = 0;
-  for (const { method, path, operation } of operations(document)) {
-    const concrete = path.replace(/\{(\w+)\}/g, (_, name: string) => sampleParam(name));
-    if (operation.security) {
-      const response = await app.rest(method.toUpperCase(), `/api${concrete}`, method === 'get' || method === 'delete' ? {} : { body: {} });
-      assert.is(response.status, 401, `${method.toUpperCase()} ${path}: ${response.text}`);
-      assert.is(response.body.code, 401);
-      protectedCount++;
-    } else if (method === 'get') {
-      const response = await app.rest('GET', `/api${concrete}`);
-      assert.ok([200, 400, 404].includes(response.status), `GET ${path}: ${response.status}`);
-      assert.is(response.body.code, response.status);
-      assert.not.match(response.body.message, /No route for/, `GET ${path} is routed`);
+Document(
+  'the server agrees with the document: protected operations answer 401 without a token, on REST',
+  async ({ app, document }) => {
+    let protectedCount = 0;
+    for (const { method, path, operation } of operations(document)) {
+      const concrete = path.replace(/\{(\w+)\}/g, (_, name: string) => sampleParam(name));
+      if (operation.security) {
+        const response = await app.rest(
+          method.toUpperCase(),
+          `/api${concrete}`,
+          method === 'get' || method === 'delete' ? {} : { body: {} },
+        );
+        assert.is(response.status, 401, `${method.toUpperCase()} ${path}: ${response.text}`);
+        assert.is(response.body.code, 401);
+        protectedCount++;
+      } else if (method === 'get') {
+        const response = await app.rest('GET', `/api${concrete}`);
+        assert.ok([200, 400, 404].includes(response.status), `GET ${path}: ${response.status}`);
+        assert.is(response.body.code, response.status);
+        assert.not.match(response.body.message, /No route for/, `GET ${path} is routed`);
+      }
     }
-  }
-  assert.ok(protectedCount >= 10, `${protectedCount} protected operations`);
-});
+    assert.ok(protectedCount >= 10, `${protectedCount} protected operations`);
+  },
+);
 
 Document('…and on native tRPC: every protected procedure answers 401 without a token', async ({ app }) => {
   let count = 0;
@@ -201,7 +242,11 @@ Document('…and on native tRPC: every protected procedure answers 401 without a
     const response =
       procedure._def.type === 'query'
         ? await fetch(`${app.url}/trpc/${path}?input=${input}`)
-        : await fetch(`${app.url}/trpc/${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(superjson.serialize({})) });
+        : await fetch(`${app.url}/trpc/${path}`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify(superjson.serialize({})),
+          });
     assert.is(response.status, 401, `tRPC ${path}`);
     const body = (await response.json()) as TJson;
     assert.is(body.error.json.data.httpStatus, 401);
@@ -223,25 +268,28 @@ Clients.after(async (context) => {
   await context.app.stop();
 });
 
-Clients('openapi-typescript types from /api/openapi.json type-check a client that calls three endpoints', async ({ app }) => {
-  const document = (await (await fetch(`${app.url}/api/openapi.json`)).json()) as object;
-  const types = await generateOpenApiTypes(document);
-  assert.match(types, /"\/user\/me": \{/);
-  writeRestTypesFile(types);
-  const tsc = await run([join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'examples/rest-client']);
-  assert.is(tsc.status, 0, `tsc on the generated client failed:\n${tsc.stdout}${tsc.stderr}`);
+Clients(
+  'openapi-typescript types from /api/openapi.json type-check a client that calls three endpoints',
+  async ({ app }) => {
+    const document = (await (await fetch(`${app.url}/api/openapi.json`)).json()) as object;
+    const types = await generateOpenApiTypes(document);
+    assert.match(types, /"\/user\/me": \{/);
+    writeRestTypesFile(types);
+    const tsc = await run([join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'examples/rest-client']);
+    assert.is(tsc.status, 0, `tsc on the generated client failed:\n${tsc.stdout}${tsc.stderr}`);
 
-  // A computed specifier: the client needs the generated REST types, so the project's own tsc must not follow it
-  // (it is type-checked just above, with its own tsconfig, once the types exist).
-  const clientModule = '../../examples/rest-client/client.ts';
-  const client = (await import(clientModule)) as { run: (baseUrl: string) => Promise<any> };
-  const result = await client.run(app.url);
-  assert.is(result.health, 'ok');
-  assert.match(result.username, /^rest_[0-9a-z]+$/);
-  assert.is(result.email, `${result.username}@example.com`);
-  assert.is(result.publicProfileHasEmail, false);
-  assert.equal(result.unauthorized, { status: 401, message: 'Missing access token' });
-});
+    // A computed specifier: the client needs the generated REST types, so the project's own tsc must not follow it
+    // (it is type-checked just above, with its own tsconfig, once the types exist).
+    const clientModule = '../../examples/rest-client/client.ts';
+    const client = (await import(clientModule)) as { run: (baseUrl: string) => Promise<any> };
+    const result = await client.run(app.url);
+    assert.is(result.health, 'ok');
+    assert.match(result.username, /^rest_[0-9a-z]+$/);
+    assert.is(result.email, `${result.username}@example.com`);
+    assert.is(result.publicProfileHasEmail, false);
+    assert.equal(result.unauthorized, { status: 401, message: 'Missing access token' });
+  },
+);
 
 Clients('examples/trpc-client.ts runs against a started server with import type { AppRouter }', async ({ app }) => {
   const child = await run(['--import', 'tsx', 'examples/trpc-client.ts'], { TIDEWATCH_URL: app.url });

@@ -8,12 +8,19 @@ import { startTestServer, type TTestServer } from '../support/helpers';
 
 /** Debian's chromium (installed by .ci/run), or CHROMIUM_PATH. */
 function findChromium(): string | undefined {
-  const candidates = [process.env.CHROMIUM_PATH, 'chromium', 'chromium-browser', 'google-chrome'].filter(Boolean) as string[];
+  const candidates = [process.env.CHROMIUM_PATH, 'chromium', 'chromium-browser', 'google-chrome'].filter(
+    Boolean,
+  ) as string[];
   return candidates.find((name) => spawnSync(name, ['--version'], { stdio: 'ignore', timeout: 20_000 }).status === 0);
 }
 
 /** One headless run that both screenshots the page and prints its DOM after the scripts ran. */
-function renderPage(chromium: string, url: string, screenshot: string, profile: string): Promise<{ status: number | null; dom: string; log: string }> {
+function renderPage(
+  chromium: string,
+  url: string,
+  screenshot: string,
+  profile: string,
+): Promise<{ status: number | null; dom: string; log: string }> {
   const args = [
     '--headless',
     '--no-sandbox',
@@ -60,7 +67,9 @@ Docs.after(async (context) => {
 
 const name = 'the page lists every endpoint of the OpenAPI document, and a screenshot is taken';
 if (!chromium && !process.env.CI) {
-  console.log('  skipped: no chromium on this machine (apt-get install chromium, or set CHROMIUM_PATH); CI installs it');
+  console.log(
+    '  skipped: no chromium on this machine (apt-get install chromium, or set CHROMIUM_PATH); CI installs it',
+  );
   Docs.skip(name, () => {});
 } else {
   Docs(name, async ({ app, dir }) => {
@@ -72,7 +81,11 @@ if (!chromium && !process.env.CI) {
 
     assert.match(dom, /<title>Tidewatch API reference<\/title>/);
     assert.match(dom, /Tidewatch API/);
-    const listed = new Set([...dom.matchAll(/class="opblock-summary-path" data-path="([^"]+)"/g)].map((match) => match[1]!.replace(/&amp;/g, '&')));
+    const listed = new Set(
+      [...dom.matchAll(/class="opblock-summary-path" data-path="([^"]+)"/g)].map((match) =>
+        match[1]!.replace(/&amp;/g, '&'),
+      ),
+    );
     const documented = Object.keys(document.paths);
     assert.ok(documented.length >= 20);
     for (const path of documented) assert.ok(listed.has(path), `the page lists ${path}`);

@@ -31,7 +31,13 @@ async function startLoggedServer(overrides: Partial<TConfig> = {}): Promise<TLog
   const logger = createLogger('info', { write: (chunk: string) => void chunks.push(chunk) });
   const clock = new TestClock();
   const running = await startServer(
-    configWith({ PORT: 0, DATABASE_URL: `file:${join(dir, 'eco.db')}`, SEED_DEMO: false, ...GENEROUS_LIMITS, ...overrides }),
+    configWith({
+      PORT: 0,
+      DATABASE_URL: `file:${join(dir, 'eco.db')}`,
+      SEED_DEMO: false,
+      ...GENEROUS_LIMITS,
+      ...overrides,
+    }),
     { logger, now: clock.now },
   );
   const logText = () => chunks.join('');
@@ -39,7 +45,11 @@ async function startLoggedServer(overrides: Partial<TConfig> = {}): Promise<TLog
     ...running,
     clock,
     logText,
-    lines: () => logText().split('\n').filter(Boolean).map((line) => JSON.parse(line)),
+    lines: () =>
+      logText()
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line)),
     async stop() {
       await running.close();
       rmSync(dir, { recursive: true, force: true });
@@ -59,7 +69,9 @@ async function requestLine(server: TLoggedServer, requestId: string): Promise<Re
 
 async function signUp(url: string, username: string) {
   const password = `pw-${randomUUID()}`;
-  const response = await rest(url, 'POST', '/api/user/signup', { body: { username, email: `${username}@example.test`, password } });
+  const response = await rest(url, 'POST', '/api/user/signup', {
+    body: { username, email: `${username}@example.test`, password },
+  });
   assert.is(response.status, 200, response.text);
   return { token: response.body.data.token as string, password, requestId: response.headers.get('x-request-id')! };
 }
@@ -108,7 +120,9 @@ Logging('a caller-supplied X-Request-Id is echoed and logged; a malformed one is
   const line = await requestLine(server, 'trace-abc.123');
   assert.is(line.route, '/api/health');
   assert.is(line.status, 200);
-  const replaced = await rest(server.url, 'GET', '/api/health', { headers: { 'x-request-id': 'has spaces & symbols' } });
+  const replaced = await rest(server.url, 'GET', '/api/health', {
+    headers: { 'x-request-id': 'has spaces & symbols' },
+  });
   assert.match(replaced.headers.get('x-request-id')!, /^[0-9a-f-]{36}$/);
 });
 
@@ -128,23 +142,45 @@ Logging('native tRPC calls are logged with the procedure as route; unknown proce
 
 Logging('tokens, passwords, bodies and query strings never reach the log', async ({ server }) => {
   const user = await signUp(server.url, 'secret_keeper');
-  const signin = await rest(server.url, 'POST', '/api/user/signin', { body: { username: 'secret_keeper', password: user.password } });
+  const signin = await rest(server.url, 'POST', '/api/user/signin', {
+    body: { username: 'secret_keeper', password: user.password },
+  });
   assert.is(signin.status, 200);
   const me = await rest(server.url, 'GET', '/api/user/me', { token: user.token });
   assert.is(me.status, 200);
   await rest(server.url, 'GET', '/api/user/me', { headers: { 'x-access-token': signin.body.data.token } });
   await rest(server.url, 'GET', '/api/user/info?id=query-secret-value');
-  await trpcError(trpcClient(server.url).user.signin.mutate({ username: 'secret_keeper', password: 'wrong-password-123' }));
+  await trpcError(
+    trpcClient(server.url).user.signin.mutate({ username: 'secret_keeper', password: 'wrong-password-123' }),
+  );
   await requestLine(server, me.headers.get('x-request-id')!);
   const text = server.logText();
-  for (const secret of [user.token, signin.body.data.token, user.password, 'wrong-password-123', 'query-secret-value', 'secret_keeper@example.test']) {
+  for (const secret of [
+    user.token,
+    signin.body.data.token,
+    user.password,
+    'wrong-password-123',
+    'query-secret-value',
+    'secret_keeper@example.test',
+  ]) {
     assert.not.ok(text.includes(secret), `log contains ${secret}`);
   }
   const infoLine = server.lines().find((entry) => entry.route === '/api/user/info');
   assert.is(infoLine?.path, '/api/user/info');
   assert.is(infoLine?.status, 404);
   const signinLine = await requestLine(server, signin.headers.get('x-request-id')!);
-  assert.equal(Object.keys(signinLine).sort(), ['durationMs', 'level', 'method', 'msg', 'path', 'requestId', 'route', 'service', 'status', 'time']);
+  assert.equal(Object.keys(signinLine).sort(), [
+    'durationMs',
+    'level',
+    'method',
+    'msg',
+    'path',
+    'requestId',
+    'route',
+    'service',
+    'status',
+    'time',
+  ]);
 });
 
 Logging('a client that hangs up mid-request is logged as 499 aborted', async ({ server }) => {
@@ -175,7 +211,9 @@ Logging.run();
 
 // ---------------------------------------------------------------------------------------------
 
-const Metrics = suite<{ server: TLoggedServer }>('GET /metrics: Prometheus text with request counts, latency, DB size, sessions');
+const Metrics = suite<{ server: TLoggedServer }>(
+  'GET /metrics: Prometheus text with request counts, latency, DB size, sessions',
+);
 
 Metrics.before(async (context) => {
   context.server = await startLoggedServer();
@@ -184,7 +222,10 @@ Metrics.after(async (context) => {
   await context.server.stop();
 });
 
-async function scrape(url: string, token?: string): Promise<{ status: number; type: string | null; text: string; values: Map<string, number> }> {
+async function scrape(
+  url: string,
+  token?: string,
+): Promise<{ status: number; type: string | null; text: string; values: Map<string, number> }> {
   const response = await fetch(`${url}/metrics`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
   const text = await response.text();
   return { status: response.status, type: response.headers.get('content-type'), text, values: parseMetrics(text) };
@@ -192,7 +233,8 @@ async function scrape(url: string, token?: string): Promise<{ status: number; ty
 
 Metrics('counts and latency histograms by method, route template and status on both surfaces', async ({ server }) => {
   const user = await signUp(server.url, 'metered');
-  for (let index = 0; index < 3; index++) assert.is((await rest(server.url, 'GET', '/api/user/me', { token: user.token })).status, 200);
+  for (let index = 0; index < 3; index++)
+    assert.is((await rest(server.url, 'GET', '/api/user/me', { token: user.token })).status, 200);
   assert.is((await rest(server.url, 'GET', '/api/user/me')).status, 401);
   for (let index = 0; index < 2; index++) {
     assert.is((await rest(server.url, 'GET', `/api/map/collection/${randomUUID()}`)).status, 404);
@@ -213,9 +255,20 @@ Metrics('counts and latency histograms by method, route template and status on b
   assert.is(requests('GET', '/api/map/collection/{uuid}', 404), 2, 'parameter paths collapse to their template');
   assert.is(requests('GET', '(unmatched)', 404), 2, 'unknown paths share one label');
   assert.is(requests('GET', '/trpc/user.me', 200), 2);
-  assert.is(values.get('tidewatch_http_request_duration_seconds_count{method="GET",route="/api/user/me",status="200"}'), 3);
-  assert.is(values.get('tidewatch_http_request_duration_seconds_bucket{le="+Inf",method="GET",route="/api/user/me",status="200"}'), 3);
-  assert.ok((values.get('tidewatch_http_request_duration_seconds_sum{method="GET",route="/api/user/me",status="200"}') ?? -1) > 0);
+  assert.is(
+    values.get('tidewatch_http_request_duration_seconds_count{method="GET",route="/api/user/me",status="200"}'),
+    3,
+  );
+  assert.is(
+    values.get(
+      'tidewatch_http_request_duration_seconds_bucket{le="+Inf",method="GET",route="/api/user/me",status="200"}',
+    ),
+    3,
+  );
+  assert.ok(
+    (values.get('tidewatch_http_request_duration_seconds_sum{method="GET",route="/api/user/me",status="200"}') ?? -1) >
+      0,
+  );
   assert.not.ok(text.includes('wp-login'), 'raw paths never become labels');
   assert.match(text, /# TYPE tidewatch_http_request_duration_seconds histogram/);
   assert.match(text, /# TYPE process_cpu_user_seconds_total counter/, 'Node process metrics too');
@@ -255,7 +308,7 @@ Metrics.run();
 
 // ---------------------------------------------------------------------------------------------
 
-const Labels = suite('route labels of logs and metrics: the REST route table\'s own rule');
+const Labels = suite("route labels of logs and metrics: the REST route table's own rule");
 
 Labels('static paths win over parameter routes, one trailing slash is dropped, unknown names share one label', () => {
   const routes = RouteTable.fromRouter(appRouter);
@@ -289,31 +342,48 @@ Labels('static paths win over parameter routes, one trailing slash is dropped, u
   assert.is(label('/api/drop/7', unrouted), '/api/drop/{id}');
 });
 
-Labels('request counts and durations render as prom-client\'s own Counter and Histogram would, line for line', async () => {
-  const bounds = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
-  const names = { requests: 'tidewatch_http_requests_total', duration: 'tidewatch_http_request_duration_seconds' };
-  const reference = new Registry();
-  const labelNames = ['method', 'route', 'status'] as const;
-  const counter = new Counter({ name: names.requests, help: 'requests', labelNames, registers: [reference] });
-  const histogram = new Histogram({ name: names.duration, help: 'durations', labelNames, buckets: bounds, registers: [reference] });
-  const ours = new Registry();
-  const stats = new RequestStats(names, bounds);
-  stats.register(ours, { requests: 'requests', duration: 'durations' });
-  // On a bound, above the last one, a label value that needs escaping.
-  const observed: [string, string, number, number][] = [['GET', '/api/x', 200, 0.003], ['GET', '/api/x', 200, 0.005], ['GET', '/api/x', 200, 0.2], ['POST', '/api/y "q"\\', 404, 20], ['GET', '/api/x', 200, 10]];
-  for (const [method, route, status, seconds] of observed) {
-    counter.inc({ method, route, status: String(status) });
-    histogram.observe({ method, route, status: String(status) }, seconds);
-    stats.observe(method, route, status, seconds);
-  }
-  assert.is(await ours.metrics(), await reference.metrics());
-  // JSON (not served, but the registry offers it): each histogram line carries every label.
-  const duration = (await ours.getMetricsAsJSON()).find((metric) => metric.name === names.duration);
-  const count = duration?.values.find((value) => (value as { metricName?: string }).metricName === `${names.duration}_count`);
-  assert.equal(count?.labels, { method: 'GET', route: '/api/x', status: '200' });
-  ours.resetMetrics();
-  assert.not.match(await ours.metrics(), /_count\{/);
-});
+Labels(
+  "request counts and durations render as prom-client's own Counter and Histogram would, line for line",
+  async () => {
+    const bounds = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+    const names = { requests: 'tidewatch_http_requests_total', duration: 'tidewatch_http_request_duration_seconds' };
+    const reference = new Registry();
+    const labelNames = ['method', 'route', 'status'] as const;
+    const counter = new Counter({ name: names.requests, help: 'requests', labelNames, registers: [reference] });
+    const histogram = new Histogram({
+      name: names.duration,
+      help: 'durations',
+      labelNames,
+      buckets: bounds,
+      registers: [reference],
+    });
+    const ours = new Registry();
+    const stats = new RequestStats(names, bounds);
+    stats.register(ours, { requests: 'requests', duration: 'durations' });
+    // On a bound, above the last one, a label value that needs escaping.
+    const observed: [string, string, number, number][] = [
+      ['GET', '/api/x', 200, 0.003],
+      ['GET', '/api/x', 200, 0.005],
+      ['GET', '/api/x', 200, 0.2],
+      ['POST', '/api/y "q"\\', 404, 20],
+      ['GET', '/api/x', 200, 10],
+    ];
+    for (const [method, route, status, seconds] of observed) {
+      counter.inc({ method, route, status: String(status) });
+      histogram.observe({ method, route, status: String(status) }, seconds);
+      stats.observe(method, route, status, seconds);
+    }
+    assert.is(await ours.metrics(), await reference.metrics());
+    // JSON (not served, but the registry offers it): each histogram line carries every label.
+    const duration = (await ours.getMetricsAsJSON()).find((metric) => metric.name === names.duration);
+    const count = duration?.values.find(
+      (value) => (value as { metricName?: string }).metricName === `${names.duration}_count`,
+    );
+    assert.equal(count?.labels, { method: 'GET', route: '/api/x', status: '200' });
+    ours.resetMetrics();
+    assert.not.match(await ours.metrics(), /_count\{/);
+  },
+);
 
 Labels.run();
 
@@ -339,19 +409,22 @@ Protected('no token, a wrong token or a user session token: 401 envelope with WW
   }
 });
 
-Protected('the right token as Bearer or x-access-token gets the metrics, past the global limit of 3/min', async ({ server }) => {
-  for (let index = 0; index < 5; index++) {
-    const { status, values } = await scrape(server.url, METRICS_TOKEN);
-    assert.is(status, 200);
-    assert.ok(values.has('tidewatch_active_sessions'));
-  }
-  const viaHeader = await fetch(`${server.url}/metrics`, { headers: { 'x-access-token': METRICS_TOKEN } });
-  assert.is(viaHeader.status, 200);
-  // The global limit still applies to the API itself.
-  const statuses: number[] = [];
-  for (let index = 0; index < 4; index++) statuses.push((await rest(server.url, 'GET', '/api/captcha')).status);
-  assert.ok(statuses.includes(429), `statuses ${statuses}`);
-});
+Protected(
+  'the right token as Bearer or x-access-token gets the metrics, past the global limit of 3/min',
+  async ({ server }) => {
+    for (let index = 0; index < 5; index++) {
+      const { status, values } = await scrape(server.url, METRICS_TOKEN);
+      assert.is(status, 200);
+      assert.ok(values.has('tidewatch_active_sessions'));
+    }
+    const viaHeader = await fetch(`${server.url}/metrics`, { headers: { 'x-access-token': METRICS_TOKEN } });
+    assert.is(viaHeader.status, 200);
+    // The global limit still applies to the API itself.
+    const statuses: number[] = [];
+    for (let index = 0; index < 4; index++) statuses.push((await rest(server.url, 'GET', '/api/captcha')).status);
+    assert.ok(statuses.includes(429), `statuses ${statuses}`);
+  },
+);
 
 Protected('METRICS_TOKEN is validated: shorter than 16 characters stops start-up', () => {
   assert.throws(() => loadConfig({ METRICS_TOKEN: 'short' }), /METRICS_TOKEN: must be at least 16 characters/);

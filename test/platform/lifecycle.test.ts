@@ -28,7 +28,9 @@ Lifecycle.after((context) => {
 Lifecycle('start migrates and seeds demo users into an empty database', async ({ dir }) => {
   const server = await startProcess({ DATABASE_URL: `file:${join(dir, 'seeded.db')}` });
   try {
-    const signin = await rest(server.url, 'POST', '/api/user/signin', { body: { username: 'captain', password: 'tidewatch-demo' } });
+    const signin = await rest(server.url, 'POST', '/api/user/signin', {
+      body: { username: 'captain', password: 'tidewatch-demo' },
+    });
     assert.is(signin.status, 200);
     assert.equal(signin.body.data.role, ['admin']);
   } finally {
@@ -44,7 +46,8 @@ Lifecycle('SIGTERM writes the views counted since the last batch', async ({ dir 
   let counted = 0;
   try {
     uuid = (await rest(server.url, 'GET', '/api/assembly/list?pageSize=1')).body.data.data[0].uuid;
-    for (let i = 0; i < 3; i++) counted = (await rest(server.url, 'GET', `/api/assembly/item?uuid=${uuid}`)).body.data.views;
+    for (let i = 0; i < 3; i++)
+      counted = (await rest(server.url, 'GET', `/api/assembly/item?uuid=${uuid}`)).body.data.views;
   } finally {
     server.child.kill('SIGTERM');
   }
@@ -62,7 +65,9 @@ Lifecycle('SIGTERM writes the views counted since the last batch', async ({ dir 
 Lifecycle('SEED_DEMO=false starts empty', async ({ dir }) => {
   const server = await startProcess({ DATABASE_URL: `file:${join(dir, 'empty.db')}`, SEED_DEMO: 'false' });
   try {
-    const signin = await rest(server.url, 'POST', '/api/user/signin', { body: { username: 'captain', password: 'tidewatch-demo' } });
+    const signin = await rest(server.url, 'POST', '/api/user/signin', {
+      body: { username: 'captain', password: 'tidewatch-demo' },
+    });
     assert.is(signin.status, 401);
   } finally {
     server.child.kill('SIGTERM');
@@ -72,7 +77,11 @@ Lifecycle('SEED_DEMO=false starts empty', async ({ dir }) => {
 
 /** A sign-up whose body is sent in two halves, so the server holds it in flight in between. */
 function halfSentSignUp(url: string, index: number) {
-  const body = JSON.stringify({ username: `drain_${index}`, email: `drain${index}@example.test`, password: 'long password' });
+  const body = JSON.stringify({
+    username: `drain_${index}`,
+    email: `drain${index}@example.test`,
+    password: 'long password',
+  });
   const target = new URL('/api/user/signup', url);
   const req = request({
     host: target.hostname,
@@ -82,7 +91,9 @@ function halfSentSignUp(url: string, index: number) {
     agent: false,
     headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
   });
-  const connected = new Promise<void>((resolve) => req.once('socket', (socket) => socket.once('connect', () => resolve())));
+  const connected = new Promise<void>((resolve) =>
+    req.once('socket', (socket) => socket.once('connect', () => resolve())),
+  );
   const response = new Promise<number | string>((resolve) => {
     req.once('response', (res) => {
       res.resume();
@@ -119,7 +130,10 @@ async function outputMatches(server: TServerProcess, pattern: RegExp): Promise<v
   const deadline = Date.now() + 10_000;
   while (!pattern.test(server.output())) {
     const { exitCode, signalCode } = server.child;
-    if (exitCode !== null || signalCode !== null) throw new Error(`the process ended (${signalCode ?? `status ${exitCode}`}) before ${pattern} was logged:\n${server.output()}`);
+    if (exitCode !== null || signalCode !== null)
+      throw new Error(
+        `the process ended (${signalCode ?? `status ${exitCode}`}) before ${pattern} was logged:\n${server.output()}`,
+      );
     if (Date.now() > deadline) throw new Error(`no ${pattern} in the output:\n${server.output()}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
@@ -130,30 +144,37 @@ function killIfRunning(server: TServerProcess): void {
   if (server.child.exitCode === null && server.child.signalCode === null) server.child.kill('SIGKILL');
 }
 
-Lifecycle('SIGINT twice, as Ctrl-C on npm start sends it: the second is logged, the drain completes every request, exit 0', async ({ dir }) => {
-  const server = await startProcess({ DATABASE_URL: `file:${join(dir, 'sigint.db')}`, SEED_DEMO: 'false' });
-  try {
-    const inFlight = Array.from({ length: 4 }, (_, index) => halfSentSignUp(server.url, index));
-    await Promise.all(inFlight.map((call) => call.connected));
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    // The terminal's SIGINT, then the one npm forwards a moment later (each waits for the last to be handled:
-    // two signals sent at once may reach the process as one).
-    server.child.kill('SIGINT');
-    await outputMatches(server, /draining in-flight requests/);
-    server.child.kill('SIGINT');
-    await outputMatches(server, /still draining/);
-    for (const call of inFlight) call.finish();
-    assert.equal(await Promise.all(inFlight.map((call) => call.response)), Array(4).fill(200), 'no request was cut');
-    assert.is(await server.exited, 0, server.output());
-    assert.match(server.output(), /"msg":"stopped"/);
-  } finally {
-    killIfRunning(server);
-  }
-});
+Lifecycle(
+  'SIGINT twice, as Ctrl-C on npm start sends it: the second is logged, the drain completes every request, exit 0',
+  async ({ dir }) => {
+    const server = await startProcess({ DATABASE_URL: `file:${join(dir, 'sigint.db')}`, SEED_DEMO: 'false' });
+    try {
+      const inFlight = Array.from({ length: 4 }, (_, index) => halfSentSignUp(server.url, index));
+      await Promise.all(inFlight.map((call) => call.connected));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      // The terminal's SIGINT, then the one npm forwards a moment later (each waits for the last to be handled:
+      // two signals sent at once may reach the process as one).
+      server.child.kill('SIGINT');
+      await outputMatches(server, /draining in-flight requests/);
+      server.child.kill('SIGINT');
+      await outputMatches(server, /still draining/);
+      for (const call of inFlight) call.finish();
+      assert.equal(await Promise.all(inFlight.map((call) => call.response)), Array(4).fill(200), 'no request was cut');
+      assert.is(await server.exited, 0, server.output());
+      assert.match(server.output(), /"msg":"stopped"/);
+    } finally {
+      killIfRunning(server);
+    }
+  },
+);
 
 Lifecycle('a third SIGINT during the drain forces the exit: logged, status 130', async ({ dir }) => {
   // A long drain limit: only the third signal can end this process while its request stays unfinished.
-  const server = await startProcess({ DATABASE_URL: `file:${join(dir, 'forced.db')}`, SEED_DEMO: 'false', SHUTDOWN_TIMEOUT_MS: '600000' });
+  const server = await startProcess({
+    DATABASE_URL: `file:${join(dir, 'forced.db')}`,
+    SEED_DEMO: 'false',
+    SHUTDOWN_TIMEOUT_MS: '600000',
+  });
   try {
     const stuck = halfSentSignUp(server.url, 0);
     await stuck.connected;
@@ -186,7 +207,13 @@ Lifecycle('a bad configuration value stops start-up with a message naming it', (
 
 Lifecycle('CLI: migrate, create-admin, usage errors and --help', ({ dir }) => {
   const env = { ...process.env, DATABASE_URL: `file:${join(dir, 'cli.db')}` };
-  const cli = (...args: string[]) => spawnSync(process.execPath, [...NODE_ARGS, 'server/cli.ts', ...args], { cwd: ROOT, env, encoding: 'utf8', timeout: 30_000 });
+  const cli = (...args: string[]) =>
+    spawnSync(process.execPath, [...NODE_ARGS, 'server/cli.ts', ...args], {
+      cwd: ROOT,
+      env,
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
   const migrate = cli('migrate');
   assert.is(migrate.status, 0, migrate.stderr);
   assert.match(migrate.stdout, /migrations applied/);
@@ -218,12 +245,26 @@ Lifecycle('backup while the server runs, then restore by swapping the file', asy
   const copy = join(dir, 'backups', 'copy.db');
   const env = { ...process.env, DATABASE_URL: `file:${live}` };
   try {
-    await rest(server.url, 'POST', '/api/user/signup', { body: { username: 'before_backup', email: 'bb@example.test', password: 'long password' } });
-    const backup = spawnSync(process.execPath, [...NODE_ARGS, 'server/cli.ts', 'backup', copy], { cwd: ROOT, env, encoding: 'utf8', timeout: 30_000 });
+    await rest(server.url, 'POST', '/api/user/signup', {
+      body: { username: 'before_backup', email: 'bb@example.test', password: 'long password' },
+    });
+    const backup = spawnSync(process.execPath, [...NODE_ARGS, 'server/cli.ts', 'backup', copy], {
+      cwd: ROOT,
+      env,
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
     assert.is(backup.status, 0, backup.stderr);
-    const again = spawnSync(process.execPath, [...NODE_ARGS, 'server/cli.ts', 'backup', copy], { cwd: ROOT, env, encoding: 'utf8', timeout: 30_000 });
+    const again = spawnSync(process.execPath, [...NODE_ARGS, 'server/cli.ts', 'backup', copy], {
+      cwd: ROOT,
+      env,
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
     assert.is(again.status, 2, 'refuses to overwrite');
-    await rest(server.url, 'POST', '/api/user/signup', { body: { username: 'after_backup', email: 'ab@example.test', password: 'long password' } });
+    await rest(server.url, 'POST', '/api/user/signup', {
+      body: { username: 'after_backup', email: 'ab@example.test', password: 'long password' },
+    });
   } finally {
     server.child.kill('SIGTERM');
     await server.exited;
@@ -231,7 +272,8 @@ Lifecycle('backup while the server runs, then restore by swapping the file', asy
   // Restore (README): stop the server, put the copy in place of the database file, start again.
   const restored = await startProcess({ DATABASE_URL: `file:${copy}` });
   try {
-    const signin = (username: string) => rest(restored.url, 'POST', '/api/user/signin', { body: { username, password: 'long password' } });
+    const signin = (username: string) =>
+      rest(restored.url, 'POST', '/api/user/signin', { body: { username, password: 'long password' } });
     assert.is((await signin('before_backup')).status, 200);
     assert.is((await signin('after_backup')).status, 401);
   } finally {

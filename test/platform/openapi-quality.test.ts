@@ -51,14 +51,31 @@ Quality('is a valid OpenAPI 3.1 document', async () => {
 
 Quality('names the main shapes as components, and the operations refer to them', () => {
   const names = Object.keys(document.components.schemas);
-  for (const name of ['Assembly', 'AssemblySummary', 'Pagination', 'ErrorEnvelope', 'Session', 'Profile', 'MapCollection', 'MapPoint', 'Order', 'Comment', 'DropCampaign', 'Season', 'WarState']) {
+  for (const name of [
+    'Assembly',
+    'AssemblySummary',
+    'Pagination',
+    'ErrorEnvelope',
+    'Session',
+    'Profile',
+    'MapCollection',
+    'MapPoint',
+    'Order',
+    'Comment',
+    'DropCampaign',
+    'Season',
+    'WarState',
+  ]) {
     assert.ok(names.includes(name), `components/schemas/${name}`);
   }
   const paths = JSON.stringify(document.paths);
   for (const name of ['Assembly', 'AssemblySummary', 'Pagination', 'ErrorEnvelope', 'MapPoint', 'Order']) {
     assert.ok(paths.includes(`"#/components/schemas/${name}"`), `some operation refers to ${name}`);
   }
-  assert.not.ok(names.some((name) => name.startsWith('error.')), "trpc-to-openapi's generic error shapes are not left over");
+  assert.not.ok(
+    names.some((name) => name.startsWith('error.')),
+    "trpc-to-openapi's generic error shapes are not left over",
+  );
 });
 
 Quality('every parameter has a description and an example that its operation accepts', () => {
@@ -73,7 +90,10 @@ Quality('every parameter has a description and an example that its operation acc
     }
     const body = operation.requestBody?.content['application/json']?.example;
     const parsed = getInputOutputParsers(procedures.get(key)!).inputParser.safeParse({ ...values, ...body });
-    assert.ok(parsed.success, `${key}: the examples of its parameters and body are a valid input: ${JSON.stringify(parsed.error?.issues)}`);
+    assert.ok(
+      parsed.success,
+      `${key}: the examples of its parameters and body are a valid input: ${JSON.stringify(parsed.error?.issues)}`,
+    );
   }
   assert.ok(count >= 100, `${count} parameters`);
 });
@@ -95,13 +115,20 @@ Quality('every JSON success has a recorded example from the demo data that still
     assert.is(success.example.code, 200);
     const { outputParser } = getInputOutputParsers(procedures.get(key)!);
     const parsed = outputParser!.safeParse(success.example.data);
-    assert.ok(parsed.success, `${key}: the example fits the output schema (run scripts/openapi-examples.ts again): ${JSON.stringify(parsed.error?.issues)?.slice(0, 500)}`);
+    assert.ok(
+      parsed.success,
+      `${key}: the example fits the output schema (run scripts/openapi-examples.ts again): ${JSON.stringify(parsed.error?.issues)?.slice(0, 500)}`,
+    );
     const placeholders = strings(success.example.data).filter((value) => PLACEHOLDER.test(value));
     assert.equal(placeholders, [], `${key}: no placeholder values`);
     count++;
   }
   assert.ok(count >= 80, `${count} JSON successes`);
-  assert.equal(Object.keys(RECORDED_EXAMPLES).filter((key) => !procedures.has(key)), [], 'no example of an operation that is gone');
+  assert.equal(
+    Object.keys(RECORDED_EXAMPLES).filter((key) => !procedures.has(key)),
+    [],
+    'no example of an operation that is gone',
+  );
 });
 
 /** The statuses an operation documents, besides 200. */
@@ -111,7 +138,10 @@ function errorStatuses(operation: TJson): string[] {
 
 function inputFieldNames({ operation }: TDocumentOperation): string[] {
   const parameters = (operation.parameters ?? []).map(resolved).filter((parameter: TJson) => parameter.in !== 'header');
-  return [...parameters.map((parameter: TJson) => parameter.name), ...Object.keys(operation.requestBody?.content['application/json'].schema.properties ?? {})];
+  return [
+    ...parameters.map((parameter: TJson) => parameter.name),
+    ...Object.keys(operation.requestBody?.content['application/json'].schema.properties ?? {}),
+  ];
 }
 
 Quality('each error response is one the operation can return, with a message that fits it', () => {
@@ -129,23 +159,45 @@ Quality('each error response is one the operation can return, with a message tha
       assert.match(example.message, new RegExp(`^Invalid input: ${field || 'input'}: `));
     }
     assert.is(statuses.includes('401'), secured, `${key}: 401 exactly when it needs a token`);
-    if (statuses.includes('403')) assert.ok(secured || fields.includes('password'), `${key}: 403 only with a token or an assembly password`);
+    if (statuses.includes('403'))
+      assert.ok(secured || fields.includes('password'), `${key}: 403 only with a token or an assembly password`);
     for (const status of statuses) {
       const response = resolved(operation.responses[status]);
       assert.is(response.content['application/json'].example.code, Number(status), `${key} ${status}`);
     }
   }
   const statusesOf = (key: string) => errorStatuses(operations.find((entry) => entry.key === key)!.operation);
-  assert.equal(statusesOf('GET /user/me'), ['401', '429', '500', '503'], 'no 400 for an operation without input (issue 21)');
+  assert.equal(
+    statusesOf('GET /user/me'),
+    ['401', '429', '500', '503'],
+    'no 400 for an operation without input (issue 21)',
+  );
   assert.equal(statusesOf('GET /health'), ['500', '503'], 'health is outside the rate limit');
   assert.equal(statusesOf('GET /assembly/item'), ['400', '403', '404', '429', '500', '503']);
   assert.equal(statusesOf('GET /assembly/list'), ['400', '429', '500', '503'], 'a list looks nothing up');
   assert.equal(statusesOf('POST /admin/catalog/import'), ['400', '401', '403', '429', '500', '503']);
-  assert.is(resolved(document.paths['/admin/catalog/import'].post.responses['403']).content['application/json'].example.message, 'Administrator role required');
-  assert.is(resolved(document.paths['/map/collection/{uuid}'].get.responses['404']).content['application/json'].example.message, 'Map collection not found');
-  assert.is(resolved(document.paths['/map/point/{uuid}'].get.responses['404']).content['application/json'].example.message, 'Map point not found');
-  assert.is(resolved(document.paths['/admin/subscription/orders/{orderId}'].get.responses['404']).content['application/json'].example.message, 'Order not found');
-  assert.equal(statusesOf('PUT /admin/subscription/plans/{planId}'), ['400', '401', '403', '429', '500', '503'], 'an upsert looks nothing up');
+  assert.is(
+    resolved(document.paths['/admin/catalog/import'].post.responses['403']).content['application/json'].example.message,
+    'Administrator role required',
+  );
+  assert.is(
+    resolved(document.paths['/map/collection/{uuid}'].get.responses['404']).content['application/json'].example.message,
+    'Map collection not found',
+  );
+  assert.is(
+    resolved(document.paths['/map/point/{uuid}'].get.responses['404']).content['application/json'].example.message,
+    'Map point not found',
+  );
+  assert.is(
+    resolved(document.paths['/admin/subscription/orders/{orderId}'].get.responses['404']).content['application/json']
+      .example.message,
+    'Order not found',
+  );
+  assert.equal(
+    statusesOf('PUT /admin/subscription/plans/{planId}'),
+    ['400', '401', '403', '429', '500', '503'],
+    'an upsert looks nothing up',
+  );
 });
 
 Quality('a shape that extends another is written once, and stays as closed as zod makes it', () => {
@@ -153,16 +205,26 @@ Quality('a shape that extends another is written once, and stays as closed as zo
   const composed = Object.entries<TJson>(schemas).filter(([, schema]) => schema.allOf);
   assert.ok(composed.length >= 10, `${composed.length} composed shapes`);
   // The open fields a composed shape is made of, and which no operation answers alone.
-  const bases = new Set(composed.flatMap(([, schema]) => schema.allOf.map((part: TJson) => part.$ref.split('/').at(-1))));
-  assert.not.ok(JSON.stringify(document.paths).match(new RegExp(`"#/components/schemas/(${[...bases].join('|')})"`)), 'no operation answers open fields');
-  for (const [name, schema] of composed) if (!bases.has(name)) assert.is(schema.unevaluatedProperties, false, `${name} is closed`);
+  const bases = new Set(
+    composed.flatMap(([, schema]) => schema.allOf.map((part: TJson) => part.$ref.split('/').at(-1))),
+  );
+  assert.not.ok(
+    JSON.stringify(document.paths).match(new RegExp(`"#/components/schemas/(${[...bases].join('|')})"`)),
+    'no operation answers open fields',
+  );
+  for (const [name, schema] of composed)
+    if (!bases.has(name)) assert.is(schema.unevaluatedProperties, false, `${name} is closed`);
   assert.equal(schemas.PublishedAssembly.allOf, [{ $ref: '#/components/schemas/AssemblyFields' }]);
   assert.equal(Object.keys(schemas.PublishedAssembly.properties), ['assembly.uuid']);
-  assert.equal(schemas.Assembly, { allOf: [{ $ref: '#/components/schemas/AssemblyFields' }], unevaluatedProperties: false });
+  assert.equal(schemas.Assembly, {
+    allOf: [{ $ref: '#/components/schemas/AssemblyFields' }],
+    unevaluatedProperties: false,
+  });
   assert.equal(Object.keys(schemas.AdminOrder.properties), ['userId']);
   // Every other object component is closed as zod closes it.
   for (const [name, schema] of Object.entries<TJson>(schemas)) {
-    if (schema.type !== 'object' || schema.allOf || bases.has(name) || !schema.properties || name.endsWith('Envelope')) continue;
+    if (schema.type !== 'object' || schema.allOf || bases.has(name) || !schema.properties || name.endsWith('Envelope'))
+      continue;
     assert.is(schema.additionalProperties, false, `${name} is closed`);
   }
 });
@@ -174,7 +236,11 @@ Quality('documents Idempotency-Key, the RateLimit-* headers and Retry-After', ()
   for (const { key, path, operation } of operations) {
     const headers = Object.keys(operation.responses['200'].headers ?? {});
     if (path === '/health') continue;
-    assert.equal(headers.filter((name) => name.startsWith('RateLimit-')), ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'], key);
+    assert.equal(
+      headers.filter((name) => name.startsWith('RateLimit-')),
+      ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'],
+      key,
+    );
     assert.ok(resolved(operation.responses['429']).headers['Retry-After'], `${key}: 429 with Retry-After`);
     assert.ok(resolved(operation.responses['503']).headers['Retry-After'], `${key}: 503 with Retry-After`);
   }
@@ -187,12 +253,20 @@ function undescribed(schema: TJson, at: string): string[] {
     ...(property.description === undefined && property.$ref === undefined ? [`${at}.${name}`] : []),
     ...undescribed(property, `${at}.${name}`),
   ]);
-  const nested = [schema.items, schema.additionalProperties, ...(schema.anyOf ?? []), ...(schema.oneOf ?? []), ...(schema.allOf ?? [])].flatMap((inner) => undescribed(inner, at));
+  const nested = [
+    schema.items,
+    schema.additionalProperties,
+    ...(schema.anyOf ?? []),
+    ...(schema.oneOf ?? []),
+    ...(schema.allOf ?? []),
+  ].flatMap((inner) => undescribed(inner, at));
   return [...own, ...nested];
 }
 
 Quality('every property of every component schema has a description', () => {
-  const missing = Object.entries<TJson>(document.components.schemas).flatMap(([name, schema]) => undescribed(schema, name));
+  const missing = Object.entries<TJson>(document.components.schemas).flatMap(([name, schema]) =>
+    undescribed(schema, name),
+  );
   assert.equal(missing, []);
 });
 
@@ -206,7 +280,10 @@ const TYPES_BYTES_PER_OPERATION = 3_600;
 Quality('generated client types stay small (schema.d.ts was 398 KB with inline schemas)', async () => {
   const types = await generateOpenApiTypes(document);
   const budget = TYPES_BYTES_PER_OPERATION * operations.length;
-  assert.ok(types.length < budget, `schema.d.ts is ${types.length} bytes for ${operations.length} operations (budget ${budget})`);
+  assert.ok(
+    types.length < budget,
+    `schema.d.ts is ${types.length} bytes for ${operations.length} operations (budget ${budget})`,
+  );
   assert.match(types, /Assembly: \{/);
   assert.match(types, /^ {8}Assembly: /m);
   assert.match(types, /^ {8}AssemblyFields: \{/m);

@@ -23,7 +23,9 @@ import { TEST_SQLD } from '../support/sqld';
 const PRODUCTION_SECRET = 'a-production-payment-secret';
 
 function startProcess(env: Record<string, string>): Promise<TServerProcess> {
-  return startServerProcess([...TSX_ARGS, 'server/main.ts'], { env: { PORT: '0', DATABASE_DRIVER: TEST_DRIVER ?? 'better-sqlite3', ...env } });
+  return startServerProcess([...TSX_ARGS, 'server/main.ts'], {
+    env: { PORT: '0', DATABASE_DRIVER: TEST_DRIVER ?? 'better-sqlite3', ...env },
+  });
 }
 
 async function stopProcess(server: TServerProcess): Promise<void> {
@@ -84,14 +86,23 @@ DemoSeed('SEED_DEMO defaults to off in production, on elsewhere; an explicit val
   assert.is(loadConfig({}).SEED_DEMO, true);
   assert.is(loadConfig({ NODE_ENV: 'test' }).SEED_DEMO, true);
   assert.is(loadConfig({ NODE_ENV: 'production', PAYMENT_MANUAL_SECRET: PRODUCTION_SECRET }).SEED_DEMO, false);
-  assert.is(loadConfig({ NODE_ENV: 'production', PAYMENT_MANUAL_SECRET: PRODUCTION_SECRET, SEED_DEMO: 'true' }).SEED_DEMO, true);
+  assert.is(
+    loadConfig({ NODE_ENV: 'production', PAYMENT_MANUAL_SECRET: PRODUCTION_SECRET, SEED_DEMO: 'true' }).SEED_DEMO,
+    true,
+  );
   assert.is(loadConfig({ SEED_DEMO: 'false' }).SEED_DEMO, false);
 });
 
 DemoSeed('a production start with SEED_DEMO unset has no captain / tidewatch-demo', async ({ dir }) => {
-  const server = await startProcess({ NODE_ENV: 'production', PAYMENT_MANUAL_SECRET: PRODUCTION_SECRET, DATABASE_URL: `file:${join(dir, 'prod.db')}` });
+  const server = await startProcess({
+    NODE_ENV: 'production',
+    PAYMENT_MANUAL_SECRET: PRODUCTION_SECRET,
+    DATABASE_URL: `file:${join(dir, 'prod.db')}`,
+  });
   try {
-    const signin = await rest(server.url, 'POST', '/api/user/signin', { body: { username: 'captain', password: 'tidewatch-demo' } });
+    const signin = await rest(server.url, 'POST', '/api/user/signin', {
+      body: { username: 'captain', password: 'tidewatch-demo' },
+    });
     assert.is(signin.status, 401);
     assert.not.match(server.output(), /demo accounts/i);
   } finally {
@@ -113,8 +124,14 @@ DemoSeed('SEED_DEMO=true in production seeds, and the log warns loudly', async (
       .filter((line) => line.startsWith('{'))
       .map((line) => JSON.parse(line) as { level: number; msg: string })
       .filter((line) => line.level === 40);
-    assert.ok(warnings.some((line) => /SEED_DEMO=true in production/.test(line.msg)), server.output());
-    assert.ok(warnings.some((line) => /DEMO ACCOUNTS ARE ACTIVE IN PRODUCTION: captain \(admin\)/.test(line.msg)), server.output());
+    assert.ok(
+      warnings.some((line) => /SEED_DEMO=true in production/.test(line.msg)),
+      server.output(),
+    );
+    assert.ok(
+      warnings.some((line) => /DEMO ACCOUNTS ARE ACTIVE IN PRODUCTION: captain \(admin\)/.test(line.msg)),
+      server.output(),
+    );
   } finally {
     await stopProcess(server);
   }
@@ -151,7 +168,9 @@ Seed('a failure half-way leaves the database as it was, and the next seed runs i
     await database.migrate();
     const before = await tableCounts(database);
     // The seed's last step (the calendars) fails: users, maps, orders, catalog, assemblies and war data came before it.
-    await database.db.run(sql`create trigger fail_seed before insert on calendar_events begin select raise(abort, 'injected failure'); end`);
+    await database.db.run(
+      sql`create trigger fail_seed before insert on calendar_events begin select raise(abort, 'injected failure'); end`,
+    );
     try {
       await seedDemoData(database.db, new Date());
       assert.unreachable('the seed should fail');
@@ -168,7 +187,9 @@ Seed('a failure half-way leaves the database as it was, and the next seed runs i
     assert.is(after.users, 2);
     assert.is(after.assemblies, 3);
     // The private demo assembly's password was hashed before the transaction and opens it.
-    const raider = await database.db.get<{ hash: string }>(sql`select password_hash as hash from assemblies where name = 'Cutter rocket raider'`);
+    const raider = await database.db.get<{ hash: string }>(
+      sql`select password_hash as hash from assemblies where name = 'Cutter rocket raider'`,
+    );
     assert.ok(await verifyPassword(raider!.hash, DEMO_ASSEMBLY_PASSWORD));
     assert.ok(after.war_snapshots! > 4000);
     assert.ok(after.calendar_events! > 0);
@@ -178,27 +199,37 @@ Seed('a failure half-way leaves the database as it was, and the next seed runs i
   }
 });
 
-Seed('on a database that already has the community catalog (without bronzeBulwark1, culverin2, cutter), the misfits are skipped and named', async ({ dir }) => {
-  const database = openDatabase(`file:${join(dir, 'community.db')}`, { driver: TEST_DRIVER });
-  try {
-    await database.migrate();
-    await importCatalog({ db: database.db, now: () => new Date() }, { files: structuredClone(COMMUNITY_SAMPLE) });
-    assert.not.ok('bronzeBulwark1' in COMMUNITY_SAMPLE.items);
-    const report = await seedDemoData(database.db, new Date());
-    assert.is(report.seeded, true);
-    assert.is(report.skippedAssemblies.length, 2, report.skippedAssemblies.join('; '));
-    assert.match(report.skippedAssemblies[0]!, /^Brigantine broadside \(.*unknown item "culverin2".*unknown item "bronzeBulwark1"/);
-    assert.match(report.skippedAssemblies[1]!, /^Cutter rocket raider \(unknown hull "cutter"/);
-    const counts = await tableCounts(database);
-    assert.is(counts.users, 2);
-    assert.is(counts.assemblies, 1, 'the hulk brawler fits the community catalog');
-    assert.is(counts.catalog_hulls, Object.keys(COMMUNITY_SAMPLE.ships).length, 'the imported catalog is left as it was');
-    assert.ok(counts.war_snapshots! > 4000);
-    assert.ok(counts.drop_campaigns! > 0);
-  } finally {
-    database.close();
-  }
-});
+Seed(
+  'on a database that already has the community catalog (without bronzeBulwark1, culverin2, cutter), the misfits are skipped and named',
+  async ({ dir }) => {
+    const database = openDatabase(`file:${join(dir, 'community.db')}`, { driver: TEST_DRIVER });
+    try {
+      await database.migrate();
+      await importCatalog({ db: database.db, now: () => new Date() }, { files: structuredClone(COMMUNITY_SAMPLE) });
+      assert.not.ok('bronzeBulwark1' in COMMUNITY_SAMPLE.items);
+      const report = await seedDemoData(database.db, new Date());
+      assert.is(report.seeded, true);
+      assert.is(report.skippedAssemblies.length, 2, report.skippedAssemblies.join('; '));
+      assert.match(
+        report.skippedAssemblies[0]!,
+        /^Brigantine broadside \(.*unknown item "culverin2".*unknown item "bronzeBulwark1"/,
+      );
+      assert.match(report.skippedAssemblies[1]!, /^Cutter rocket raider \(unknown hull "cutter"/);
+      const counts = await tableCounts(database);
+      assert.is(counts.users, 2);
+      assert.is(counts.assemblies, 1, 'the hulk brawler fits the community catalog');
+      assert.is(
+        counts.catalog_hulls,
+        Object.keys(COMMUNITY_SAMPLE.ships).length,
+        'the imported catalog is left as it was',
+      );
+      assert.ok(counts.war_snapshots! > 4000);
+      assert.ok(counts.drop_campaigns! > 0);
+    } finally {
+      database.close();
+    }
+  },
+);
 
 Seed('start-up on such a database seeds, says which assemblies it skipped, and serves', async ({ dir }) => {
   const url = `file:${join(dir, 'start.db')}`;
@@ -207,16 +238,24 @@ Seed('start-up on such a database seeds, says which assemblies it skipped, and s
   await importCatalog({ db: prepared.db, now: () => new Date() }, { files: structuredClone(COMMUNITY_SAMPLE) });
   prepared.close();
   const { logger, lines } = captureLogs();
-  const app = await startServer(configWith({ PORT: 0, DATABASE_URL: url, DATABASE_DRIVER: TEST_DRIVER, SEED_DEMO: true, ...GENEROUS_LIMITS }), { logger });
+  const app = await startServer(
+    configWith({ PORT: 0, DATABASE_URL: url, DATABASE_DRIVER: TEST_DRIVER, SEED_DEMO: true, ...GENEROUS_LIMITS }),
+    { logger },
+  );
   try {
     const skipped = lines.find((line) => /demo assemblies skipped/.test(line.msg));
     assert.ok(skipped, JSON.stringify(lines));
     assert.is(skipped!.level, 40);
     assert.match(skipped!.msg, /Brigantine broadside/);
-    const signin = await rest(app.url, 'POST', '/api/user/signin', { body: { username: 'deckhand', password: 'tidewatch-demo' } });
+    const signin = await rest(app.url, 'POST', '/api/user/signin', {
+      body: { username: 'deckhand', password: 'tidewatch-demo' },
+    });
     assert.is(signin.status, 200);
     const list = await rest(app.url, 'GET', '/api/assembly/list');
-    assert.equal(list.body.data.data.map((item: { name: string }) => item.name), ['Hulk brawler']);
+    assert.equal(
+      list.body.data.data.map((item: { name: string }) => item.name),
+      ['Hulk brawler'],
+    );
   } finally {
     await app.close();
   }
@@ -233,26 +272,29 @@ Writable10.before((context) => {
 Writable10.after((context) => rmSync(context.dir, { recursive: true, force: true }));
 
 // `pragma query_only` holds for one connection: a libSQL server's HTTP streams cannot keep it (file drivers only).
-(TEST_SQLD ? Writable10.skip : Writable10)('health is 503 while the database refuses writes, 200 again once it takes them', async () => {
-  const app = await startTestServer();
-  try {
-    assert.is((await app.rest('GET', '/api/health')).status, 200);
-    // SQLite's own read-only switch on the server's connection: reads work, every write fails.
-    await app.database.db.run(sql`pragma query_only = on`);
-    assert.is((await app.rest('GET', '/api/user/info?id=nobody')).status, 404, 'reads still work');
-    // The write probe's answer serves the health checks of one second (a check is then one round trip).
-    assert.is((await app.rest('GET', '/api/health')).status, 200, 'the last probe, within its second');
-    app.clock.advance(1_000);
-    const health = await app.rest('GET', '/api/health');
-    assert.is(health.status, 503);
-    assert.is(health.body.message, 'Database cannot be written');
-    await app.database.db.run(sql`pragma query_only = off`);
-    app.clock.advance(1_000);
-    assert.is((await app.rest('GET', '/api/health')).status, 200);
-  } finally {
-    await app.stop();
-  }
-});
+(TEST_SQLD ? Writable10.skip : Writable10)(
+  'health is 503 while the database refuses writes, 200 again once it takes them',
+  async () => {
+    const app = await startTestServer();
+    try {
+      assert.is((await app.rest('GET', '/api/health')).status, 200);
+      // SQLite's own read-only switch on the server's connection: reads work, every write fails.
+      await app.database.db.run(sql`pragma query_only = on`);
+      assert.is((await app.rest('GET', '/api/user/info?id=nobody')).status, 404, 'reads still work');
+      // The write probe's answer serves the health checks of one second (a check is then one round trip).
+      assert.is((await app.rest('GET', '/api/health')).status, 200, 'the last probe, within its second');
+      app.clock.advance(1_000);
+      const health = await app.rest('GET', '/api/health');
+      assert.is(health.status, 503);
+      assert.is(health.body.message, 'Database cannot be written');
+      await app.database.db.run(sql`pragma query_only = off`);
+      app.clock.advance(1_000);
+      assert.is((await app.rest('GET', '/api/health')).status, 200);
+    } finally {
+      await app.stop();
+    }
+  },
+);
 
 Writable10('start-up refuses a read-only database file with one line naming its path', ({ dir }) => {
   const file = join(dir, 'readonly.db');
@@ -279,27 +321,33 @@ process.stdin.on('end', () => { db.exec('COMMIT'); db.close(); }).resume();
 
 // An instance starting while another migrates and seeds, or while a CLI import runs: both hold the write
 // lock for a while. Found in CI: the second of two instances started together exited with SQLITE_BUSY.
-Writable10('a database whose write lock another process holds past the busy timeout is busy, not unwritable', async ({ dir }) => {
-  const file = join(dir, 'locked.db');
-  const database = openDatabase(`file:${file}`, { driver: TEST_DRIVER });
-  // Another process: POSIX locks do not conflict within one process, so libSQL would not see a lock held here.
-  const holder = spawn(process.execPath, ['-e', HOLD_WRITE_LOCK, file], { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'] });
-  try {
-    await database.migrate();
-    await new Promise<void>((resolve, reject) => {
-      holder.stdout!.once('data', () => resolve());
-      holder.once('exit', (code) => reject(new Error(`the lock holder exited with ${code}`)));
+Writable10(
+  'a database whose write lock another process holds past the busy timeout is busy, not unwritable',
+  async ({ dir }) => {
+    const file = join(dir, 'locked.db');
+    const database = openDatabase(`file:${file}`, { driver: TEST_DRIVER });
+    // Another process: POSIX locks do not conflict within one process, so libSQL would not see a lock held here.
+    const holder = spawn(process.execPath, ['-e', HOLD_WRITE_LOCK, file], {
+      cwd: ROOT,
+      stdio: ['pipe', 'pipe', 'inherit'],
     });
-    // Waits the busy timeout (5 s), then SQLITE_BUSY.
-    const started = Date.now();
-    assert.is(await databaseWriteProblem({ db: database.db }, { file }), undefined);
-    assert.ok(Date.now() - started >= 4_000, 'the probe met the lock');
-  } finally {
-    holder.stdin!.end();
-    await new Promise((resolve) => holder.once('close', resolve));
-    database.close();
-  }
-});
+    try {
+      await database.migrate();
+      await new Promise<void>((resolve, reject) => {
+        holder.stdout!.once('data', () => resolve());
+        holder.once('exit', (code) => reject(new Error(`the lock holder exited with ${code}`)));
+      });
+      // Waits the busy timeout (5 s), then SQLITE_BUSY.
+      const started = Date.now();
+      assert.is(await databaseWriteProblem({ db: database.db }, { file }), undefined);
+      assert.ok(Date.now() - started >= 4_000, 'the probe met the lock');
+    } finally {
+      holder.stdin!.end();
+      await new Promise((resolve) => holder.once('close', resolve));
+      database.close();
+    }
+  },
+);
 
 Writable10('every start-up error is one line: port in use, unwritable directory, bad URL', async ({ dir }) => {
   const blocker = createNetServer();
@@ -367,7 +415,13 @@ const alive = (pid: number) => {
 NpmStart('SIGTERM to the npm process stops the server: no node process of it is left', async ({ dir }) => {
   const npm = spawn('npm', ['start'], {
     cwd: ROOT,
-    env: { ...process.env, PORT: '0', SEED_DEMO: 'false', LOG_LEVEL: 'info', DATABASE_URL: `file:${join(dir, 'npm.db')}` },
+    env: {
+      ...process.env,
+      PORT: '0',
+      SEED_DEMO: 'false',
+      LOG_LEVEL: 'info',
+      DATABASE_URL: `file:${join(dir, 'npm.db')}`,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -384,7 +438,8 @@ NpmStart('SIGTERM to the npm process stops the server: no node process of it is 
     assert.ok(tree.length > 0);
     npm.kill('SIGTERM');
     await exited;
-    for (let waited = 0; tree.some(alive) && waited < 5_000; waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
+    for (let waited = 0; tree.some(alive) && waited < 5_000; waited += 100)
+      await new Promise((resolve) => setTimeout(resolve, 100));
     assert.equal(tree.filter(alive), [], `left running after npm exited:\n${output}`);
     assert.match(output, /"msg":"stopped"/, 'the server drained and stopped');
   } finally {
@@ -409,18 +464,30 @@ Restore('refused while a server runs (even idle), unsafe with --force, fine once
   const cli = (...args: string[]) => runNode([...TSX_ARGS, 'server/cli.ts', ...args], { env, timeoutMs: 60_000 });
   const server = await startProcess(env);
   try {
-    await rest(server.url, 'POST', '/api/user/signup', { body: { username: 'in_backup', email: 'ib@example.test', password: 'long password' } });
+    await rest(server.url, 'POST', '/api/user/signup', {
+      body: { username: 'in_backup', email: 'ib@example.test', password: 'long password' },
+    });
     assert.is((await cli('backup', copy)).status, 0);
-    await rest(server.url, 'POST', '/api/user/signup', { body: { username: 'after_backup', email: 'ab@example.test', password: 'long password' } });
+    await rest(server.url, 'POST', '/api/user/signup', {
+      body: { username: 'after_backup', email: 'ab@example.test', password: 'long password' },
+    });
     const refused = await cli('restore', copy);
     assert.is(refused.status, 1, refused.stdout + refused.stderr);
-    assert.match(refused.stderr, /refusing to restore: a running Tidewatch server \(or another command\) has .*live\.db open.*stop it first/);
-    const signin = await rest(server.url, 'POST', '/api/user/signin', { body: { username: 'after_backup', password: 'long password' } });
+    assert.match(
+      refused.stderr,
+      /refusing to restore: a running Tidewatch server \(or another command\) has .*live\.db open.*stop it first/,
+    );
+    const signin = await rest(server.url, 'POST', '/api/user/signin', {
+      body: { username: 'after_backup', password: 'long password' },
+    });
     assert.is(signin.status, 200, 'the database was left alone');
 
     const forced = await cli('restore', copy, '--force');
     assert.is(forced.status, 0, forced.stderr);
-    assert.match(forced.stdout, /warning: a running Tidewatch server \(or another command\) has .*restoring anyway \(--force\)/);
+    assert.match(
+      forced.stdout,
+      /warning: a running Tidewatch server \(or another command\) has .*restoring anyway \(--force\)/,
+    );
   } finally {
     await stopProcess(server);
   }
@@ -455,7 +522,9 @@ Restore('a server or a command does not start while a restore holds the database
 Restore('restore does not apply to a libSQL server URL and says so', async ({ dir }) => {
   const copy = join(dir, 'any.db');
   copyFileSync(join(ROOT, 'package.json'), copy);
-  const result = await runNode([...TSX_ARGS, 'server/cli.ts', 'restore', copy], { env: { DATABASE_URL: 'libsql://tidewatch.example.turso.io', DATABASE_DRIVER: 'libsql' } });
+  const result = await runNode([...TSX_ARGS, 'server/cli.ts', 'restore', copy], {
+    env: { DATABASE_URL: 'libsql://tidewatch.example.turso.io', DATABASE_DRIVER: 'libsql' },
+  });
   assert.is(result.status, 2);
   assert.match(result.stderr, /DATABASE_URL is a libSQL server: restore replaces a local file/);
 });
@@ -470,19 +539,22 @@ function csp(response: { headers: Headers }): string {
   return response.headers.get('content-security-policy') ?? '';
 }
 
-Https('plain HTTP gets no upgrade-insecure-requests, even if the client claims https without a trusted proxy', async () => {
-  const app = await startTestServer();
-  try {
-    const plain = await app.rest('GET', '/api/docs');
-    assert.is(plain.status, 200);
-    assert.match(csp(plain), /default-src 'self'/);
-    assert.not.match(csp(plain), /upgrade-insecure-requests/);
-    const claimed = await app.rest('GET', '/api/docs', { headers: { 'x-forwarded-proto': 'https' } });
-    assert.not.match(csp(claimed), /upgrade-insecure-requests/);
-  } finally {
-    await app.stop();
-  }
-});
+Https(
+  'plain HTTP gets no upgrade-insecure-requests, even if the client claims https without a trusted proxy',
+  async () => {
+    const app = await startTestServer();
+    try {
+      const plain = await app.rest('GET', '/api/docs');
+      assert.is(plain.status, 200);
+      assert.match(csp(plain), /default-src 'self'/);
+      assert.not.match(csp(plain), /upgrade-insecure-requests/);
+      const claimed = await app.rest('GET', '/api/docs', { headers: { 'x-forwarded-proto': 'https' } });
+      assert.not.match(csp(claimed), /upgrade-insecure-requests/);
+    } finally {
+      await app.stop();
+    }
+  },
+);
 
 Https('behind a trusted proxy, X-Forwarded-Proto: https gets it; http does not', async () => {
   const app = await startTestServer({ TRUST_PROXY: 1 });
@@ -528,7 +600,10 @@ Secrets('a bad secret is named, its value never shown', () => {
 });
 
 Secrets('a password in REDIS_URL or a token in DATABASE_URL is not shown', () => {
-  const redis = configError({ REDIS_URL: 'redis://:hunter2-redis-pass@cache.internal:6379/0 trailing', CAPTCHA_HMAC_KEY: 'k'.repeat(16) });
+  const redis = configError({
+    REDIS_URL: 'redis://:hunter2-redis-pass@cache.internal:6379/0 trailing',
+    CAPTCHA_HMAC_KEY: 'k'.repeat(16),
+  });
   assert.match(redis, /REDIS_URL: must be a redis:\/\/ or rediss:\/\/ URL/);
   assert.not.ok(redis.includes('hunter2-redis-pass'), redis);
   assert.match(redis, /redis:\/\/\*\*\*@cache\.internal/);
@@ -544,9 +619,18 @@ Secrets('the error is one line', () => {
 });
 
 Secrets('CORS_ORIGINS entries need a scheme (and no path)', () => {
-  assert.match(configError({ CORS_ORIGINS: 'https://a.example,b.example' }), /CORS_ORIGINS: "b\.example" is not an origin \(it has no scheme: write https:\/\/b\.example\)/);
-  assert.match(configError({ CORS_ORIGINS: 'https://a.example/' }), /CORS_ORIGINS: "https:\/\/a\.example\/" is not an origin/);
-  assert.is(loadConfig({ CORS_ORIGINS: 'https://a.example, http://localhost:5173' }).CORS_ORIGINS, 'https://a.example, http://localhost:5173');
+  assert.match(
+    configError({ CORS_ORIGINS: 'https://a.example,b.example' }),
+    /CORS_ORIGINS: "b\.example" is not an origin \(it has no scheme: write https:\/\/b\.example\)/,
+  );
+  assert.match(
+    configError({ CORS_ORIGINS: 'https://a.example/' }),
+    /CORS_ORIGINS: "https:\/\/a\.example\/" is not an origin/,
+  );
+  assert.is(
+    loadConfig({ CORS_ORIGINS: 'https://a.example, http://localhost:5173' }).CORS_ORIGINS,
+    'https://a.example, http://localhost:5173',
+  );
   assert.is(loadConfig({ CORS_ORIGINS: '*' }).CORS_ORIGINS, '*');
 });
 

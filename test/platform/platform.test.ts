@@ -56,7 +56,10 @@ Envelope('malformed JSON is a 400 envelope', async ({ app }) => {
 });
 
 Envelope('a JSON body that is not an object is a 400', async ({ app }) => {
-  const response = await app.rest('POST', '/api/user/signin', { rawBody: '[1,2]', headers: { 'content-type': 'application/json' } });
+  const response = await app.rest('POST', '/api/user/signin', {
+    rawBody: '[1,2]',
+    headers: { 'content-type': 'application/json' },
+  });
   assertEnvelope(response, 400);
   assert.match(response.body.message, /JSON object/);
 });
@@ -73,12 +76,17 @@ Envelope('non-JSON body is a 415 envelope', async ({ app }) => {
 
 Envelope('body over 1 MB is a 413 envelope', async ({ app }) => {
   const big = JSON.stringify({ username: 'x'.repeat(1024 * 1024 + 10), password: 'y' });
-  const response = await app.rest('POST', '/api/user/signin', { rawBody: big, headers: { 'content-type': 'application/json' } });
+  const response = await app.rest('POST', '/api/user/signin', {
+    rawBody: big,
+    headers: { 'content-type': 'application/json' },
+  });
   assertEnvelope(response, 413);
 });
 
 Envelope('invalid input is a 400 naming the field, with issues', async ({ app }) => {
-  const response = await app.rest('POST', '/api/user/signup', { body: { username: 'ok_name', email: 'nope', password: 'long enough' } });
+  const response = await app.rest('POST', '/api/user/signup', {
+    body: { username: 'ok_name', email: 'nope', password: 'long enough' },
+  });
   assertEnvelope(response, 400);
   assert.match(response.body.message, /email/);
   assert.equal(response.body.data.issues, [{ path: 'email', message: 'must be a valid e-mail address' }]);
@@ -145,7 +153,9 @@ Envelope.run();
 const Routing = suite('REST routing: static paths win, case-sensitive, 500s reveal nothing');
 
 const probe = (name: string) =>
-  publicProcedure.input(z.object({ id: z.string().optional() })).output(z.object({ served: z.string(), id: z.string().optional() }));
+  publicProcedure
+    .input(z.object({ id: z.string().optional() }))
+    .output(z.object({ served: z.string(), id: z.string().optional() }));
 
 // Parameter route defined FIRST: the adapter must still send /drop/current to the static route.
 const routingRouter = router({
@@ -185,7 +195,9 @@ const routingRouter = router({
   flags: publicProcedure
     .meta({ openapi: { method: 'GET', path: '/flags', protect: false } })
     .input(z.object({ force: zBool().optional(), ...zPageInput(10), n: zInt({ min: -5, max: 5 }).optional() }))
-    .output(z.object({ force: z.boolean().optional(), page: z.number(), pageSize: z.number(), n: z.number().optional() }))
+    .output(
+      z.object({ force: z.boolean().optional(), page: z.number(), pageSize: z.number(), n: z.number().optional() }),
+    )
     .query(({ input }) => input),
   flagsBody: publicProcedure
     .meta({ openapi: { method: 'POST', path: '/flags', protect: false } })
@@ -253,9 +265,11 @@ Routing('booleans: "false" is false, "0" is false, "yes" is a 400', async () => 
   assert.is((await get('/flags?force=yes')).status, 400);
   assert.is((await get('/flags?force=')).status, 400);
   const body = async (value: unknown) =>
-    fetch(`${served.url}/api/flags`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ force: value }) }).then(
-      async (response) => ({ status: response.status, body: (await response.json()) as any }),
-    );
+    fetch(`${served.url}/api/flags`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ force: value }),
+    }).then(async (response) => ({ status: response.status, body: (await response.json()) as any }));
   assert.is((await body(false)).body.data.force, false);
   assert.is((await body('false')).body.data.force, false);
   assert.is((await body(0)).body.data.force, false);

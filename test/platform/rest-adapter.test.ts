@@ -16,9 +16,30 @@ const Url = suite('request target split (fast path of the REST adapter)');
 
 Url('gives exactly what WHATWG URL parsing gives, fast path or not', () => {
   const targets = [
-    '/', '/api/assembly/list', '/api/assembly/list?page=2&keyword=a%20b+c', '/api/../x', '/api/./x', '/api/x/..', '//evil/x',
-    '/api/x/', '/api/%41', '/api/x#frag', '/api/x?q=1#f', '/api/openapi.json', '/a\\b', '/api/x..y', '/.hidden', "/api/a'b",
-    '/api/a|b', '/api/a{b}', '/api/[x]', '/api/a;b=c:d@e', '', 'http://other.example/api/x?y=1', '/api/é', '/api/x?a=%zz&a=2',
+    '/',
+    '/api/assembly/list',
+    '/api/assembly/list?page=2&keyword=a%20b+c',
+    '/api/../x',
+    '/api/./x',
+    '/api/x/..',
+    '//evil/x',
+    '/api/x/',
+    '/api/%41',
+    '/api/x#frag',
+    '/api/x?q=1#f',
+    '/api/openapi.json',
+    '/a\\b',
+    '/api/x..y',
+    '/.hidden',
+    "/api/a'b",
+    '/api/a|b',
+    '/api/a{b}',
+    '/api/[x]',
+    '/api/a;b=c:d@e',
+    '',
+    'http://other.example/api/x?y=1',
+    '/api/é',
+    '/api/x?a=%zz&a=2',
   ];
   for (const target of targets) {
     const url = new URL(target, 'http://localhost');
@@ -29,7 +50,10 @@ Url('gives exactly what WHATWG URL parsing gives, fast path or not', () => {
 });
 
 Url('plain targets keep their raw query string', () => {
-  assert.equal(splitRequestTarget('/api/drop/12?refresh=1&x=a+b'), { pathname: '/api/drop/12', search: 'refresh=1&x=a+b' });
+  assert.equal(splitRequestTarget('/api/drop/12?refresh=1&x=a+b'), {
+    pathname: '/api/drop/12',
+    search: 'refresh=1&x=a+b',
+  });
   assert.equal(splitRequestTarget('/api/health'), { pathname: '/api/health', search: '' });
 });
 
@@ -43,15 +67,23 @@ function chainRouter() {
     echo: publicProcedure
       .input(z.object({ n: z.coerce.number().int().min(1) }))
       .output(z.object({ doubled: z.number(), requestId: z.string() }))
-      .query(({ input, ctx }) => ({ doubled: input.n * 2, requestId: ctx.requestId, dropped: 'not in the output schema' })),
-    whoami: authedProcedure.output(z.object({ user: z.string(), session: z.string() })).query(({ ctx }) => ({ user: ctx.user.username, session: ctx.sessionId })),
+      .query(({ input, ctx }) => ({
+        doubled: input.n * 2,
+        requestId: ctx.requestId,
+        dropped: 'not in the output schema',
+      })),
+    whoami: authedProcedure
+      .output(z.object({ user: z.string(), session: z.string() }))
+      .query(({ ctx }) => ({ user: ctx.user.username, session: ctx.sessionId })),
     refused: publicProcedure.query(() => {
       throw new AppError('CONFLICT', 'taken', { data: { field: 'name' } });
     }),
     crashed: publicProcedure.query(() => {
       throw new Error('database on fire');
     }),
-    badOutput: publicProcedure.output(z.object({ ok: z.boolean() })).query(() => ({ ok: 'yes' }) as unknown as { ok: boolean }),
+    badOutput: publicProcedure
+      .output(z.object({ ok: z.boolean() }))
+      .query(() => ({ ok: 'yes' }) as unknown as { ok: boolean }),
     silent: publicProcedure.use((() => undefined) as never).query(() => 'never reached'),
   });
 }
@@ -73,7 +105,14 @@ async function outcome(call: () => Promise<unknown>): Promise<unknown> {
     return { data: await call() };
   } catch (error) {
     const described = toPublicError(error, 'req-1');
-    return { error: { status: described.status, message: described.message, data: described.data, code: (error as TRPCError).code } };
+    return {
+      error: {
+        status: described.status,
+        message: described.message,
+        data: described.data,
+        code: (error as TRPCError).code,
+      },
+    };
   }
 }
 
@@ -114,7 +153,11 @@ const Wire = suite('tRPC answers (server/transformer.ts) are what superjson woul
 Wire('plain JSON is sent as { json } unwalked; anything superjson annotates still goes through superjson', () => {
   const shared = { name: 'shared', color: '#fff' };
   const values: unknown[] = [
-    { items: [{ uuid: 'a', tags: ['x'], rating: { average: null, count: 0, smoothed: 3 } }], pagination: { page: 1, total: 1 }, truncated: false },
+    {
+      items: [{ uuid: 'a', tags: ['x'], rating: { average: null, count: 0, smoothed: 3 } }],
+      pagination: { page: 1, total: 1 },
+      truncated: false,
+    },
     [1, 'two', true, null, { nested: [[]] }],
     'text',
     0,
@@ -144,7 +187,11 @@ Wire('plain JSON is sent as { json } unwalked; anything superjson annotates stil
   assert.is((transformer.output.serialize(plain) as { json: unknown }).json, plain, 'a plain answer is not copied');
   let deep: unknown = 'leaf';
   for (let level = 0; level < 100; level++) deep = [deep];
-  assert.is(JSON.stringify(transformer.output.serialize(deep)), JSON.stringify(superjson.serialize(deep)), 'very deep nesting falls back to superjson');
+  assert.is(
+    JSON.stringify(transformer.output.serialize(deep)),
+    JSON.stringify(superjson.serialize(deep)),
+    'very deep nesting falls back to superjson',
+  );
 });
 
 Wire.run();

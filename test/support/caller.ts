@@ -22,7 +22,10 @@ export interface TInProcessApp {
   /** A caller with no session. */
   anonymous: TCaller;
   /** Creates an account (role `user` or `admin`) and returns a caller signed in as it. */
-  signUp: (options?: { username?: string; role?: 'user' | 'admin' }) => Promise<{ caller: TCaller; id: string; username: string }>;
+  signUp: (options?: {
+    username?: string;
+    role?: 'user' | 'admin';
+  }) => Promise<{ caller: TCaller; id: string; username: string }>;
   close: () => void;
 }
 
@@ -31,13 +34,21 @@ let accountCounter = 0;
 /** A migrated database on a fresh file, the app's deps on a test clock, and callers on both. */
 export async function startInProcess(overrides: Partial<TConfig> = {}): Promise<TInProcessApp> {
   const dir = mkdtempSync(join(tmpdir(), 'tidewatch-caller-'));
-  const config = configWith({ DATABASE_URL: `file:${join(dir, 'test.db')}`, DATABASE_DRIVER: TEST_DRIVER, SEED_DEMO: false, ...GENEROUS_LIMITS, ...overrides });
+  const config = configWith({
+    DATABASE_URL: `file:${join(dir, 'test.db')}`,
+    DATABASE_DRIVER: TEST_DRIVER,
+    SEED_DEMO: false,
+    ...GENEROUS_LIMITS,
+    ...overrides,
+  });
   const database = openDatabase(config.DATABASE_URL, { driver: config.DATABASE_DRIVER });
   await database.migrate();
   const clock = new TestClock();
   const deps = createDeps(config, silentLogger(), clock.now);
   const callerFor = (auth: Parameters<typeof createContextInner>[0]['auth']) =>
-    appRouter.createCaller(createContextInner({ db: database.db, deps, auth, request: { headers: {}, clientIp: '127.0.0.9' } }));
+    appRouter.createCaller(
+      createContextInner({ db: database.db, deps, auth, request: { headers: {}, clientIp: '127.0.0.9' } }),
+    );
   return {
     database,
     clock,
@@ -45,9 +56,16 @@ export async function startInProcess(overrides: Partial<TConfig> = {}): Promise<
     anonymous: callerFor(null),
     async signUp(options = {}) {
       const username = options.username ?? `caller${process.pid}x${++accountCounter}`;
-      const user = await createAccount({ db: database.db, now: clock.now }, { username, email: `${username}@example.test`, password: 'correct horse battery', role: options.role });
+      const user = await createAccount(
+        { db: database.db, now: clock.now },
+        { username, email: `${username}@example.test`, password: 'correct horse battery', role: options.role },
+      );
       const { token } = await createSession({ db: database.db, now: clock.now }, { userId: user.id });
-      return { caller: callerFor(await validateSessionToken({ db: database.db, now: clock.now }, { token })), id: user.id, username };
+      return {
+        caller: callerFor(await validateSessionToken({ db: database.db, now: clock.now }, { token })),
+        id: user.id,
+        username,
+      };
     },
     close() {
       database.close();

@@ -50,7 +50,8 @@ export async function solveCaptcha(
   challenge: { algorithm: string; challenge: string; salt: string; signature: string; maxnumber?: number },
   tamper?: (payload: Record<string, unknown>) => void,
 ): Promise<string> {
-  const solution = await solveChallenge(challenge.challenge, challenge.salt, challenge.algorithm, challenge.maxnumber).promise;
+  const solution = await solveChallenge(challenge.challenge, challenge.salt, challenge.algorithm, challenge.maxnumber)
+    .promise;
   if (!solution) throw new Error('captcha challenge not solvable');
   const payload: Record<string, unknown> = {
     algorithm: challenge.algorithm,
@@ -78,7 +79,12 @@ export function silentLogger() {
   return pino({ level: (process.env.TEST_LOG_LEVEL as 'silent' | undefined) ?? 'silent' });
 }
 
-export async function rest<T = any>(baseUrl: string, method: string, path: string, options: TRestOptions = {}): Promise<TRestResponse<T>> {
+export async function rest<T = any>(
+  baseUrl: string,
+  method: string,
+  path: string,
+  options: TRestOptions = {},
+): Promise<TRestResponse<T>> {
   const headers: Record<string, string> = { ...options.headers };
   let body: string | Buffer | undefined;
   if (options.rawBody !== undefined) body = options.rawBody;
@@ -114,7 +120,10 @@ export function trpcClient(baseUrl: string, token?: string) {
  * A real tRPC client with the batch link: calls made in the same tick go out as one HTTP request.
  * `sent.requests` counts the requests it made, so a test can show its calls travelled as one batch.
  */
-export function batchClient(baseUrl: string, options: { token?: string; headers?: Record<string, string>; maxItems?: number } = {}) {
+export function batchClient(
+  baseUrl: string,
+  options: { token?: string; headers?: Record<string, string>; maxItems?: number } = {},
+) {
   const sent = { requests: 0 };
   const headers = { ...options.headers, ...(options.token ? { authorization: `Bearer ${options.token}` } : {}) };
   const client = createTRPCClient<AppRouter>({
@@ -182,7 +191,8 @@ export const HULK = {
 /** Signs up a fresh account and gives it the admin role (as the CLI does). */
 export async function signUpAdmin(app: TTestServer): Promise<Awaited<ReturnType<TTestServer['signUp']>>> {
   const admin = await app.signUp();
-  if (!(await setRole({ db: app.database.db }, { username: admin.username, role: 'admin' }))) throw new Error(`setRole failed for ${admin.username}`);
+  if (!(await setRole({ db: app.database.db }, { username: admin.username, role: 'admin' })))
+    throw new Error(`setRole failed for ${admin.username}`);
   return admin;
 }
 
@@ -224,7 +234,8 @@ export const GENEROUS_LIMITS = {
  * or the CLI also opens must use it too: two SQLite libraries in one process do not see each
  * other's POSIX locks, so one closing the file can pull the WAL from under the other.
  */
-export const TEST_DRIVER: TDatabaseDriver | undefined = process.env.DATABASE_DRIVER === 'libsql' || TEST_SQLD ? 'libsql' : undefined;
+export const TEST_DRIVER: TDatabaseDriver | undefined =
+  process.env.DATABASE_DRIVER === 'libsql' || TEST_SQLD ? 'libsql' : undefined;
 
 /** The real app on a free port, over a fresh SQLite file. */
 export async function startTestServer(overrides: Partial<TConfig> = {}): Promise<TTestServer> {
@@ -243,10 +254,12 @@ export async function startTestServer(overrides: Partial<TConfig> = {}): Promise
     ...overrides,
   });
   const clock = new TestClock();
-  const running = await startServer(config, { logger: silentLogger(), now: clock.now }).catch(async (error: unknown) => {
-    await sqld?.stop();
-    throw error;
-  });
+  const running = await startServer(config, { logger: silentLogger(), now: clock.now }).catch(
+    async (error: unknown) => {
+      await sqld?.stop();
+      throw error;
+    },
+  );
   const server: TTestServer = {
     ...running,
     clock,
@@ -284,7 +297,10 @@ export async function serveRestRouter(router: AnyRouter): Promise<{ url: string;
   });
   const server: Server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
-    void handler(req, res, url.pathname.replace(/^\/api/, ''), url.search.slice(1), { requestId: 'test-request', clientIp: req.socket.remoteAddress ?? 'unknown' });
+    void handler(req, res, url.pathname.replace(/^\/api/, ''), url.search.slice(1), {
+      requestId: 'test-request',
+      clientIp: req.socket.remoteAddress ?? 'unknown',
+    });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

@@ -6,7 +6,11 @@
 import { readdirSync } from 'node:fs';
 import nodeModule from 'node:module';
 
-type TLoadHook = (url: string, context: { format?: string | null }, nextLoad: (url: string, context: object) => unknown) => unknown;
+type TLoadHook = (
+  url: string,
+  context: { format?: string | null },
+  nextLoad: (url: string, context: object) => unknown,
+) => unknown;
 const { registerHooks } = nodeModule as unknown as { registerHooks: (hooks: { load: TLoadHook }) => unknown };
 
 const loaded: string[] = [];
@@ -16,8 +20,10 @@ registerHooks({
     return nextLoad(url, context);
   },
 });
-if (process.argv.includes('--shortcuts')) (await import('../../server/module-resolution')).registerResolutionShortcuts();
+if (process.argv.includes('--shortcuts'))
+  (await import('../../server/module-resolution')).registerResolutionShortcuts();
 await import('../../server/router');
 // The CLI's commands (cli/main.ts itself would run a command).
-for (const file of readdirSync(new URL('../../server/cli/', import.meta.url))) if (file !== 'main.ts') await import(`../../server/cli/${file}`);
+for (const file of readdirSync(new URL('../../server/cli/', import.meta.url)))
+  if (file !== 'main.ts') await import(`../../server/cli/${file}`);
 console.log(JSON.stringify(loaded.sort()));

@@ -28,9 +28,18 @@ export interface TProcessResult {
  * Runs a command to completion without blocking this process (a server under test may live in it); past
  * the timeout it is killed, with `processGroup` together with every process it started.
  */
-export function runCommand(command: string, args: string[], options: TSpawnOptions & { processGroup?: boolean } = {}): Promise<TProcessResult> {
+export function runCommand(
+  command: string,
+  args: string[],
+  options: TSpawnOptions & { processGroup?: boolean } = {},
+): Promise<TProcessResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: options.cwd ?? ROOT, env: environment(options), stdio: ['ignore', 'pipe', 'pipe'], detached: options.processGroup === true });
+    const child = spawn(command, args, {
+      cwd: options.cwd ?? ROOT,
+      env: environment(options),
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: options.processGroup === true,
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

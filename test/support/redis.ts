@@ -33,9 +33,13 @@ export async function waitFor(what: string, check: () => Promise<boolean>, timeo
 /** A throw-away redis-server on a free port, no persistence. */
 export async function startRedis(): Promise<{ url: string; stop: () => Promise<void> }> {
   const port = await freePort();
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
-    stdio: 'ignore',
-  });
+  const child = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    {
+      stdio: 'ignore',
+    },
+  );
   const url = `redis://127.0.0.1:${port}`;
   await waitFor('redis-server', async () => {
     const probe = await connectSharedState(url, silentLogger()).catch(() => undefined);

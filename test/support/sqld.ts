@@ -64,10 +64,14 @@ export async function startSqld(dbPath: string, options: { port?: number } = {})
   for (let attempt = 1; ; attempt++) {
     const port = options.port ?? (await freePort());
     const url = `http://127.0.0.1:${port}`;
-    const child = spawn(sqldBinary(), ['--db-path', dbPath, '--http-listen-addr', `127.0.0.1:${port}`, '--no-welcome'], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, RUST_LOG: 'error' },
-    });
+    const child = spawn(
+      sqldBinary(),
+      ['--db-path', dbPath, '--http-listen-addr', `127.0.0.1:${port}`, '--no-welcome'],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...process.env, RUST_LOG: 'error' },
+      },
+    );
     let output = '';
     let exited = false;
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -81,7 +85,11 @@ export async function startSqld(dbPath: string, options: { port?: number } = {})
       clearTimeout(timer);
     };
     try {
-      await waitUntilHealthy(url, () => exited, () => output);
+      await waitUntilHealthy(
+        url,
+        () => exited,
+        () => output,
+      );
       return { url, port, pid: child.pid!, stop };
     } catch (error) {
       await stop();

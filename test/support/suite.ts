@@ -29,14 +29,16 @@ function reportHookError(hook: string, error: unknown): void {
  */
 export function suite<T = Record<string, unknown>>(name: string, context?: T): Test<T> {
   const test = uvuSuite<T>(name, context);
-  const timed = (handler: Callback<T>, testName: string): Callback<T> => async (state) => {
-    const started = performance.now();
-    try {
-      await handler(state);
-    } finally {
-      testDurationsMs.set(`${name} > ${testName}`, performance.now() - started);
-    }
-  };
+  const timed =
+    (handler: Callback<T>, testName: string): Callback<T> =>
+    async (state) => {
+      const started = performance.now();
+      try {
+        await handler(state);
+      } finally {
+        testDurationsMs.set(`${name} > ${testName}`, performance.now() - started);
+      }
+    };
   const before = ((hook) =>
     test.before(async (state) => {
       try {

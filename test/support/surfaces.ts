@@ -95,12 +95,21 @@ function restAnswer(response: TRestResponse): TAnswer {
   let malformed: string | undefined;
   if (response.status !== 304) {
     if (!isRecord(body)) malformed = 'not a JSON object';
-    else if (body.code !== response.status) malformed = `envelope code ${body.code} is not the status ${response.status}`;
+    else if (body.code !== response.status)
+      malformed = `envelope code ${body.code} is not the status ${response.status}`;
     else if (typeof body.message !== 'string') malformed = 'envelope without a message';
     else if (typeof body.data !== 'object') malformed = 'envelope without a data object';
   }
   const envelope = isRecord(body) ? body : {};
-  return { surface: 'REST', status: response.status, code: envelope.code, message: envelope.message, data: envelope.data, malformed, text: response.text };
+  return {
+    surface: 'REST',
+    status: response.status,
+    code: envelope.code,
+    message: envelope.message,
+    data: envelope.data,
+    malformed,
+    text: response.text,
+  };
 }
 
 /** Sends a case to REST. `rawBody` replaces the JSON body (sent as application/json). */
@@ -112,8 +121,10 @@ export async function restCall(
   placeholder: string,
 ): Promise<TAnswer> {
   let path = operation.path;
-  for (const name of operation.pathParams) path = path.replace(`{${name}}`, encodeURIComponent(testCase.path?.[name] ?? placeholder));
-  const query = testCase.query && Object.keys(testCase.query).length > 0 ? `?${new URLSearchParams(testCase.query)}` : '';
+  for (const name of operation.pathParams)
+    path = path.replace(`{${name}}`, encodeURIComponent(testCase.path?.[name] ?? placeholder));
+  const query =
+    testCase.query && Object.keys(testCase.query).length > 0 ? `?${new URLSearchParams(testCase.query)}` : '';
   const hasBody = operation.method !== 'GET';
   const response = await app.rest(operation.method, `/api${path}${query}`, {
     token,
@@ -136,7 +147,8 @@ export function trpcErrorShapeProblem(shape: unknown, responseStatus?: number): 
   const data = shape.data;
   if (!isRecord(data)) return 'error without data';
   const name = data.code as keyof typeof TRPC_ERROR_CODES_BY_KEY;
-  if (typeof name !== 'string' || !(name in TRPC_ERROR_CODES_BY_KEY)) return `data.code ${JSON.stringify(name)} is not a tRPC code`;
+  if (typeof name !== 'string' || !(name in TRPC_ERROR_CODES_BY_KEY))
+    return `data.code ${JSON.stringify(name)} is not a tRPC code`;
   if (TRPC_ERROR_CODES_BY_KEY[name] !== shape.code) return `code ${shape.code} is not the JSON-RPC code of ${name}`;
   if (name in ERROR_STATUS && data.httpStatus !== ERROR_STATUS[name as keyof typeof ERROR_STATUS]) {
     return `data.httpStatus ${data.httpStatus} is not the status of ${name}`;
@@ -148,11 +160,24 @@ export function trpcErrorShapeProblem(shape: unknown, responseStatus?: number): 
 }
 
 /** A tRPC error (its shape as the server formatted it) read into a TAnswer; `malformed` when it is not tRPC-shaped. */
-function errorAnswer(shape: unknown, responseStatus: number | undefined, text: string, clientMessage?: string): TAnswer {
+function errorAnswer(
+  shape: unknown,
+  responseStatus: number | undefined,
+  text: string,
+  clientMessage?: string,
+): TAnswer {
   const problem = trpcErrorShapeProblem(shape, responseStatus);
   if (problem) {
     const why = clientMessage ? `${problem} (${clientMessage})` : problem;
-    return { surface: 'tRPC', status: responseStatus, code: undefined, message: clientMessage, data: undefined, malformed: `${why}: HTTP ${responseStatus ?? 'none'} ${brief(text)}`, text };
+    return {
+      surface: 'tRPC',
+      status: responseStatus,
+      code: undefined,
+      message: clientMessage,
+      data: undefined,
+      malformed: `${why}: HTTP ${responseStatus ?? 'none'} ${brief(text)}`,
+      text,
+    };
   }
   const { message, data: shapeData } = shape as { message: string; data: Record<string, unknown> };
   const { code, httpStatus, path: _path, ...data } = shapeData;
@@ -163,13 +188,33 @@ function errorAnswer(shape: unknown, responseStatus: number | undefined, text: s
 async function trpcAnswer(call: Promise<unknown>): Promise<TAnswer> {
   try {
     const data = await call;
-    return { surface: 'tRPC', status: 200, code: undefined, message: undefined, data, text: JSON.stringify(data) ?? 'undefined' };
+    return {
+      surface: 'tRPC',
+      status: 200,
+      code: undefined,
+      message: undefined,
+      data,
+      text: JSON.stringify(data) ?? 'undefined',
+    };
   } catch (error) {
     if (!(error instanceof TRPCClientError)) {
-      return { surface: 'tRPC', status: undefined, code: undefined, message: undefined, data: undefined, malformed: `client threw ${error}`, text: String(error) };
+      return {
+        surface: 'tRPC',
+        status: undefined,
+        code: undefined,
+        message: undefined,
+        data: undefined,
+        malformed: `client threw ${error}`,
+        text: String(error),
+      };
     }
     const response = error.meta?.response as Response | undefined;
-    return errorAnswer(error.shape, response?.status, JSON.stringify(error.shape ?? error.meta?.responseJSON ?? null), error.message);
+    return errorAnswer(
+      error.shape,
+      response?.status,
+      JSON.stringify(error.shape ?? error.meta?.responseJSON ?? null),
+      error.message,
+    );
   }
 }
 
@@ -234,7 +279,11 @@ export class TrpcSurface {
         },
       };
       client = createTRPCClient<AppRouter>({
-        links: [link === 'httpBatchLink' ? httpBatchLink({ ...options, maxURLLength: MAX_URL_LENGTH, maxItems: this.maxBatchSize }) : httpLink(options)],
+        links: [
+          link === 'httpBatchLink'
+            ? httpBatchLink({ ...options, maxURLLength: MAX_URL_LENGTH, maxItems: this.maxBatchSize })
+            : httpLink(options),
+        ],
       }) as unknown as Record<string, any>;
       this.clients.set(key, client);
     }
@@ -252,13 +301,17 @@ export class TrpcSurface {
     this.calls++;
     if (needsRawWire(input)) return this.callRaw(procedure, token, input);
     const fits = procedure.type === 'mutation' || link === 'httpLink' || this.fitsBatchUrl(procedure, input);
-    const node = procedure.path.split('.').reduce((parent, name) => parent[name], this.client(token, fits ? link : 'httpLink'));
+    const node = procedure.path
+      .split('.')
+      .reduce((parent, name) => parent[name], this.client(token, fits ? link : 'httpLink'));
     return trpcAnswer(procedure.type === 'query' ? node.query(input) : node.mutate(input));
   }
 
   private fitsBatchUrl(procedure: TProcedureRef, input: unknown): boolean {
     const serialized = JSON.stringify({ 0: superjson.serialize(input) });
-    return `${this.baseUrl}/trpc/${procedure.path}?batch=1&input=${encodeURIComponent(serialized)}`.length <= MAX_URL_LENGTH;
+    return (
+      `${this.baseUrl}/trpc/${procedure.path}?batch=1&input=${encodeURIComponent(serialized)}`.length <= MAX_URL_LENGTH
+    );
   }
 
   private async callRaw(procedure: TProcedureRef, token: string | undefined, input: unknown): Promise<TAnswer> {
@@ -266,11 +319,14 @@ export class TrpcSurface {
     this.rawCalls++;
     const wire = JSON.stringify({ json: input });
     const isQuery = procedure.type === 'query';
-    const response = await fetch(`${this.baseUrl}/trpc/${procedure.path}${isQuery ? `?input=${encodeURIComponent(wire)}` : ''}`, {
-      method: isQuery ? 'GET' : 'POST',
-      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-      body: isQuery ? undefined : wire,
-    });
+    const response = await fetch(
+      `${this.baseUrl}/trpc/${procedure.path}${isQuery ? `?input=${encodeURIComponent(wire)}` : ''}`,
+      {
+        method: isQuery ? 'GET' : 'POST',
+        headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+        body: isQuery ? undefined : wire,
+      },
+    );
     const text = await response.text();
     try {
       const body = JSON.parse(text);
@@ -278,14 +334,24 @@ export class TrpcSurface {
         const data = superjson.deserialize(body.result.data);
         return { surface: 'tRPC', status: response.status, code: undefined, message: undefined, data, text };
       }
-      return errorAnswer(isRecord(body) && isRecord(body.error) ? superjson.deserialize(body.error as SuperJSONResult) : undefined, response.status, text);
+      return errorAnswer(
+        isRecord(body) && isRecord(body.error) ? superjson.deserialize(body.error as SuperJSONResult) : undefined,
+        response.status,
+        text,
+      );
     } catch (error) {
       return errorAnswer(undefined, response.status, text, String(error));
     }
   }
 
   /** The tRPC twin of a REST case. */
-  call(operation: TDocumentOperation, token: string | undefined, testCase: TCase, placeholder: string, link: TLink): Promise<TAnswer> {
+  call(
+    operation: TDocumentOperation,
+    token: string | undefined,
+    testCase: TCase,
+    placeholder: string,
+    link: TLink,
+  ): Promise<TAnswer> {
     return this.callInput(operation, token, procedureInput(operation, testCase, placeholder), link);
   }
 }
@@ -299,7 +365,12 @@ function asJson(value: unknown): unknown {
 /** The value with every leaf replaced by its type: what two answers of a volatile endpoint share. */
 function dataShape(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(dataShape);
-  if (isRecord(value)) return Object.fromEntries(Object.keys(value).sort().map((key) => [key, dataShape(value[key])]));
+  if (isRecord(value))
+    return Object.fromEntries(
+      Object.keys(value)
+        .sort()
+        .map((key) => [key, dataShape(value[key])]),
+    );
   return value === null ? 'null' : typeof value;
 }
 
@@ -318,19 +389,27 @@ export interface TCompare {
  * code), the message and the error data (issues ...), for a result the data as REST's envelope has it.
  */
 export function differences(rest: TAnswer, trpc: TAnswer, compare: TCompare = {}): string[] {
-  if (trpc.malformed) return [`tRPC answer not in tRPC's format: ${trpc.malformed}; REST answered ${rest.status} ${brief(rest.text)}`];
-  if (trpc.status !== rest.status) return [`tRPC ${trpc.status} ${brief(trpc.text)} but REST ${rest.status} ${brief(rest.text)}`];
+  if (trpc.malformed)
+    return [`tRPC answer not in tRPC's format: ${trpc.malformed}; REST answered ${rest.status} ${brief(rest.text)}`];
+  if (trpc.status !== rest.status)
+    return [`tRPC ${trpc.status} ${brief(trpc.text)} but REST ${rest.status} ${brief(rest.text)}`];
   const found: string[] = [];
   const normalize = compare.normalize ?? ((data: unknown) => data);
   if ((rest.status ?? 0) >= 400) {
     const status = ERROR_STATUS[trpc.code as keyof typeof ERROR_STATUS];
-    if (status !== rest.code) found.push(`tRPC error code ${trpc.code} (${status}) but REST envelope code ${rest.code}`);
+    if (status !== rest.code)
+      found.push(`tRPC error code ${trpc.code} (${status}) but REST envelope code ${rest.code}`);
     const message = compare.normalizeMessage ?? ((text: string | undefined) => text);
-    if (message(trpc.message) !== message(rest.message)) found.push(`tRPC message ${JSON.stringify(trpc.message)} but REST ${JSON.stringify(rest.message)}`);
-    if (!sameJson(normalize(trpc.data), normalize(rest.data))) found.push(`tRPC error data ${brief(JSON.stringify(trpc.data))} but REST ${brief(JSON.stringify(rest.data))}`);
+    if (message(trpc.message) !== message(rest.message))
+      found.push(`tRPC message ${JSON.stringify(trpc.message)} but REST ${JSON.stringify(rest.message)}`);
+    if (!sameJson(normalize(trpc.data), normalize(rest.data)))
+      found.push(`tRPC error data ${brief(JSON.stringify(trpc.data))} but REST ${brief(JSON.stringify(rest.data))}`);
   } else if (compare.data !== 'skip') {
-    const [left, right] = [normalize(asJson(trpc.data)), normalize(rest.data)].map((data) => (compare.data === 'shape' ? dataShape(data) : data));
-    if (!sameJson(left, right)) found.push(`tRPC data ${brief(JSON.stringify(left))} but REST ${brief(JSON.stringify(right))}`);
+    const [left, right] = [normalize(asJson(trpc.data)), normalize(rest.data)].map((data) =>
+      compare.data === 'shape' ? dataShape(data) : data,
+    );
+    if (!sameJson(left, right))
+      found.push(`tRPC data ${brief(JSON.stringify(left))} but REST ${brief(JSON.stringify(right))}`);
   }
   return found;
 }

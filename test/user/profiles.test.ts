@@ -16,92 +16,142 @@ Profiles.before(async (context) => {
 });
 Profiles.after(async ({ app }) => app.stop());
 
-const updateMe = (app: TTestServer, user: TUser | undefined, attr: unknown) => app.rest('POST', '/api/user/me', { token: user?.token, body: { attr } });
-const rename = (app: TTestServer, user: TUser | undefined, username: unknown) => app.rest('PUT', '/api/user/changeAlternativeName', { token: user?.token, body: { username } });
+const updateMe = (app: TTestServer, user: TUser | undefined, attr: unknown) =>
+  app.rest('POST', '/api/user/me', { token: user?.token, body: { attr } });
+const rename = (app: TTestServer, user: TUser | undefined, username: unknown) =>
+  app.rest('PUT', '/api/user/changeAlternativeName', { token: user?.token, body: { username } });
 
-Profiles('POST /user/me sets introduction and language; a field left out is kept, "" clears it; public in user/info; tRPC alike', async ({ app }) => {
-  const user = await app.signUp();
-  const introduction = 'Sails the Red Isle.\nAsk for <b>broadsides</b> & "rams"; <script>alert(1)</script>';
-  const response = await updateMe(app, user, { introduction, language: 'en-US' });
-  assert.is(response.status, 200, response.text);
-  assert.equal(response.body.data.attr, { introduction, language: 'en-US' }, 'plain text, returned as given');
-  assert.is(response.headers.get('cache-control'), 'no-store');
-  assert.equal((await app.rest('GET', '/api/user/me', { token: user.token })).body.data.attr, { introduction, language: 'en-US' });
-  const info = await app.rest('GET', `/api/user/info?id=${user.id}`);
-  assert.equal(info.body.data.attr, { introduction, language: 'en-US' });
-  assert.is(info.body.data.email, undefined, 'no e-mail in public');
-  // Only language: the introduction stays.
-  assert.equal((await updateMe(app, user, { language: 'zh-CN' })).body.data.attr, { introduction, language: 'zh-CN' });
-  // Nothing at all: nothing changes.
-  assert.equal((await updateMe(app, user, {})).body.data.attr, { introduction, language: 'zh-CN' });
-  // '' clears.
-  assert.equal((await updateMe(app, user, { introduction: '' })).body.data.attr, { introduction: '', language: 'zh-CN' });
-  // Native tRPC.
-  const trpc = app.trpc(user.token);
-  assert.equal((await trpc.user.profile.update.mutate({ attr: { introduction: 'Via tRPC', language: '' } })).attr, { introduction: 'Via tRPC', language: '' });
-  assert.equal((await app.trpc().user.info.query({ id: user.id })).attr, { introduction: 'Via tRPC', language: '' });
-  assert.equal((await trpc.user.me.query()).attr, { introduction: 'Via tRPC', language: '' });
-});
+Profiles(
+  'POST /user/me sets introduction and language; a field left out is kept, "" clears it; public in user/info; tRPC alike',
+  async ({ app }) => {
+    const user = await app.signUp();
+    const introduction = 'Sails the Red Isle.\nAsk for <b>broadsides</b> & "rams"; <script>alert(1)</script>';
+    const response = await updateMe(app, user, { introduction, language: 'en-US' });
+    assert.is(response.status, 200, response.text);
+    assert.equal(response.body.data.attr, { introduction, language: 'en-US' }, 'plain text, returned as given');
+    assert.is(response.headers.get('cache-control'), 'no-store');
+    assert.equal((await app.rest('GET', '/api/user/me', { token: user.token })).body.data.attr, {
+      introduction,
+      language: 'en-US',
+    });
+    const info = await app.rest('GET', `/api/user/info?id=${user.id}`);
+    assert.equal(info.body.data.attr, { introduction, language: 'en-US' });
+    assert.is(info.body.data.email, undefined, 'no e-mail in public');
+    // Only language: the introduction stays.
+    assert.equal((await updateMe(app, user, { language: 'zh-CN' })).body.data.attr, {
+      introduction,
+      language: 'zh-CN',
+    });
+    // Nothing at all: nothing changes.
+    assert.equal((await updateMe(app, user, {})).body.data.attr, { introduction, language: 'zh-CN' });
+    // '' clears.
+    assert.equal((await updateMe(app, user, { introduction: '' })).body.data.attr, {
+      introduction: '',
+      language: 'zh-CN',
+    });
+    // Native tRPC.
+    const trpc = app.trpc(user.token);
+    assert.equal((await trpc.user.profile.update.mutate({ attr: { introduction: 'Via tRPC', language: '' } })).attr, {
+      introduction: 'Via tRPC',
+      language: '',
+    });
+    assert.equal((await app.trpc().user.info.query({ id: user.id })).attr, { introduction: 'Via tRPC', language: '' });
+    assert.equal((await trpc.user.me.query()).attr, { introduction: 'Via tRPC', language: '' });
+  },
+);
 
-Profiles('POST /user/me errors: 400 for an unknown attr key, bad language, long or control-character introduction, a body without attr; 401 without a token', async ({ app }) => {
-  const user = await app.signUp();
-  await updateMe(app, user, { introduction: 'kept', language: 'en-US' });
-  const cases: [unknown, string][] = [
-    [{ introduction: 'x', avatar: 'https://example.test/a.png' }, 'Unrecognized key: "avatar"'],
-    [{ language: 'english please' }, 'language tag'],
-    [{ language: 'x'.repeat(36) }, 'at most 35'],
-    [{ language: 42 }, 'attr.language'],
-    [{ introduction: 'x'.repeat(5001) }, 'at most 5000'],
-    [{ introduction: 'nul\u0000byte' }, 'control characters'],
-    [{ introduction: null }, 'attr.introduction'],
-    ['just text', 'attr'],
-  ];
-  for (const [attr, message] of cases) {
-    const response = await updateMe(app, user, attr);
-    assert.is(response.status, 400, JSON.stringify(attr).slice(0, 60));
-    assert.is(response.body.data.key, 'request.bad');
-    assert.match(`${response.body.message} ${JSON.stringify(response.body.data.issues)}`, message);
-    assert.is((await trpcError(app.trpc(user.token).user.profile.update.mutate({ attr } as never))).status, 400);
-  }
-  const noAttr = await app.rest('POST', '/api/user/me', { token: user.token, body: { introduction: 'x' } });
-  assert.is(noAttr.status, 400);
-  assert.ok(noAttr.body.data.issues.some((issue: { message: string }) => issue.message === 'Unrecognized key: "introduction"'), noAttr.text);
-  // Line breaks and tabs are text; CRLF is stored as LF (the text rule, server/text.ts).
-  assert.is((await updateMe(app, user, { introduction: 'a\tb\r\nc' })).status, 200);
-  assert.is((await updateMe(app, undefined, { introduction: 'anonymous' })).status, 401);
-  assert.is((await trpcError(app.trpc().user.profile.update.mutate({ attr: { introduction: 'anonymous' } }))).status, 401);
-  assert.equal((await app.rest('GET', `/api/user/info?id=${user.id}`)).body.data.attr, { introduction: 'a\tb\nc', language: 'en-US' });
-});
+Profiles(
+  'POST /user/me errors: 400 for an unknown attr key, bad language, long or control-character introduction, a body without attr; 401 without a token',
+  async ({ app }) => {
+    const user = await app.signUp();
+    await updateMe(app, user, { introduction: 'kept', language: 'en-US' });
+    const cases: [unknown, string][] = [
+      [{ introduction: 'x', avatar: 'https://example.test/a.png' }, 'Unrecognized key: "avatar"'],
+      [{ language: 'english please' }, 'language tag'],
+      [{ language: 'x'.repeat(36) }, 'at most 35'],
+      [{ language: 42 }, 'attr.language'],
+      [{ introduction: 'x'.repeat(5001) }, 'at most 5000'],
+      [{ introduction: 'nul\u0000byte' }, 'control characters'],
+      [{ introduction: null }, 'attr.introduction'],
+      ['just text', 'attr'],
+    ];
+    for (const [attr, message] of cases) {
+      const response = await updateMe(app, user, attr);
+      assert.is(response.status, 400, JSON.stringify(attr).slice(0, 60));
+      assert.is(response.body.data.key, 'request.bad');
+      assert.match(`${response.body.message} ${JSON.stringify(response.body.data.issues)}`, message);
+      assert.is((await trpcError(app.trpc(user.token).user.profile.update.mutate({ attr } as never))).status, 400);
+    }
+    const noAttr = await app.rest('POST', '/api/user/me', { token: user.token, body: { introduction: 'x' } });
+    assert.is(noAttr.status, 400);
+    assert.ok(
+      noAttr.body.data.issues.some(
+        (issue: { message: string }) => issue.message === 'Unrecognized key: "introduction"',
+      ),
+      noAttr.text,
+    );
+    // Line breaks and tabs are text; CRLF is stored as LF (the text rule, server/text.ts).
+    assert.is((await updateMe(app, user, { introduction: 'a\tb\r\nc' })).status, 200);
+    assert.is((await updateMe(app, undefined, { introduction: 'anonymous' })).status, 401);
+    assert.is(
+      (await trpcError(app.trpc().user.profile.update.mutate({ attr: { introduction: 'anonymous' } }))).status,
+      401,
+    );
+    assert.equal((await app.rest('GET', `/api/user/info?id=${user.id}`)).body.data.attr, {
+      introduction: 'a\tb\nc',
+      language: 'en-US',
+    });
+  },
+);
 
-Profiles('PUT /user/changeAlternativeName: the display name in me, info and sign-in; trimmed; "" removes it; 400 too long or invisible characters; 401', async ({ app }) => {
-  const user = await app.signUp();
-  const response = await rename(app, user, '  Calico Jack 🏴  ');
-  assert.is(response.status, 200, response.text);
-  assert.is(response.body.data.alternativeName, 'Calico Jack 🏴');
-  assert.is(response.body.data.username, user.username, 'the sign-in name is unchanged');
-  assert.is((await app.rest('GET', `/api/user/info?id=${user.id}`)).body.data.alternativeName, 'Calico Jack 🏴');
-  const signedIn = await app.rest('POST', '/api/user/signin', { body: { username: user.username, password: user.password } });
-  assert.is(signedIn.body.data.alternativeName, 'Calico Jack 🏴');
-  assert.is((await app.trpc(user.token).user.profile.changeAlternativeName.mutate({ username: 'Anne' })).alternativeName, 'Anne');
-  assert.is((await app.trpc(user.token).user.me.query()).alternativeName, 'Anne');
-  for (const [name, message] of [
-    ['x'.repeat(41), 'at most 40'],
-    ['Evil\u202Egnp.exe', 'invisible'],
-    ['zero\u200Bwidth', 'invisible'],
-    ['line\nbreak', 'control'],
-    [42, 'username'],
-  ] as const) {
-    const refused = await rename(app, user, name);
-    assert.is(refused.status, 400, String(name));
-    assert.match(refused.text, message);
-    assert.is((await trpcError(app.trpc(user.token).user.profile.changeAlternativeName.mutate({ username: name as string }))).status, 400);
-  }
-  assert.is((await app.rest('PUT', '/api/user/changeAlternativeName', { token: user.token, body: { alternativeName: 'x' } })).status, 400);
-  assert.is((await rename(app, user, 'x'.repeat(40))).status, 200, '40 is fine');
-  assert.is((await rename(app, user, '   ')).body.data.alternativeName, null, 'blank removes it');
-  assert.is((await rename(app, undefined, 'Nobody')).status, 401);
-  assert.is((await trpcError(app.trpc().user.profile.changeAlternativeName.mutate({ username: 'Nobody' }))).status, 401);
-});
+Profiles(
+  'PUT /user/changeAlternativeName: the display name in me, info and sign-in; trimmed; "" removes it; 400 too long or invisible characters; 401',
+  async ({ app }) => {
+    const user = await app.signUp();
+    const response = await rename(app, user, '  Calico Jack 🏴  ');
+    assert.is(response.status, 200, response.text);
+    assert.is(response.body.data.alternativeName, 'Calico Jack 🏴');
+    assert.is(response.body.data.username, user.username, 'the sign-in name is unchanged');
+    assert.is((await app.rest('GET', `/api/user/info?id=${user.id}`)).body.data.alternativeName, 'Calico Jack 🏴');
+    const signedIn = await app.rest('POST', '/api/user/signin', {
+      body: { username: user.username, password: user.password },
+    });
+    assert.is(signedIn.body.data.alternativeName, 'Calico Jack 🏴');
+    assert.is(
+      (await app.trpc(user.token).user.profile.changeAlternativeName.mutate({ username: 'Anne' })).alternativeName,
+      'Anne',
+    );
+    assert.is((await app.trpc(user.token).user.me.query()).alternativeName, 'Anne');
+    for (const [name, message] of [
+      ['x'.repeat(41), 'at most 40'],
+      ['Evil\u202Egnp.exe', 'invisible'],
+      ['zero\u200Bwidth', 'invisible'],
+      ['line\nbreak', 'control'],
+      [42, 'username'],
+    ] as const) {
+      const refused = await rename(app, user, name);
+      assert.is(refused.status, 400, String(name));
+      assert.match(refused.text, message);
+      assert.is(
+        (await trpcError(app.trpc(user.token).user.profile.changeAlternativeName.mutate({ username: name as string })))
+          .status,
+        400,
+      );
+    }
+    assert.is(
+      (await app.rest('PUT', '/api/user/changeAlternativeName', { token: user.token, body: { alternativeName: 'x' } }))
+        .status,
+      400,
+    );
+    assert.is((await rename(app, user, 'x'.repeat(40))).status, 200, '40 is fine');
+    assert.is((await rename(app, user, '   ')).body.data.alternativeName, null, 'blank removes it');
+    assert.is((await rename(app, undefined, 'Nobody')).status, 401);
+    assert.is(
+      (await trpcError(app.trpc().user.profile.changeAlternativeName.mutate({ username: 'Nobody' }))).status,
+      401,
+    );
+  },
+);
 
 Profiles("a stranger's token edits only the stranger's own profile; the owner's stays as it was", async ({ app }) => {
   const owner = await app.signUp();
@@ -109,8 +159,24 @@ Profiles("a stranger's token edits only the stranger's own profile; the owner's 
   await updateMe(app, owner, { introduction: "Owner's words", language: 'en-US' });
   await rename(app, owner, 'Owner');
   // The edits take no user id: any attempt to name someone else is a 400, and the stranger's own edits stay theirs.
-  assert.is((await app.rest('POST', '/api/user/me', { token: stranger.token, body: { attr: { introduction: 'hijack' }, userId: owner.id } })).status, 400);
-  assert.is((await app.rest('PUT', '/api/user/changeAlternativeName', { token: stranger.token, body: { username: 'hijack', id: owner.id } })).status, 400);
+  assert.is(
+    (
+      await app.rest('POST', '/api/user/me', {
+        token: stranger.token,
+        body: { attr: { introduction: 'hijack' }, userId: owner.id },
+      })
+    ).status,
+    400,
+  );
+  assert.is(
+    (
+      await app.rest('PUT', '/api/user/changeAlternativeName', {
+        token: stranger.token,
+        body: { username: 'hijack', id: owner.id },
+      })
+    ).status,
+    400,
+  );
   assert.is((await updateMe(app, stranger, { introduction: 'hijack' })).body.data.id, stranger.id);
   assert.is((await rename(app, stranger, 'hijack')).body.data.id, stranger.id);
   const info = (await app.rest('GET', `/api/user/info?id=${owner.id}`)).body.data;
@@ -118,90 +184,201 @@ Profiles("a stranger's token edits only the stranger's own profile; the owner's 
   assert.is((await app.rest('GET', `/api/user/info?id=${stranger.id}`)).body.data.alternativeName, 'hijack');
 });
 
-Profiles('concurrent edits of one profile in one tRPC batch: each answer is a whole profile, and the last write is what is stored', async ({ app }) => {
-  const user = await app.signUp();
-  const batch = createTRPCClient<AppRouter>({
-    links: [httpBatchLink({ url: `${app.url}/trpc`, transformer: superjson, maxItems: 10, headers: () => ({ authorization: `Bearer ${user.token}` }) })],
-  });
-  const answers = await Promise.all([
-    ...Array.from({ length: 5 }, (_, index) => batch.user.profile.changeAlternativeName.mutate({ username: `Name ${index}` })),
-    ...Array.from({ length: 5 }, (_, index) => batch.user.profile.update.mutate({ attr: { introduction: `Intro ${index}` } })),
-  ]);
-  for (const answer of answers) assert.is(answer.id, user.id);
-  const me = await app.trpc(user.token).user.me.query();
-  assert.match(me.alternativeName ?? '', /^Name [0-4]$/);
-  assert.match(me.attr.introduction, /^Intro [0-4]$/);
-});
-
-Profiles('PUT /user/changePassword {oldPassword, newPassword}: a new token, every old one ends, the new password signs in; tRPC alike', async ({ app }) => {
-  const user = await app.signUp();
-  const second = (await app.rest('POST', '/api/user/signin', { body: { username: user.username, password: user.password } })).body.data.token;
-  const response = await app.rest('PUT', '/api/user/changePassword', { token: user.token, body: { oldPassword: user.password, newPassword: 'a brand new secret' } });
-  assert.is(response.status, 200, response.text);
-  assert.is(response.body.data.userId, user.id);
-  const fresh: string = response.body.data.token;
-  for (const old of [user.token, second]) {
-    const dead = await app.rest('GET', '/api/user/me', { token: old });
-    assert.equal([dead.status, dead.body.data.key], [401, 'user.tokenExpired']);
-  }
-  assert.is((await app.rest('GET', '/api/user/me', { token: fresh })).status, 200);
-  assert.is((await app.rest('POST', '/api/user/signin', { body: { username: user.username, password: user.password } })).status, 401);
-  assert.is((await app.rest('POST', '/api/user/signin', { body: { username: user.username, password: 'a brand new secret' } })).status, 200);
-  // The same call on native tRPC; and the contract's POST /user/password still works after it.
-  const viaTrpc = await app.trpc(fresh).user.profile.changePassword.mutate({ oldPassword: 'a brand new secret', newPassword: 'third secret here' });
-  assert.is((await app.rest('GET', '/api/user/me', { token: fresh })).status, 401);
-  const contract = await app.rest('POST', '/api/user/password', { token: viaTrpc.token, body: { currentPassword: 'third secret here', newPassword: 'fourth secret here' } });
-  assert.is(contract.status, 200, contract.text);
-});
-
-Profiles('PUT /user/changePassword errors: 400 bad input, 401 without a token, 403 wrong oldPassword (password unchanged)', async ({ app }) => {
-  const user = await app.signUp();
-  const change = (body: unknown, token: string | undefined) => app.rest('PUT', '/api/user/changePassword', { token, body });
-  for (const [body, field] of [
-    [{ newPassword: 'long enough pw' }, 'oldPassword'],
-    [{ oldPassword: user.password, newPassword: 'short' }, 'newPassword'],
-    [{ oldPassword: user.password, newPassword: 'x'.repeat(257) }, 'newPassword'],
-    [{ currentPassword: user.password, newPassword: 'long enough pw' }, 'currentPassword'],
-    [{ oldPassword: user.password, newPassword: 'long enough pw', extra: 1 }, 'extra'],
-  ] as const) {
-    const response = await change(body, user.token);
-    assert.is(response.status, 400, JSON.stringify(body));
-    assert.match(response.text, field);
-  }
-  assert.is((await change({ oldPassword: user.password, newPassword: 'long enough pw' }, undefined)).status, 401);
-  assert.is((await trpcError(app.trpc().user.profile.changePassword.mutate({ oldPassword: user.password, newPassword: 'long enough pw' }))).status, 401);
-  const wrong = await change({ oldPassword: 'not the password', newPassword: 'long enough pw' }, user.token);
-  assert.equal([wrong.status, wrong.body.message, wrong.body.data.field], [403, 'Current password is wrong', 'currentPassword']);
-  assert.is((await trpcError(app.trpc(user.token).user.profile.changePassword.mutate({ oldPassword: 'not the password', newPassword: 'long enough pw' }))).status, 403);
-  assert.is((await app.rest('GET', '/api/user/me', { token: user.token })).status, 200, 'the session survives a refused change');
-  assert.is((await app.rest('POST', '/api/user/signin', { body: { username: user.username, password: user.password } })).status, 200);
-});
-
-Profiles('lock-out: wrong oldPasswords count with failed sign-ins and POST /user/password against one budget per account (429, even for the right one)', async () => {
-  const app = await startTestServer({ RATE_LIMIT_SIGNIN_ACCOUNT: 3 });
-  try {
+Profiles(
+  'concurrent edits of one profile in one tRPC batch: each answer is a whole profile, and the last write is what is stored',
+  async ({ app }) => {
     const user = await app.signUp();
-    const wrong = { oldPassword: 'not the password', newPassword: 'long enough pw' };
-    assert.is((await app.rest('PUT', '/api/user/changePassword', { token: user.token, body: wrong })).status, 403);
-    assert.is((await app.rest('POST', '/api/user/password', { token: user.token, body: { currentPassword: 'nope nope', newPassword: 'long enough pw' } })).status, 403);
-    assert.is((await app.rest('POST', '/api/user/signin', { body: { username: user.username, password: 'nope nope' } })).status, 401);
-    // The budget is spent: the right password is refused on every path until the window passes.
-    const locked = await app.rest('PUT', '/api/user/changePassword', { token: user.token, body: { oldPassword: user.password, newPassword: 'long enough pw' } });
-    assert.equal([locked.status, locked.body.data.key], [429, 'request.rateLimited']);
-    assert.is((await trpcError(app.trpc(user.token).user.profile.changePassword.mutate({ oldPassword: user.password, newPassword: 'long enough pw' }))).status, 429);
-    assert.is((await app.rest('POST', '/api/user/signin', { body: { username: user.username, password: user.password } })).status, 429);
-
-    // Ten guesses in one tRPC batch by another account: at most 3 are checked (403), the rest 429.
-    const other = await app.signUp();
     const batch = createTRPCClient<AppRouter>({
-      links: [httpBatchLink({ url: `${app.url}/trpc`, transformer: superjson, maxItems: 10, headers: () => ({ authorization: `Bearer ${other.token}` }) })],
+      links: [
+        httpBatchLink({
+          url: `${app.url}/trpc`,
+          transformer: superjson,
+          maxItems: 10,
+          headers: () => ({ authorization: `Bearer ${user.token}` }),
+        }),
+      ],
     });
-    const outcomes = await Promise.allSettled(Array.from({ length: 10 }, () => batch.user.profile.changePassword.mutate(wrong)));
-    const statuses = outcomes.map((outcome) => (outcome.status === 'rejected' ? (outcome.reason as { data: { httpStatus: number } }).data.httpStatus : 200));
-    assert.equal(statuses.sort(), [403, 403, 403, 429, 429, 429, 429, 429, 429, 429]);
-  } finally {
-    await app.stop();
-  }
-});
+    const answers = await Promise.all([
+      ...Array.from({ length: 5 }, (_, index) =>
+        batch.user.profile.changeAlternativeName.mutate({ username: `Name ${index}` }),
+      ),
+      ...Array.from({ length: 5 }, (_, index) =>
+        batch.user.profile.update.mutate({ attr: { introduction: `Intro ${index}` } }),
+      ),
+    ]);
+    for (const answer of answers) assert.is(answer.id, user.id);
+    const me = await app.trpc(user.token).user.me.query();
+    assert.match(me.alternativeName ?? '', /^Name [0-4]$/);
+    assert.match(me.attr.introduction, /^Intro [0-4]$/);
+  },
+);
+
+Profiles(
+  'PUT /user/changePassword {oldPassword, newPassword}: a new token, every old one ends, the new password signs in; tRPC alike',
+  async ({ app }) => {
+    const user = await app.signUp();
+    const second = (
+      await app.rest('POST', '/api/user/signin', { body: { username: user.username, password: user.password } })
+    ).body.data.token;
+    const response = await app.rest('PUT', '/api/user/changePassword', {
+      token: user.token,
+      body: { oldPassword: user.password, newPassword: 'a brand new secret' },
+    });
+    assert.is(response.status, 200, response.text);
+    assert.is(response.body.data.userId, user.id);
+    const fresh: string = response.body.data.token;
+    for (const old of [user.token, second]) {
+      const dead = await app.rest('GET', '/api/user/me', { token: old });
+      assert.equal([dead.status, dead.body.data.key], [401, 'user.tokenExpired']);
+    }
+    assert.is((await app.rest('GET', '/api/user/me', { token: fresh })).status, 200);
+    assert.is(
+      (await app.rest('POST', '/api/user/signin', { body: { username: user.username, password: user.password } }))
+        .status,
+      401,
+    );
+    assert.is(
+      (
+        await app.rest('POST', '/api/user/signin', {
+          body: { username: user.username, password: 'a brand new secret' },
+        })
+      ).status,
+      200,
+    );
+    // The same call on native tRPC; and the contract's POST /user/password still works after it.
+    const viaTrpc = await app
+      .trpc(fresh)
+      .user.profile.changePassword.mutate({ oldPassword: 'a brand new secret', newPassword: 'third secret here' });
+    assert.is((await app.rest('GET', '/api/user/me', { token: fresh })).status, 401);
+    const contract = await app.rest('POST', '/api/user/password', {
+      token: viaTrpc.token,
+      body: { currentPassword: 'third secret here', newPassword: 'fourth secret here' },
+    });
+    assert.is(contract.status, 200, contract.text);
+  },
+);
+
+Profiles(
+  'PUT /user/changePassword errors: 400 bad input, 401 without a token, 403 wrong oldPassword (password unchanged)',
+  async ({ app }) => {
+    const user = await app.signUp();
+    const change = (body: unknown, token: string | undefined) =>
+      app.rest('PUT', '/api/user/changePassword', { token, body });
+    for (const [body, field] of [
+      [{ newPassword: 'long enough pw' }, 'oldPassword'],
+      [{ oldPassword: user.password, newPassword: 'short' }, 'newPassword'],
+      [{ oldPassword: user.password, newPassword: 'x'.repeat(257) }, 'newPassword'],
+      [{ currentPassword: user.password, newPassword: 'long enough pw' }, 'currentPassword'],
+      [{ oldPassword: user.password, newPassword: 'long enough pw', extra: 1 }, 'extra'],
+    ] as const) {
+      const response = await change(body, user.token);
+      assert.is(response.status, 400, JSON.stringify(body));
+      assert.match(response.text, field);
+    }
+    assert.is((await change({ oldPassword: user.password, newPassword: 'long enough pw' }, undefined)).status, 401);
+    assert.is(
+      (
+        await trpcError(
+          app.trpc().user.profile.changePassword.mutate({ oldPassword: user.password, newPassword: 'long enough pw' }),
+        )
+      ).status,
+      401,
+    );
+    const wrong = await change({ oldPassword: 'not the password', newPassword: 'long enough pw' }, user.token);
+    assert.equal(
+      [wrong.status, wrong.body.message, wrong.body.data.field],
+      [403, 'Current password is wrong', 'currentPassword'],
+    );
+    assert.is(
+      (
+        await trpcError(
+          app
+            .trpc(user.token)
+            .user.profile.changePassword.mutate({ oldPassword: 'not the password', newPassword: 'long enough pw' }),
+        )
+      ).status,
+      403,
+    );
+    assert.is(
+      (await app.rest('GET', '/api/user/me', { token: user.token })).status,
+      200,
+      'the session survives a refused change',
+    );
+    assert.is(
+      (await app.rest('POST', '/api/user/signin', { body: { username: user.username, password: user.password } }))
+        .status,
+      200,
+    );
+  },
+);
+
+Profiles(
+  'lock-out: wrong oldPasswords count with failed sign-ins and POST /user/password against one budget per account (429, even for the right one)',
+  async () => {
+    const app = await startTestServer({ RATE_LIMIT_SIGNIN_ACCOUNT: 3 });
+    try {
+      const user = await app.signUp();
+      const wrong = { oldPassword: 'not the password', newPassword: 'long enough pw' };
+      assert.is((await app.rest('PUT', '/api/user/changePassword', { token: user.token, body: wrong })).status, 403);
+      assert.is(
+        (
+          await app.rest('POST', '/api/user/password', {
+            token: user.token,
+            body: { currentPassword: 'nope nope', newPassword: 'long enough pw' },
+          })
+        ).status,
+        403,
+      );
+      assert.is(
+        (await app.rest('POST', '/api/user/signin', { body: { username: user.username, password: 'nope nope' } }))
+          .status,
+        401,
+      );
+      // The budget is spent: the right password is refused on every path until the window passes.
+      const locked = await app.rest('PUT', '/api/user/changePassword', {
+        token: user.token,
+        body: { oldPassword: user.password, newPassword: 'long enough pw' },
+      });
+      assert.equal([locked.status, locked.body.data.key], [429, 'request.rateLimited']);
+      assert.is(
+        (
+          await trpcError(
+            app
+              .trpc(user.token)
+              .user.profile.changePassword.mutate({ oldPassword: user.password, newPassword: 'long enough pw' }),
+          )
+        ).status,
+        429,
+      );
+      assert.is(
+        (await app.rest('POST', '/api/user/signin', { body: { username: user.username, password: user.password } }))
+          .status,
+        429,
+      );
+
+      // Ten guesses in one tRPC batch by another account: at most 3 are checked (403), the rest 429.
+      const other = await app.signUp();
+      const batch = createTRPCClient<AppRouter>({
+        links: [
+          httpBatchLink({
+            url: `${app.url}/trpc`,
+            transformer: superjson,
+            maxItems: 10,
+            headers: () => ({ authorization: `Bearer ${other.token}` }),
+          }),
+        ],
+      });
+      const outcomes = await Promise.allSettled(
+        Array.from({ length: 10 }, () => batch.user.profile.changePassword.mutate(wrong)),
+      );
+      const statuses = outcomes.map((outcome) =>
+        outcome.status === 'rejected' ? (outcome.reason as { data: { httpStatus: number } }).data.httpStatus : 200,
+      );
+      assert.equal(statuses.sort(), [403, 403, 403, 429, 429, 429, 429, 429, 429, 429]);
+    } finally {
+      await app.stop();
+    }
+  },
+);
 
 Profiles.run();

@@ -16,40 +16,52 @@ Accounts.after(async (context) => {
 
 const DAY = 24 * 60 * 60 * 1000;
 
-Accounts('sign-up over REST returns the account (token, its expiry, userId, role names), and signs in', async ({ app }) => {
-  const response = await app.rest('POST', '/api/user/signup', {
-    body: { username: 'Anne_Bonny', email: 'Anne@Example.test', password: 'pieces of eight' },
-  });
-  assert.is(response.status, 200);
-  const account = response.body.data;
-  const { token, expiresAt, userId } = account;
-  assert.match(token, /^[a-z2-7]{32}$/);
-  const lifetime = Date.parse(expiresAt) - Date.now();
-  assert.ok(lifetime > 29 * DAY && lifetime <= 30 * DAY, 'session lasts 30 days');
-  assert.equal(Object.keys(account).sort(), ['alternativeName', 'email', 'expiresAt', 'role', 'token', 'userAvatar', 'userId', 'username']);
-  assert.is(account.username, 'Anne_Bonny');
-  assert.is(account.email, 'anne@example.test', 'e-mail stored lower-case');
-  assert.equal(account.role, ['normal']);
-  assert.is(account.alternativeName, null);
-  assert.is(account.userAvatar, null);
+Accounts(
+  'sign-up over REST returns the account (token, its expiry, userId, role names), and signs in',
+  async ({ app }) => {
+    const response = await app.rest('POST', '/api/user/signup', {
+      body: { username: 'Anne_Bonny', email: 'Anne@Example.test', password: 'pieces of eight' },
+    });
+    assert.is(response.status, 200);
+    const account = response.body.data;
+    const { token, expiresAt, userId } = account;
+    assert.match(token, /^[a-z2-7]{32}$/);
+    const lifetime = Date.parse(expiresAt) - Date.now();
+    assert.ok(lifetime > 29 * DAY && lifetime <= 30 * DAY, 'session lasts 30 days');
+    assert.equal(Object.keys(account).sort(), [
+      'alternativeName',
+      'email',
+      'expiresAt',
+      'role',
+      'token',
+      'userAvatar',
+      'userId',
+      'username',
+    ]);
+    assert.is(account.username, 'Anne_Bonny');
+    assert.is(account.email, 'anne@example.test', 'e-mail stored lower-case');
+    assert.equal(account.role, ['normal']);
+    assert.is(account.alternativeName, null);
+    assert.is(account.userAvatar, null);
 
-  const me = await app.rest('GET', '/api/user/me', { token });
-  assert.is(me.status, 200);
-  const joinTime = me.body.data.joinTime;
-  assert.ok(Math.abs(Date.parse(joinTime) - Date.now()) < 60_000);
-  assert.equal(me.body.data, {
-    id: userId,
-    username: 'Anne_Bonny',
-    alternativeName: null,
-    userAvatar: null,
-    role: ['normal'],
-    attr: { introduction: '', language: '' },
-    joinTime,
-    lastOnlineTime: null,
-    email: 'anne@example.test',
-  });
-  assert.match(me.headers.get('cache-control') ?? '', /private/);
-});
+    const me = await app.rest('GET', '/api/user/me', { token });
+    assert.is(me.status, 200);
+    const joinTime = me.body.data.joinTime;
+    assert.ok(Math.abs(Date.parse(joinTime) - Date.now()) < 60_000);
+    assert.equal(me.body.data, {
+      id: userId,
+      username: 'Anne_Bonny',
+      alternativeName: null,
+      userAvatar: null,
+      role: ['normal'],
+      attr: { introduction: '', language: '' },
+      joinTime,
+      lastOnlineTime: null,
+      email: 'anne@example.test',
+    });
+    assert.match(me.headers.get('cache-control') ?? '', /private/);
+  },
+);
 
 Accounts('the database stores only the SHA-256 of the token', async ({ app }) => {
   const { token } = await app.signUp();
@@ -59,8 +71,12 @@ Accounts('the database stores only the SHA-256 of the token', async ({ app }) =>
 });
 
 Accounts('sign-in by username (any case) or e-mail, over REST and tRPC', async ({ app }) => {
-  await app.rest('POST', '/api/user/signup', { body: { username: 'calico', email: 'jack@rackham.test', password: 'long password' } });
-  const byName = await app.rest('POST', '/api/user/signin', { body: { username: 'CALICO', password: 'long password' } });
+  await app.rest('POST', '/api/user/signup', {
+    body: { username: 'calico', email: 'jack@rackham.test', password: 'long password' },
+  });
+  const byName = await app.rest('POST', '/api/user/signin', {
+    body: { username: 'CALICO', password: 'long password' },
+  });
   assert.is(byName.status, 200);
   assert.is(byName.body.data.username, 'calico');
   const byEmail = await app.trpc().user.signin.mutate({ username: 'Jack@Rackham.test', password: 'long password' });
@@ -72,9 +88,15 @@ Accounts('sign-in by username (any case) or e-mail, over REST and tRPC', async (
 });
 
 Accounts('wrong password and unknown user give the same 401 message', async ({ app }) => {
-  await app.rest('POST', '/api/user/signup', { body: { username: 'mary_read', email: 'mary@read.test', password: 'long password' } });
-  const wrong = await app.rest('POST', '/api/user/signin', { body: { username: 'mary_read', password: 'not it at all' } });
-  const unknown = await app.rest('POST', '/api/user/signin', { body: { username: 'nobody_here', password: 'not it at all' } });
+  await app.rest('POST', '/api/user/signup', {
+    body: { username: 'mary_read', email: 'mary@read.test', password: 'long password' },
+  });
+  const wrong = await app.rest('POST', '/api/user/signin', {
+    body: { username: 'mary_read', password: 'not it at all' },
+  });
+  const unknown = await app.rest('POST', '/api/user/signin', {
+    body: { username: 'nobody_here', password: 'not it at all' },
+  });
   assert.is(wrong.status, 401);
   assert.is(unknown.status, 401);
   assert.is(wrong.body.message, unknown.body.message);
@@ -87,16 +109,24 @@ Accounts('wrong password and unknown user give the same 401 message', async ({ a
 });
 
 Accounts('duplicate username (ignoring case) and duplicate e-mail are 409', async ({ app }) => {
-  await app.rest('POST', '/api/user/signup', { body: { username: 'Blackbeard', email: 'teach@qar.test', password: 'long password' } });
-  const sameName = await app.rest('POST', '/api/user/signup', { body: { username: 'BLACKBEARD', email: 'other@qar.test', password: 'long password' } });
+  await app.rest('POST', '/api/user/signup', {
+    body: { username: 'Blackbeard', email: 'teach@qar.test', password: 'long password' },
+  });
+  const sameName = await app.rest('POST', '/api/user/signup', {
+    body: { username: 'BLACKBEARD', email: 'other@qar.test', password: 'long password' },
+  });
   assert.is(sameName.status, 409);
   assert.match(sameName.body.message, /Username/);
   assert.is(sameName.body.data.key, 'signup.userAlreadyHas');
-  const sameEmail = await app.rest('POST', '/api/user/signup', { body: { username: 'edward', email: 'TEACH@qar.test', password: 'long password' } });
+  const sameEmail = await app.rest('POST', '/api/user/signup', {
+    body: { username: 'edward', email: 'TEACH@qar.test', password: 'long password' },
+  });
   assert.is(sameEmail.status, 409);
   assert.match(sameEmail.body.message, /E-mail/);
   assert.is(sameEmail.body.data.key, 'signup.emailAlreadyHas');
-  const viaTrpc = await trpcError(app.trpc().user.signup.mutate({ username: 'blackbeard', email: 'x@y.test', password: 'long password' }));
+  const viaTrpc = await trpcError(
+    app.trpc().user.signup.mutate({ username: 'blackbeard', email: 'x@y.test', password: 'long password' }),
+  );
   assert.is(viaTrpc.status, 409);
   assert.is(viaTrpc.data.key, 'signup.userAlreadyHas');
 });
@@ -119,8 +149,17 @@ Accounts('bad e-mail, short and overlong password, bad username are 400s naming 
     assert.ok(response.body.data.issues.some((issue: { path: string }) => issue.path === field));
     assert.is(response.body.data.key, 'request.bad');
   }
-  assert.ok((await app.rest('POST', '/api/user/signup', { body: { username: 'valid_name', email: 'a@b.test', password: 'x'.repeat(256) } })).status === 200, '256 characters is allowed');
-  const viaTrpc = await trpcError(app.trpc().user.signup.mutate({ username: 'valid_two', email: 'b@b.test', password: 'short' }));
+  assert.ok(
+    (
+      await app.rest('POST', '/api/user/signup', {
+        body: { username: 'valid_name', email: 'a@b.test', password: 'x'.repeat(256) },
+      })
+    ).status === 200,
+    '256 characters is allowed',
+  );
+  const viaTrpc = await trpcError(
+    app.trpc().user.signup.mutate({ username: 'valid_two', email: 'b@b.test', password: 'short' }),
+  );
   assert.is(viaTrpc.status, 400);
   assert.match(viaTrpc.message, /password/);
 });
@@ -211,75 +250,162 @@ Accounts('sign-out ends only that session', async ({ app }) => {
   assert.is((await trpcError(app.trpc(otherToken).user.me.query({}))).status, 401);
 });
 
-Accounts('password change: wrong current password 403, then every old session ends and a new token works', async ({ app }) => {
-  const { username, password, token } = await app.signUp();
-  const other = (await app.rest('POST', '/api/user/signin', { body: { username, password } })).body.data.token;
-  const wrong = await app.rest('POST', '/api/user/password', { token, body: { currentPassword: 'not my password', newPassword: 'brand new secret' } });
-  assert.is(wrong.status, 403);
-  assert.is((await app.rest('POST', '/api/user/password', { body: { currentPassword: password, newPassword: 'brand new secret' } })).status, 401);
-  const short = await app.rest('POST', '/api/user/password', { token, body: { currentPassword: password, newPassword: 'short' } });
-  assert.is(short.status, 400);
-  assert.match(short.body.message, /newPassword/);
-  const changed = await app.rest('POST', '/api/user/password', { token, body: { currentPassword: password, newPassword: 'brand new secret' } });
-  assert.is(changed.status, 200);
-  assert.is((await app.rest('GET', '/api/user/me', { token })).status, 401);
-  assert.is((await app.rest('GET', '/api/user/me', { token: other })).status, 401);
-  assert.is((await app.rest('GET', '/api/user/me', { token: changed.body.data.token })).status, 200);
-  assert.is((await app.rest('POST', '/api/user/signin', { body: { username, password } })).status, 401);
-  const viaTrpc = await app.trpc(changed.body.data.token).user.changePassword.mutate({ currentPassword: 'brand new secret', newPassword: 'newer secret!' });
-  assert.ok(viaTrpc.token);
-  assert.is((await app.rest('POST', '/api/user/signin', { body: { username, password: 'newer secret!' } })).status, 200);
-});
+Accounts(
+  'password change: wrong current password 403, then every old session ends and a new token works',
+  async ({ app }) => {
+    const { username, password, token } = await app.signUp();
+    const other = (await app.rest('POST', '/api/user/signin', { body: { username, password } })).body.data.token;
+    const wrong = await app.rest('POST', '/api/user/password', {
+      token,
+      body: { currentPassword: 'not my password', newPassword: 'brand new secret' },
+    });
+    assert.is(wrong.status, 403);
+    assert.is(
+      (
+        await app.rest('POST', '/api/user/password', {
+          body: { currentPassword: password, newPassword: 'brand new secret' },
+        })
+      ).status,
+      401,
+    );
+    const short = await app.rest('POST', '/api/user/password', {
+      token,
+      body: { currentPassword: password, newPassword: 'short' },
+    });
+    assert.is(short.status, 400);
+    assert.match(short.body.message, /newPassword/);
+    const changed = await app.rest('POST', '/api/user/password', {
+      token,
+      body: { currentPassword: password, newPassword: 'brand new secret' },
+    });
+    assert.is(changed.status, 200);
+    assert.is((await app.rest('GET', '/api/user/me', { token })).status, 401);
+    assert.is((await app.rest('GET', '/api/user/me', { token: other })).status, 401);
+    assert.is((await app.rest('GET', '/api/user/me', { token: changed.body.data.token })).status, 200);
+    assert.is((await app.rest('POST', '/api/user/signin', { body: { username, password } })).status, 401);
+    const viaTrpc = await app
+      .trpc(changed.body.data.token)
+      .user.changePassword.mutate({ currentPassword: 'brand new secret', newPassword: 'newer secret!' });
+    assert.ok(viaTrpc.token);
+    assert.is(
+      (await app.rest('POST', '/api/user/signin', { body: { username, password: 'newer secret!' } })).status,
+      200,
+    );
+  },
+);
 
 Accounts('a token on a public endpoint is optional, even a bad one', async ({ app }) => {
   const { id } = await app.signUp();
   assert.is((await app.rest('GET', `/api/user/info?id=${id}`, { token: 'garbage' })).status, 200);
 });
 
-Accounts("sign-up: the contract's form and the web client's form (alternativeName, captcha left empty) are both accepted", async ({ app }) => {
-  const contract = await app.rest('POST', '/api/user/signup', { body: { username: 'form_contract', email: 'c@forms.test', password: 'long password' } });
-  assert.is(contract.status, 200);
-  // The web client's Signup.vue sends captcha '' when its widget was not used, and the display name.
-  const client = await app.rest('POST', '/api/user/signup', {
-    body: { username: 'form_client', alternativeName: 'Client Form', password: 'long password', email: 'k@forms.test', captcha: '' },
-  });
-  assert.is(client.status, 200);
-  assert.is(client.body.data.username, 'form_client');
-  assert.is(client.body.data.alternativeName, 'Client Form', 'the display name is stored (issue 19)');
-  assert.is((await app.rest('GET', '/api/user/me', { token: client.body.data.token })).body.data.alternativeName, 'Client Form');
-  const emptyObject = await app.rest('POST', '/api/user/signup', {
-    body: { username: 'form_client2', alternativeName: 'x', password: 'long password', email: 'k2@forms.test', captcha: {} },
-  });
-  assert.is(emptyObject.status, 200);
-  const viaTrpc = await app.trpc().user.signup.mutate({ username: 'form_trpc', email: 't@forms.test', password: 'long password', alternativeName: 'T' });
-  assert.is(viaTrpc.username, 'form_trpc');
-  const halfAnswer = await app.rest('POST', '/api/user/signup', {
-    body: { username: 'form_half', password: 'long password', email: 'h@forms.test', captcha: { captchaType: 'svg', response: 'abcd' } },
-  });
-  assert.is(halfAnswer.status, 400);
-  assert.ok(halfAnswer.body.data.issues.some((issue: { path: string }) => issue.path === 'captcha.encryptCaptcha'));
-  const longName = await app.rest('POST', '/api/user/signup', {
-    body: { username: 'form_long', alternativeName: 'x'.repeat(41), password: 'long password', email: 'l@forms.test' },
-  });
-  assert.is(longName.status, 400);
-  assert.match(longName.body.message, /alternativeName/);
-});
+Accounts(
+  "sign-up: the contract's form and the web client's form (alternativeName, captcha left empty) are both accepted",
+  async ({ app }) => {
+    const contract = await app.rest('POST', '/api/user/signup', {
+      body: { username: 'form_contract', email: 'c@forms.test', password: 'long password' },
+    });
+    assert.is(contract.status, 200);
+    // The web client's Signup.vue sends captcha '' when its widget was not used, and the display name.
+    const client = await app.rest('POST', '/api/user/signup', {
+      body: {
+        username: 'form_client',
+        alternativeName: 'Client Form',
+        password: 'long password',
+        email: 'k@forms.test',
+        captcha: '',
+      },
+    });
+    assert.is(client.status, 200);
+    assert.is(client.body.data.username, 'form_client');
+    assert.is(client.body.data.alternativeName, 'Client Form', 'the display name is stored (issue 19)');
+    assert.is(
+      (await app.rest('GET', '/api/user/me', { token: client.body.data.token })).body.data.alternativeName,
+      'Client Form',
+    );
+    const emptyObject = await app.rest('POST', '/api/user/signup', {
+      body: {
+        username: 'form_client2',
+        alternativeName: 'x',
+        password: 'long password',
+        email: 'k2@forms.test',
+        captcha: {},
+      },
+    });
+    assert.is(emptyObject.status, 200);
+    const viaTrpc = await app
+      .trpc()
+      .user.signup.mutate({
+        username: 'form_trpc',
+        email: 't@forms.test',
+        password: 'long password',
+        alternativeName: 'T',
+      });
+    assert.is(viaTrpc.username, 'form_trpc');
+    const halfAnswer = await app.rest('POST', '/api/user/signup', {
+      body: {
+        username: 'form_half',
+        password: 'long password',
+        email: 'h@forms.test',
+        captcha: { captchaType: 'svg', response: 'abcd' },
+      },
+    });
+    assert.is(halfAnswer.status, 400);
+    assert.ok(halfAnswer.body.data.issues.some((issue: { path: string }) => issue.path === 'captcha.encryptCaptcha'));
+    const longName = await app.rest('POST', '/api/user/signup', {
+      body: {
+        username: 'form_long',
+        alternativeName: 'x'.repeat(41),
+        password: 'long password',
+        email: 'l@forms.test',
+      },
+    });
+    assert.is(longName.status, 400);
+    assert.match(longName.body.message, /alternativeName/);
+  },
+);
 
-Accounts('sign-in: the contract\'s form and the web client\'s (captcha {} when the widget was not used) are both accepted', async ({ app }) => {
-  const { username, password } = await app.signUp();
-  assert.is((await app.rest('POST', '/api/user/signin', { body: { username, password } })).status, 200);
-  const client = await app.rest('POST', '/api/user/signin', { body: { username, password, captcha: {} } });
-  assert.is(client.status, 200);
-  assert.is(client.body.data.username, username);
-});
+Accounts(
+  "sign-in: the contract's form and the web client's (captcha {} when the widget was not used) are both accepted",
+  async ({ app }) => {
+    const { username, password } = await app.signUp();
+    assert.is((await app.rest('POST', '/api/user/signin', { body: { username, password } })).status, 200);
+    const client = await app.rest('POST', '/api/user/signin', { body: { username, password, captcha: {} } });
+    assert.is(client.status, 200);
+    assert.is(client.body.data.username, username);
+  },
+);
 
 Accounts('unknown fields are refused with a 400 naming them, on every user input', async ({ app }) => {
   const { id, token, username, password } = await app.signUp();
   const cases: [string, string, Record<string, unknown> | undefined, string | undefined, string][] = [
-    ['POST', '/api/user/signup', { username: 'unknown_f', email: 'u@f.test', password: 'long password', isAdmin: true }, undefined, 'isAdmin'],
-    ['POST', '/api/user/signup', { username: 'unknown_g', email: 'g@f.test', password: 'long password', captcha: { captchaType: 'svg', encryptCaptcha: 'x', response: 'y', extra: 1 } }, undefined, 'extra'],
+    [
+      'POST',
+      '/api/user/signup',
+      { username: 'unknown_f', email: 'u@f.test', password: 'long password', isAdmin: true },
+      undefined,
+      'isAdmin',
+    ],
+    [
+      'POST',
+      '/api/user/signup',
+      {
+        username: 'unknown_g',
+        email: 'g@f.test',
+        password: 'long password',
+        captcha: { captchaType: 'svg', encryptCaptcha: 'x', response: 'y', extra: 1 },
+      },
+      undefined,
+      'extra',
+    ],
     ['POST', '/api/user/signin', { username, password, role: 'admin' }, undefined, 'role'],
-    ['POST', '/api/user/password', { currentPassword: password, newPassword: 'another secret', userId: id }, token, 'userId'],
+    [
+      'POST',
+      '/api/user/password',
+      { currentPassword: password, newPassword: 'another secret', userId: id },
+      token,
+      'userId',
+    ],
   ];
   for (const [method, path, body, withToken, key] of cases) {
     const response = await app.rest(method, path, { body, token: withToken });
@@ -300,7 +426,10 @@ Accounts('every error carries data.key beside the numeric code, on both surfaces
   assert.is(notFound.status, 404);
   assert.is(notFound.body.code, 404);
   assert.is(notFound.body.data.key, 'request.notFound');
-  const badJson = await app.rest('POST', '/api/user/signin', { rawBody: '{not json', headers: { 'content-type': 'application/json' } });
+  const badJson = await app.rest('POST', '/api/user/signin', {
+    rawBody: '{not json',
+    headers: { 'content-type': 'application/json' },
+  });
   assert.is(badJson.status, 400);
   assert.is(badJson.body.data.key, 'request.bad');
   const viaTrpc = await trpcError(app.trpc().user.signup.mutate({ username: 'k', email: 'bad', password: 'x' }));

@@ -29,29 +29,51 @@ Client.after(async ({ app }) => app.stop());
 /** The Browse view's list call (src/views/assembly/Browse.vue:96-116, its default filter at 26-42). */
 function browse(app: TTestServer, overrides: Record<string, string | number | boolean | null> = {}) {
   return send(app, 'GET', 'assembly/list', {
-    params: { page: 1, pageSize: 6, keyword: '', sortField: 'createdTime', sortOrder: 'desc', isHasPassword: false, createdStart: null, createdEnd: null, updatedStart: null, updatedEnd: null, ...overrides },
+    params: {
+      page: 1,
+      pageSize: 6,
+      keyword: '',
+      sortField: 'createdTime',
+      sortOrder: 'desc',
+      isHasPassword: false,
+      createdStart: null,
+      createdEnd: null,
+      updatedStart: null,
+      updatedEnd: null,
+      ...overrides,
+    },
   });
 }
 
 async function demoUuid(app: TTestServer, name: string): Promise<string> {
-  const found = (await browse(app, { keyword: name.split(' ')[0]!, pageSize: 20 })).body.data.data.find((item: { name: string }) => item.name === name);
+  const found = (await browse(app, { keyword: name.split(' ')[0]!, pageSize: 20 })).body.data.data.find(
+    (item: { name: string }) => item.name === name,
+  );
   if (found) return found.uuid;
   // Private ones are not listed: read them from the database.
   const { assemblies } = await import('../../db/schema');
   const { eq } = await import('drizzle-orm');
-  return (await app.database.db.select({ uuid: assemblies.uuid }).from(assemblies).where(eq(assemblies.name, name)).get())!.uuid;
+  return (await app.database.db
+    .select({ uuid: assemblies.uuid })
+    .from(assemblies)
+    .where(eq(assemblies.name, name))
+    .get())!.uuid;
 }
 
 /** The loadout fields the client's AssemblyWidget loads (`onLoad(assembly.data)`, assembly_data_processing.ts:27-39). */
 function assertClientLoadout(data: any, shipId: string): void {
   assert.type(data, 'object');
   assert.equal(data.shipSlot, { id: shipId });
-  for (const key of ['weaponSlots', 'weaponDirections', 'secondaryWeaponSlots', 'displaySlots']) assert.ok(Array.isArray(data[key]), `${key} is an array`);
+  for (const key of ['weaponSlots', 'weaponDirections', 'secondaryWeaponSlots', 'displaySlots'])
+    assert.ok(Array.isArray(data[key]), `${key} is an array`);
   assert.is(data.weaponSlots.length, data.weaponDirections.length, 'one direction per weapon slot');
 }
 
 /** Every field Detail.vue reads of a readable item (src/views/assembly/Detail.vue:99-139, 187-327). */
-function assertDetail(item: any, expected: { name: string; username: string; isOwner: boolean; shipId: string; visibility: string }): void {
+function assertDetail(
+  item: any,
+  expected: { name: string; username: string; isOwner: boolean; shipId: string; visibility: string },
+): void {
   assert.is(item.isVisibility, true, 'Detail.vue:248, 255');
   assert.is(item.isPassword, false, 'Detail.vue:194, 345');
   assert.is(item.isOwner, expected.isOwner, 'Detail.vue:191, 222');
@@ -83,7 +105,11 @@ Client('browse: GET assembly/list with the Browse filter; each card and the pagi
   const page = response.body.data;
   assert.ok(Array.isArray(page.data));
   assert.is(page.data.length, 2, 'the two public demo assemblies');
-  assert.equal(page.data.map((item: { name: string }) => item.name), ['Hulk brawler', 'Brigantine broadside'], 'sortField=createdTime&sortOrder=desc: newest first');
+  assert.equal(
+    page.data.map((item: { name: string }) => item.name),
+    ['Hulk brawler', 'Brigantine broadside'],
+    'sortField=createdTime&sortOrder=desc: newest first',
+  );
   for (const item of page.data) {
     assert.match(item.uuid, /^[0-9a-f-]{36}$/, 'Browse.vue:243, 273');
     assert.type(item.name, 'string', 'Browse.vue:244');
@@ -105,37 +131,83 @@ function timeFrame(start: Date, end: Date): [string, string] {
   return [from!, to!];
 }
 
-Client('browse filter: every sortField and sortOrder, both TimeFrame ranges, isHasPassword (Browse.vue:34-52, 96-116, 205-218)', async ({ app }) => {
-  const names = async (overrides: Record<string, string | number | boolean | null>) => {
-    const response = await browse(app, overrides);
-    assert.is(response.status, 200, `${JSON.stringify(overrides)}: ${response.text.slice(0, 300)}`);
-    return response.body.data.data.map((item: { name: string }) => item.name) as string[];
-  };
-  const all = await names({});
-  for (const sortField of ['createdTime', 'updatedTime', 'likes']) {
-    const desc = await names({ sortField });
-    assert.equal(desc.slice().sort(), all.slice().sort(), sortField);
-    assert.equal(await names({ sortField, sortOrder: 'asc' }), desc.slice().reverse(), `${sortField} asc`);
-    for (const isHasPassword of [true, false]) assert.equal(await names({ sortField, isHasPassword }), desc, 'isHasPassword changes nothing: lists hold public assemblies only');
-  }
-  // The pickers send local midnights (a browser at UTC+08:00 here): the last three days hold the demo's assemblies (published 48 h ago and since), last week none.
-  const midnight = (daysAgo: number) => new Date(Date.parse(`${new Date(app.clock.now().getTime() - daysAgo * 86_400_000).toISOString().slice(0, 10)}T00:00:00+08:00`));
-  const [recentStart, recentEnd] = timeFrame(midnight(3), midnight(-1));
-  const [oldStart, oldEnd] = timeFrame(midnight(9), midnight(7));
-  for (const sortField of ['createdTime', 'updatedTime', 'likes']) {
-    for (const sortOrder of ['desc', 'asc']) {
-      const plain = await names({ sortField, sortOrder });
-      assert.equal(await names({ sortField, sortOrder, createdStart: recentStart, createdEnd: recentEnd }), plain, `${sortField} ${sortOrder}: created recently`);
-      assert.equal(await names({ sortField, sortOrder, updatedStart: recentStart, updatedEnd: recentEnd }), plain, `${sortField} ${sortOrder}: updated recently`);
-      assert.equal(await names({ sortField, sortOrder, createdStart: oldStart, createdEnd: oldEnd }), [], `${sortField} ${sortOrder}: created last week`);
-      assert.equal(await names({ sortField, sortOrder, createdStart: recentStart, createdEnd: recentEnd, updatedStart: oldStart, updatedEnd: oldEnd }), []);
-      assert.equal(await names({ sortField, sortOrder, keyword: 'brawler', createdStart: recentStart, createdEnd: recentEnd, updatedStart: recentStart, updatedEnd: recentEnd }), ['Hulk brawler']);
+Client(
+  'browse filter: every sortField and sortOrder, both TimeFrame ranges, isHasPassword (Browse.vue:34-52, 96-116, 205-218)',
+  async ({ app }) => {
+    const names = async (overrides: Record<string, string | number | boolean | null>) => {
+      const response = await browse(app, overrides);
+      assert.is(response.status, 200, `${JSON.stringify(overrides)}: ${response.text.slice(0, 300)}`);
+      return response.body.data.data.map((item: { name: string }) => item.name) as string[];
+    };
+    const all = await names({});
+    for (const sortField of ['createdTime', 'updatedTime', 'likes']) {
+      const desc = await names({ sortField });
+      assert.equal(desc.slice().sort(), all.slice().sort(), sortField);
+      assert.equal(await names({ sortField, sortOrder: 'asc' }), desc.slice().reverse(), `${sortField} asc`);
+      for (const isHasPassword of [true, false])
+        assert.equal(
+          await names({ sortField, isHasPassword }),
+          desc,
+          'isHasPassword changes nothing: lists hold public assemblies only',
+        );
     }
-  }
-  // A picker whose days are reversed cannot be confirmed in the client (TimeFrame.vue:26-29); sent anyway, a 400 naming the field.
-  const reversed = await browse(app, { createdStart: recentEnd, createdEnd: recentStart });
-  assert.equal([reversed.status, reversed.body.data.issues[0].path], [400, 'createdStart']);
-});
+    // The pickers send local midnights (a browser at UTC+08:00 here): the last three days hold the demo's assemblies (published 48 h ago and since), last week none.
+    const midnight = (daysAgo: number) =>
+      new Date(
+        Date.parse(
+          `${new Date(app.clock.now().getTime() - daysAgo * 86_400_000).toISOString().slice(0, 10)}T00:00:00+08:00`,
+        ),
+      );
+    const [recentStart, recentEnd] = timeFrame(midnight(3), midnight(-1));
+    const [oldStart, oldEnd] = timeFrame(midnight(9), midnight(7));
+    for (const sortField of ['createdTime', 'updatedTime', 'likes']) {
+      for (const sortOrder of ['desc', 'asc']) {
+        const plain = await names({ sortField, sortOrder });
+        assert.equal(
+          await names({ sortField, sortOrder, createdStart: recentStart, createdEnd: recentEnd }),
+          plain,
+          `${sortField} ${sortOrder}: created recently`,
+        );
+        assert.equal(
+          await names({ sortField, sortOrder, updatedStart: recentStart, updatedEnd: recentEnd }),
+          plain,
+          `${sortField} ${sortOrder}: updated recently`,
+        );
+        assert.equal(
+          await names({ sortField, sortOrder, createdStart: oldStart, createdEnd: oldEnd }),
+          [],
+          `${sortField} ${sortOrder}: created last week`,
+        );
+        assert.equal(
+          await names({
+            sortField,
+            sortOrder,
+            createdStart: recentStart,
+            createdEnd: recentEnd,
+            updatedStart: oldStart,
+            updatedEnd: oldEnd,
+          }),
+          [],
+        );
+        assert.equal(
+          await names({
+            sortField,
+            sortOrder,
+            keyword: 'brawler',
+            createdStart: recentStart,
+            createdEnd: recentEnd,
+            updatedStart: recentStart,
+            updatedEnd: recentEnd,
+          }),
+          ['Hulk brawler'],
+        );
+      }
+    }
+    // A picker whose days are reversed cannot be confirmed in the client (TimeFrame.vue:26-29); sent anyway, a 400 naming the field.
+    const reversed = await browse(app, { createdStart: recentEnd, createdEnd: recentStart });
+    assert.equal([reversed.status, reversed.body.data.issues[0].path], [400, 'createdStart']);
+  },
+);
 
 Client('detail: GET assembly/item?uuid=…, anonymous and as the creator', async ({ app, captain }) => {
   // assembly_service.ts:46-57 (params {uuid, password}; its `data: {force}` body is not sent on a GET),
@@ -143,25 +215,52 @@ Client('detail: GET assembly/item?uuid=…, anonymous and as the creator', async
   const uuid = await demoUuid(app, 'Brigantine broadside');
   const anonymous = await send(app, 'GET', 'assembly/item', { params: { uuid, password: undefined } });
   assert.is(anonymous.status, 200, anonymous.text);
-  assertDetail(anonymous.body.data, { name: 'Brigantine broadside', username: 'captain', isOwner: false, shipId: 'brigantine', visibility: 'publicly' });
-  assert.is(anonymous.body.data.description, 'Long-range pressure with culverins on both sides; the ballista finishes.');
+  assertDetail(anonymous.body.data, {
+    name: 'Brigantine broadside',
+    username: 'captain',
+    isOwner: false,
+    shipId: 'brigantine',
+    visibility: 'publicly',
+  });
+  assert.is(
+    anonymous.body.data.description,
+    'Long-range pressure with culverins on both sides; the ballista finishes.',
+  );
   const own = await send(app, 'GET', 'assembly/item', { token: captain, params: { uuid } });
-  assertDetail(own.body.data, { name: 'Brigantine broadside', username: 'captain', isOwner: true, shipId: 'brigantine', visibility: 'publicly' });
+  assertDetail(own.body.data, {
+    name: 'Brigantine broadside',
+    username: 'captain',
+    isOwner: true,
+    shipId: 'brigantine',
+    visibility: 'publicly',
+  });
 });
 
-Client('detail of the private demo assembly: the locked 200 shows the password prompt; with ?password=… the content', async ({ app, captain }) => {
-  const uuid = await demoUuid(app, 'Cutter rocket raider');
-  // Detail.vue:333-345: `isPassword` and not `isVisibility` shows the password form (no content is read).
-  const locked = await send(app, 'GET', 'assembly/item', { token: captain, params: { uuid } });
-  assert.is(locked.status, 200, locked.text);
-  assert.equal(locked.body.data, { uuid, isVisibility: false, isPassword: true, isOwner: false });
-  const opened = await send(app, 'GET', 'assembly/item', { token: captain, params: { uuid, password: DEMO_ASSEMBLY_PASSWORD } });
-  assert.is(opened.status, 200, opened.text);
-  assertDetail(opened.body.data, { name: 'Cutter rocket raider', username: 'deckhand', isOwner: false, shipId: 'cutter', visibility: 'private' });
-  // A wrong password: the envelope's numeric code, which the view translates (Detail.vue:102-105).
-  const wrong = await send(app, 'GET', 'assembly/item', { params: { uuid, password: 'guess' } });
-  assert.equal([wrong.status, wrong.body.code], [403, 403]);
-});
+Client(
+  'detail of the private demo assembly: the locked 200 shows the password prompt; with ?password=… the content',
+  async ({ app, captain }) => {
+    const uuid = await demoUuid(app, 'Cutter rocket raider');
+    // Detail.vue:333-345: `isPassword` and not `isVisibility` shows the password form (no content is read).
+    const locked = await send(app, 'GET', 'assembly/item', { token: captain, params: { uuid } });
+    assert.is(locked.status, 200, locked.text);
+    assert.equal(locked.body.data, { uuid, isVisibility: false, isPassword: true, isOwner: false });
+    const opened = await send(app, 'GET', 'assembly/item', {
+      token: captain,
+      params: { uuid, password: DEMO_ASSEMBLY_PASSWORD },
+    });
+    assert.is(opened.status, 200, opened.text);
+    assertDetail(opened.body.data, {
+      name: 'Cutter rocket raider',
+      username: 'deckhand',
+      isOwner: false,
+      shipId: 'cutter',
+      visibility: 'private',
+    });
+    // A wrong password: the envelope's numeric code, which the view translates (Detail.vue:102-105).
+    const wrong = await send(app, 'GET', 'assembly/item', { params: { uuid, password: 'guess' } });
+    assert.equal([wrong.status, wrong.body.code], [403, 403]);
+  },
+);
 
 Client('share: GET assembly/item with the password of the share link', async ({ app }) => {
   // src/views/assembly/Share.vue:111 `getAssemblyItem(uuid, {password})`; read at Share.vue:114-115,
@@ -179,16 +278,19 @@ Client('share: GET assembly/item with the password of the share link', async ({ 
   assert.is(item.uuid, uuid, 'Share.vue:326');
 });
 
-Client('workshop: GET assembly/item?uuid=… by its creator, loaded into the three editors', async ({ app, deckhand }) => {
-  // src/views/assembly/workshop/Index.vue:107 `getAssemblyItem(uid)`; read at workshop/Index.vue:124-147.
-  const uuid = await demoUuid(app, 'Cutter rocket raider');
-  const item = (await send(app, 'GET', 'assembly/item', { token: deckhand, params: { uuid } })).body.data;
-  assert.is(item.isOwner, true);
-  assert.type(item.assembly.attr, 'object', 'Index.vue:129-131');
-  assertClientLoadout(item.assembly.data, 'cutter');
-  assert.equal(item.wheel, { attr: {}, data: null }, 'Index.vue:135-140: published in the contract\'s form, no wheel');
-  assert.equal(item.warehouse, { attr: {}, data: null }, 'Index.vue:142-147');
-});
+Client(
+  'workshop: GET assembly/item?uuid=… by its creator, loaded into the three editors',
+  async ({ app, deckhand }) => {
+    // src/views/assembly/workshop/Index.vue:107 `getAssemblyItem(uid)`; read at workshop/Index.vue:124-147.
+    const uuid = await demoUuid(app, 'Cutter rocket raider');
+    const item = (await send(app, 'GET', 'assembly/item', { token: deckhand, params: { uuid } })).body.data;
+    assert.is(item.isOwner, true);
+    assert.type(item.assembly.attr, 'object', 'Index.vue:129-131');
+    assertClientLoadout(item.assembly.data, 'cutter');
+    assert.equal(item.wheel, { attr: {}, data: null }, "Index.vue:135-140: published in the contract's form, no wheel");
+    assert.equal(item.warehouse, { attr: {}, data: null }, 'Index.vue:142-147');
+  },
+);
 
 /** What the Publish view sends (src/views/assembly/Publish.vue:30-52, filled from the workshop's draft at 99-117). */
 function publishData() {
@@ -228,13 +330,23 @@ Client('publish, then edit, settings and delete, as the workshop does', async ({
   assert.is(published.body.code, 200, 'Publish.vue:218 basic.tips.200');
   const uuid = published.body.data['assembly.uuid'];
   assert.match(uuid, /^[0-9a-f-]{36}$/, 'Publish.vue:213-214');
-  assert.is.not(uuid, sent.uuid, 'the draft\'s uuid is not the assembly\'s');
+  assert.is.not(uuid, sent.uuid, "the draft's uuid is not the assembly's");
 
   // The detail page it goes to (Publish.vue:214 → Detail.vue) reads back what was sent.
   const item = (await send(app, 'GET', 'assembly/item', { params: { uuid } })).body.data;
-  assertDetail(item, { name: 'Client brigantine', username: 'captain', isOwner: false, shipId: 'brigantine', visibility: 'publicly' });
-  assert.equal(item.assembly.data, sent.assembly.data, 'the client\'s loadout, verbatim');
-  assert.equal(item.assembly.attr, { assemblyUseVersion: '0.0.2', language: 'zh-CN', isComment: true, isLike: true }, 'the settings, without the password');
+  assertDetail(item, {
+    name: 'Client brigantine',
+    username: 'captain',
+    isOwner: false,
+    shipId: 'brigantine',
+    visibility: 'publicly',
+  });
+  assert.equal(item.assembly.data, sent.assembly.data, "the client's loadout, verbatim");
+  assert.equal(
+    item.assembly.attr,
+    { assemblyUseVersion: '0.0.2', language: 'zh-CN', isComment: true, isLike: true },
+    'the settings, without the password',
+  );
   assert.equal(item.wheel, sent.wheel);
   assert.equal(item.warehouse, sent.warehouse);
   assert.equal(item.tags, ['client', 'broadside']);
@@ -249,20 +361,35 @@ Client('publish, then edit, settings and delete, as the workshop does', async ({
 
   // assembly_service.ts:67-70 `http.post('assembly/edit', {data})`, called by Publish.vue:171 with the
   // whole publishData (its uuid now the assembly's); read at Publish.vue:172-181 (`d.code`).
-  const edit = { ...publishData(), uuid, name: 'Client brigantine, private', assembly: { ...publishData().assembly, visibility: 'private', attr: { ...publishData().assembly.attr, password: 'deck-secret' } } };
+  const edit = {
+    ...publishData(),
+    uuid,
+    name: 'Client brigantine, private',
+    assembly: {
+      ...publishData().assembly,
+      visibility: 'private',
+      attr: { ...publishData().assembly.attr, password: 'deck-secret' },
+    },
+  };
   const edited = await send(app, 'POST', 'assembly/edit', { token: captain, data: edit });
   assert.is(edited.status, 200, edited.text);
   assert.is(edited.body.code, 200);
   const locked = (await send(app, 'GET', 'assembly/item', { params: { uuid } })).body.data;
   assert.equal(locked, { uuid, isVisibility: false, isPassword: true, isOwner: false }, 'private with a password now');
-  assert.is((await send(app, 'GET', 'assembly/item', { params: { uuid, password: 'deck-secret' } })).body.data.name, 'Client brigantine, private');
+  assert.is(
+    (await send(app, 'GET', 'assembly/item', { params: { uuid, password: 'deck-secret' } })).body.data.name,
+    'Client brigantine, private',
+  );
 
   // src/components/AssemblySettingPanel.vue:68 `getAssemblyAttr(id)` (assembly_service.ts:96-101); read at
   // AssemblySettingPanel.vue:71 (`Object.assign(settingData, d.data.data)`: assembly.visibility, assembly.attr, wheel.attr, warehouse.attr).
   const settings = await send(app, 'GET', 'assembly/attr', { token: captain, params: { uuid } });
   assert.is(settings.status, 200, settings.text);
   assert.equal(settings.body.data.data, {
-    assembly: { visibility: 'private', attr: { assemblyUseVersion: '0.0.2', language: 'zh-CN', isComment: true, isLike: true, password: '' } },
+    assembly: {
+      visibility: 'private',
+      attr: { assemblyUseVersion: '0.0.2', language: 'zh-CN', isComment: true, isLike: true, password: '' },
+    },
     wheel: { attr: { wheelUseVersion: '0.0.1' } },
     warehouse: { attr: { warehouseUseVersion: '0.0.1' } },
     password: true,
@@ -276,7 +403,10 @@ Client('publish, then edit, settings and delete, as the workshop does', async ({
 });
 
 Client('a field the client does not send is refused by name (unknown fields are a 400)', async ({ app, captain }) => {
-  const response = await send(app, 'POST', 'assembly/publish', { token: captain, data: { ...publishData(), colour: 'red' } });
+  const response = await send(app, 'POST', 'assembly/publish', {
+    token: captain,
+    data: { ...publishData(), colour: 'red' },
+  });
   assert.is(response.status, 400);
   assert.equal(response.body.data.issues, [{ path: '', message: 'Unrecognized key: "colour"' }]);
 });

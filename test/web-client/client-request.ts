@@ -11,9 +11,19 @@ export const DEMO_PASSWORD = 'tidewatch-demo';
 export type TClientParams = Record<string, string | number | boolean | null | undefined>;
 
 /** One request as the client sends it. */
-export function send(app: TTestServer, method: string, path: string, options: { token?: string; params?: TClientParams; data?: unknown } = {}) {
-  const entries = Object.entries(options.params ?? {}).filter((entry): entry is [string, string | number | boolean] => entry[1] !== null && entry[1] !== undefined);
-  const query = entries.length > 0 ? `?${new URLSearchParams(entries.map(([key, value]): [string, string] => [key, String(value)]))}` : '';
+export function send(
+  app: TTestServer,
+  method: string,
+  path: string,
+  options: { token?: string; params?: TClientParams; data?: unknown } = {},
+) {
+  const entries = Object.entries(options.params ?? {}).filter(
+    (entry): entry is [string, string | number | boolean] => entry[1] !== null && entry[1] !== undefined,
+  );
+  const query =
+    entries.length > 0
+      ? `?${new URLSearchParams(entries.map(([key, value]): [string, string] => [key, String(value)]))}`
+      : '';
   return rest(app.url, method, `/api/${path}${query}`, {
     headers: options.token ? { 'x-access-token': options.token } : {},
     ...(options.data !== undefined && { body: options.data }),

@@ -17,7 +17,9 @@ import * as assert from 'uvu/assert';
 import { startTestServer, type TTestServer } from '../support/helpers';
 import { send, signIn } from './client-request';
 
-const Client = suite<{ app: TTestServer; captain: string; deckhand: string }>('web client: forks (cloningUuid) and likes switched off');
+const Client = suite<{ app: TTestServer; captain: string; deckhand: string }>(
+  'web client: forks (cloningUuid) and likes switched off',
+);
 
 Client.before(async (context) => {
   context.app = await startTestServer({ SEED_DEMO: true });
@@ -28,34 +30,43 @@ Client.after(async ({ app }) => app.stop());
 
 /** The newest public assembly of the demo captain, as Browse.vue lists it. */
 async function captainsAssembly(app: TTestServer): Promise<string> {
-  const page = await send(app, 'GET', 'assembly/list', { params: { page: 1, pageSize: 6, sortField: 'createdTime', sortOrder: 'desc' } });
+  const page = await send(app, 'GET', 'assembly/list', {
+    params: { page: 1, pageSize: 6, sortField: 'createdTime', sortOrder: 'desc' },
+  });
   return page.body.data.data.find((item: { username: string }) => item.username === 'captain').uuid;
 }
 
-Client('Detail.vue: a fork shows its credit chip, which leads to the original; the original counts the fork', async ({ app, deckhand }) => {
-  const original = await captainsAssembly(app);
-  // Detail.vue:99-139 getAssemblyDetail: `assemblyApi().getAssemblyItem(uuid, {password, force})` (params uuid, password).
-  const before = (await send(app, 'GET', 'assembly/item', { params: { uuid: original } })).body.data;
-  assert.is(before.cloningUuid, null, 'Detail.vue:197 v-if: no chip on an assembly that is not a fork');
-  const forked = await send(app, 'POST', 'assembly/fork', { token: deckhand, data: { uuid: original } });
-  assert.is(forked.status, 200, forked.text);
-  assert.is(forked.body.code, 200);
-  // As after publish (Publish.vue:214-218): the new uuid under `assembly.uuid`.
-  const uuid = forked.body.data['assembly.uuid'];
-  assert.is(uuid, forked.body.data.uuid);
-  const detail = await send(app, 'GET', 'assembly/item', { token: deckhand, params: { uuid } });
-  assert.is(detail.status, 200, detail.text);
-  const detailData = detail.body.data;
-  assert.is(detailData.cloningUuid, original, 'Detail.vue:198 `{{ detailData.cloningUuid }}`');
-  assert.equal([detailData.isOwner, detailData.isVisibility, detailData.username], [true, true, 'deckhand']);
-  // Detail.vue:197 `:to="/assembly/browse/${detailData.cloningUuid}/detail"`: the original's page.
-  const credited = await send(app, 'GET', 'assembly/item', { params: { uuid: detailData.cloningUuid } });
-  assert.equal([credited.status, credited.body.data.uuid, credited.body.data.isVisibility], [200, original, true]);
-  assert.is(credited.body.data.forkCount, before.forkCount + 1, 'the original counts the fork');
-  // Browse.vue's cards are the list items: forkCount is there too.
-  const card = (await send(app, 'GET', 'assembly/list', { params: { page: 1, pageSize: 20, sortField: 'createdTime', sortOrder: 'desc' } })).body.data.data.find((item: { uuid: string }) => item.uuid === original);
-  assert.is(card.forkCount, before.forkCount + 1);
-});
+Client(
+  'Detail.vue: a fork shows its credit chip, which leads to the original; the original counts the fork',
+  async ({ app, deckhand }) => {
+    const original = await captainsAssembly(app);
+    // Detail.vue:99-139 getAssemblyDetail: `assemblyApi().getAssemblyItem(uuid, {password, force})` (params uuid, password).
+    const before = (await send(app, 'GET', 'assembly/item', { params: { uuid: original } })).body.data;
+    assert.is(before.cloningUuid, null, 'Detail.vue:197 v-if: no chip on an assembly that is not a fork');
+    const forked = await send(app, 'POST', 'assembly/fork', { token: deckhand, data: { uuid: original } });
+    assert.is(forked.status, 200, forked.text);
+    assert.is(forked.body.code, 200);
+    // As after publish (Publish.vue:214-218): the new uuid under `assembly.uuid`.
+    const uuid = forked.body.data['assembly.uuid'];
+    assert.is(uuid, forked.body.data.uuid);
+    const detail = await send(app, 'GET', 'assembly/item', { token: deckhand, params: { uuid } });
+    assert.is(detail.status, 200, detail.text);
+    const detailData = detail.body.data;
+    assert.is(detailData.cloningUuid, original, 'Detail.vue:198 `{{ detailData.cloningUuid }}`');
+    assert.equal([detailData.isOwner, detailData.isVisibility, detailData.username], [true, true, 'deckhand']);
+    // Detail.vue:197 `:to="/assembly/browse/${detailData.cloningUuid}/detail"`: the original's page.
+    const credited = await send(app, 'GET', 'assembly/item', { params: { uuid: detailData.cloningUuid } });
+    assert.equal([credited.status, credited.body.data.uuid, credited.body.data.isVisibility], [200, original, true]);
+    assert.is(credited.body.data.forkCount, before.forkCount + 1, 'the original counts the fork');
+    // Browse.vue's cards are the list items: forkCount is there too.
+    const card = (
+      await send(app, 'GET', 'assembly/list', {
+        params: { page: 1, pageSize: 20, sortField: 'createdTime', sortOrder: 'desc' },
+      })
+    ).body.data.data.find((item: { uuid: string }) => item.uuid === original);
+    assert.is(card.forkCount, before.forkCount + 1);
+  },
+);
 
 Client('workshop/Index.vue and Publish.vue edit a fork as their own: the credit stays', async ({ app, deckhand }) => {
   const original = await captainsAssembly(app);
@@ -68,7 +79,12 @@ Client('workshop/Index.vue and Publish.vue edit a fork as their own: the credit 
     uuid,
     name: `${shareData.name} (my take)`,
     description: shareData.description,
-    assembly: { visibility: 'publicly', tags: shareData.tags, attr: { ...shareData.assembly.attr, password: '' }, data: shareData.assembly.data },
+    assembly: {
+      visibility: 'publicly',
+      tags: shareData.tags,
+      attr: { ...shareData.assembly.attr, password: '' },
+      data: shareData.assembly.data,
+    },
     wheel: { attr: shareData.wheel.attr, data: shareData.wheel.data },
     warehouse: { attr: shareData.warehouse.attr, data: shareData.warehouse.data },
   };
@@ -76,7 +92,11 @@ Client('workshop/Index.vue and Publish.vue edit a fork as their own: the credit 
   assert.is(edited.status, 200, edited.text);
   const after = (await send(app, 'GET', 'assembly/item', { params: { uuid } })).body.data;
   assert.equal([after.name, after.cloningUuid], [`${shareData.name} (my take)`, original]);
-  assert.is.not((await send(app, 'GET', 'assembly/item', { params: { uuid: original } })).body.data.name, after.name, 'the original is untouched');
+  assert.is.not(
+    (await send(app, 'GET', 'assembly/item', { params: { uuid: original } })).body.data.name,
+    after.name,
+    'the original is untouched',
+  );
 });
 
 Client('errors of a fork in the envelope the views translate (basic.tips.<code>)', async ({ app, deckhand }) => {
@@ -91,28 +111,40 @@ Client('errors of a fork in the envelope the views translate (basic.tips.<code>)
   }
 });
 
-Client('"Enable likes" off: Detail.vue hides the LikeWidget; a toggle sent anyway is a 403; existing likes stay counted', async ({ app, captain, deckhand }) => {
-  const uuid = await captainsAssembly(app);
-  const count = async () => (await send(app, 'GET', `likes/count?targetType=assembly&targetId=${uuid}`)).body.data.likeCount;
-  const likes = await count();
-  // AssemblySettingPanel.vue:68-99: the settings read with GET assembly/attr, the switch flipped, posted with the uuid.
-  const form = (await send(app, 'GET', 'assembly/attr', { token: captain, params: { uuid } })).body.data.data;
-  form.assembly.attr.isLike = false;
-  if (form.assembly.attr.password === '') delete form.assembly.attr.password;
-  const saved = await send(app, 'POST', 'assembly/attr/edit', { token: captain, data: { uuid, ...form } });
-  assert.is(saved.status, 200, saved.text);
-  const detailData = (await send(app, 'GET', 'assembly/item', { token: deckhand, params: { uuid } })).body.data;
-  assert.is(detailData.assembly.attr.isLike, false, 'Detail.vue:208 v-if: no LikeWidget');
-  const other = await send(app, 'POST', 'user/signup', { data: { username: 'forkfan', email: 'forkfan@example.test', password: 'correct horse battery' } });
-  assert.is(other.status, 200, other.text);
-  const toggled = await send(app, 'POST', 'likes/toggle', { token: other.body.data.token, data: { userId: other.body.data.userId, targetType: 'assembly', targetId: uuid } });
-  assert.equal([toggled.status, toggled.body.code, toggled.body.data.key], [403, 403, 'assembly.likesDisabled']);
-  assert.is(await count(), likes, 'existing likes stay counted');
-  // Switched back on, the widget works again.
-  form.assembly.attr.isLike = true;
-  assert.is((await send(app, 'POST', 'assembly/attr/edit', { token: captain, data: { uuid, ...form } })).status, 200);
-  const again = await send(app, 'POST', 'likes/toggle', { token: other.body.data.token, data: { targetType: 'assembly', targetId: uuid } });
-  assert.equal([again.status, again.body.data.isLiked, again.body.data.likeCount], [200, true, likes + 1]);
-});
+Client(
+  '"Enable likes" off: Detail.vue hides the LikeWidget; a toggle sent anyway is a 403; existing likes stay counted',
+  async ({ app, captain, deckhand }) => {
+    const uuid = await captainsAssembly(app);
+    const count = async () =>
+      (await send(app, 'GET', `likes/count?targetType=assembly&targetId=${uuid}`)).body.data.likeCount;
+    const likes = await count();
+    // AssemblySettingPanel.vue:68-99: the settings read with GET assembly/attr, the switch flipped, posted with the uuid.
+    const form = (await send(app, 'GET', 'assembly/attr', { token: captain, params: { uuid } })).body.data.data;
+    form.assembly.attr.isLike = false;
+    if (form.assembly.attr.password === '') delete form.assembly.attr.password;
+    const saved = await send(app, 'POST', 'assembly/attr/edit', { token: captain, data: { uuid, ...form } });
+    assert.is(saved.status, 200, saved.text);
+    const detailData = (await send(app, 'GET', 'assembly/item', { token: deckhand, params: { uuid } })).body.data;
+    assert.is(detailData.assembly.attr.isLike, false, 'Detail.vue:208 v-if: no LikeWidget');
+    const other = await send(app, 'POST', 'user/signup', {
+      data: { username: 'forkfan', email: 'forkfan@example.test', password: 'correct horse battery' },
+    });
+    assert.is(other.status, 200, other.text);
+    const toggled = await send(app, 'POST', 'likes/toggle', {
+      token: other.body.data.token,
+      data: { userId: other.body.data.userId, targetType: 'assembly', targetId: uuid },
+    });
+    assert.equal([toggled.status, toggled.body.code, toggled.body.data.key], [403, 403, 'assembly.likesDisabled']);
+    assert.is(await count(), likes, 'existing likes stay counted');
+    // Switched back on, the widget works again.
+    form.assembly.attr.isLike = true;
+    assert.is((await send(app, 'POST', 'assembly/attr/edit', { token: captain, data: { uuid, ...form } })).status, 200);
+    const again = await send(app, 'POST', 'likes/toggle', {
+      token: other.body.data.token,
+      data: { targetType: 'assembly', targetId: uuid },
+    });
+    assert.equal([again.status, again.body.data.isLiked, again.body.data.likeCount], [200, true, likes + 1]);
+  },
+);
 
 Client.run();

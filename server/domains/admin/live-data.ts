@@ -5,7 +5,14 @@ import { ZDropUpsertInput, ZDropUpsertResult } from '../drop/schemas';
 import { upsertWarReference } from '../war/reference';
 import { thinWarSnapshots } from '../war/retention';
 import { recordSnapshots } from '../war/snapshots';
-import { ZSnapshotInput, ZSnapshotRecorded, ZThinInput, ZThinResult, ZWarReferenceInput, ZWarReferenceResult } from '../war/schemas';
+import {
+  ZSnapshotInput,
+  ZSnapshotRecorded,
+  ZThinInput,
+  ZThinResult,
+  ZWarReferenceInput,
+  ZWarReferenceResult,
+} from '../war/schemas';
 import { adminProcedure, router } from '../../trpc';
 
 export const dropAdminRouter = router({
@@ -47,7 +54,8 @@ export const warAdminRouter = router({
         tags: ['admin'],
         protect: true,
         summary: 'Record one war snapshot (zone control, company scores, hotspots)',
-        description: 'Unknown season, zone or company, a capturedAt outside the season or already recorded: 400, nothing written.',
+        description:
+          'Unknown season, zone or company, a capturedAt outside the season or already recorded: 400, nothing written.',
       },
     })
     .input(ZSnapshotInput)
@@ -69,7 +77,9 @@ export const warAdminRouter = router({
     })
     .input(ZThinInput)
     .output(ZThinResult)
-    .mutation(({ input, ctx }) => thinWarSnapshots(ctx.deps, { olderThanDays: input.olderThanDays ?? ctx.deps.config.WAR_THIN_AFTER_DAYS })),
+    .mutation(({ input, ctx }) =>
+      thinWarSnapshots(ctx.deps, { olderThanDays: input.olderThanDays ?? ctx.deps.config.WAR_THIN_AFTER_DAYS }),
+    ),
 });
 
 export const calendarAdminRouter = router({

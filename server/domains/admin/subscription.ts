@@ -1,6 +1,12 @@
 import { transaction } from '../../../db/transaction';
 import { ZNoInput } from '../../schemas';
-import { importSubscriptionCatalog, setGoal, upsertPayType, upsertPlan, upsertTier } from '../subscription/catalog-writes';
+import {
+  importSubscriptionCatalog,
+  setGoal,
+  upsertPayType,
+  upsertPlan,
+  upsertTier,
+} from '../subscription/catalog-writes';
 import { toMinor } from '../subscription/money';
 import { expirePendingOrders, getOrder } from '../subscription/order-reads';
 import { confirmOrder } from '../subscription/orders';
@@ -27,7 +33,15 @@ const tags = ['admin', 'subscription'];
 /** Plans, tiers, pay types and the goal are data, edited here; orders can be confirmed by hand. */
 export const subscriptionAdminRouter = router({
   getOrder: adminProcedure
-    .meta({ openapi: { method: 'GET', path: '/admin/subscription/orders/{orderId}', tags, protect: true, summary: 'Any order, with its owner' } })
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/admin/subscription/orders/{orderId}',
+        tags,
+        protect: true,
+        summary: 'Any order, with its owner',
+      },
+    })
     .input(ZOrderRef)
     .output(ZAdminOrder)
     .query(({ input, ctx }) => getOrder(ctx.deps, { orderId: input.orderId })),
@@ -62,13 +76,27 @@ export const subscriptionAdminRouter = router({
     .mutation(async ({ ctx }) => ({ expired: await expirePendingOrders(ctx.deps) })),
 
   putPlan: adminProcedure
-    .meta({ openapi: { method: 'PUT', path: '/admin/subscription/plans/{planId}', tags, protect: true, summary: 'Create or replace a plan' } })
+    .meta({
+      openapi: {
+        method: 'PUT',
+        path: '/admin/subscription/plans/{planId}',
+        tags,
+        protect: true,
+        summary: 'Create or replace a plan',
+      },
+    })
     .input(ZPutPlan)
     .output(ZPutPlanResult)
     .mutation(async ({ input, ctx }) => {
       const { planId, ...plan } = input;
       await upsertPlan(ctx.deps, input);
-      return { planId, name: plan.name, description: plan.description ?? null, position: plan.position ?? 0, active: plan.active ?? true };
+      return {
+        planId,
+        name: plan.name,
+        description: plan.description ?? null,
+        position: plan.position ?? 0,
+        active: plan.active ?? true,
+      };
     }),
 
   putTier: adminProcedure
@@ -87,7 +115,14 @@ export const subscriptionAdminRouter = router({
     .mutation(async ({ input, ctx }) => {
       const { tierId, price, ...tier } = input;
       await upsertTier(ctx.deps, { ...tier, tierId, priceMinor: toMinor(price)! });
-      return { tierId, ...tier, price, description: tier.description ?? null, position: tier.position ?? 0, active: tier.active ?? true };
+      return {
+        tierId,
+        ...tier,
+        price,
+        description: tier.description ?? null,
+        position: tier.position ?? 0,
+        active: tier.active ?? true,
+      };
     }),
 
   putPayType: adminProcedure
@@ -109,7 +144,15 @@ export const subscriptionAdminRouter = router({
     }),
 
   putGoal: adminProcedure
-    .meta({ openapi: { method: 'PUT', path: '/admin/subscription/goal', tags, protect: true, summary: 'Set the monthly goal' } })
+    .meta({
+      openapi: {
+        method: 'PUT',
+        path: '/admin/subscription/goal',
+        tags,
+        protect: true,
+        summary: 'Set the monthly goal',
+      },
+    })
     .input(ZGoalWrite)
     .output(ZGoalResult)
     .mutation(async ({ input, ctx }) => {
@@ -124,10 +167,13 @@ export const subscriptionAdminRouter = router({
         path: '/admin/subscription/import',
         tags,
         protect: true,
-        summary: 'Upsert plans with tiers, pay types and the goal in one transaction (the CLI import uses the same code)',
+        summary:
+          'Upsert plans with tiers, pay types and the goal in one transaction (the CLI import uses the same code)',
       },
     })
     .input(ZCatalogImport.prefault({}))
     .output(ZImportCounts)
-    .mutation(({ input, ctx }) => transaction(ctx.db, (tx) => importSubscriptionCatalog({ ...ctx.deps, db: tx }, input))),
+    .mutation(({ input, ctx }) =>
+      transaction(ctx.db, (tx) => importSubscriptionCatalog({ ...ctx.deps, db: tx }, input)),
+    ),
 });

@@ -50,7 +50,8 @@ export async function assertReadable(
   if (access.isPublic || access.creatorId === viewerId) return;
   const passwordHash = access.passwordHash;
   if (passwordHash === null) throw new AppError('FORBIDDEN', 'This assembly is private');
-  if (password === undefined || password === '') throw new AppError('FORBIDDEN', 'This assembly is private: a password is required');
+  if (password === undefined || password === '')
+    throw new AppError('FORBIDDEN', 'This assembly is private: a password is required');
   if (!(await guesses(uuid, () => verifySharedSecret(passwordHash, password)))) {
     throw new AppError('FORBIDDEN', 'Wrong password for this private assembly');
   }
@@ -62,8 +63,12 @@ export async function assertReadable(
  */
 export function assertPasswordFits(isPublic: boolean, password: string | null | undefined): void {
   if (isPublic && typeof password === 'string') {
-    throw new AppError('BAD_REQUEST', 'Invalid input: password: only a private assembly (isPublic: false) can have a password', {
-      issues: [{ path: 'password', message: 'only a private assembly (isPublic: false) can have a password' }],
-    });
+    throw new AppError(
+      'BAD_REQUEST',
+      'Invalid input: password: only a private assembly (isPublic: false) can have a password',
+      {
+        issues: [{ path: 'password', message: 'only a private assembly (isPublic: false) can have a password' }],
+      },
+    );
   }
 }

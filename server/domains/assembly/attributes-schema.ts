@@ -21,7 +21,9 @@ export const ZJsonObject = z
 
 /** A way a loadout breaks the catalog's rules (loadout.ts: loadoutProblems). */
 const ZProblem = z.object({
-  code: z.enum(['unknownHull', 'unknownItem', 'wrongItemType', 'unknownSlot', 'slotOverfilled', 'hullTooSmall']).meta({ description: 'The kind of problem' }),
+  code: z
+    .enum(['unknownHull', 'unknownItem', 'wrongItemType', 'unknownSlot', 'slotOverfilled', 'hullTooSmall'])
+    .meta({ description: 'The kind of problem' }),
   path: z.string().meta({ description: 'Where in the loadout, e.g. `weapons[2].itemId`' }),
   message: z.string().meta({ description: 'The problem in words' }),
 });
@@ -29,7 +31,11 @@ export type TProblem = z.infer<typeof ZProblem>;
 export type TProblemCode = TProblem['code'];
 
 /** A figure of the catalog, null when the catalog does not give it. */
-const figure = (description: string) => z.number().nullable().meta({ description: `${description}; null when the catalog lacks it` });
+const figure = (description: string) =>
+  z
+    .number()
+    .nullable()
+    .meta({ description: `${description}; null when the catalog lacks it` });
 
 export const ZAttributes = z.object({
   uuid: z.string().meta({ description: 'The assembly' }),
@@ -42,9 +48,15 @@ export const ZAttributes = z.object({
       hitpoints: figure('Hull hitpoints'),
       braceStrength: figure('Brace strength'),
       sailSpeed: z
-        .object({ halfSail: figure('Speed at half sail'), fullSail: figure('Speed at full sail'), travelSail: figure('Speed at travel sail') })
+        .object({
+          halfSail: figure('Speed at half sail'),
+          fullSail: figure('Speed at full sail'),
+          travelSail: figure('Speed at travel sail'),
+        })
         .meta({ description: 'Speeds by sail setting' }),
-      cargo: z.object({ cargoSlots: figure('Cargo slots'), cargoMaxWeight: figure('Cargo weight limit') }).meta({ description: 'Cargo capacity' }),
+      cargo: z
+        .object({ cargoSlots: figure('Cargo slots'), cargoMaxWeight: figure('Cargo weight limit') })
+        .meta({ description: 'Cargo capacity' }),
     })
     .nullable()
     .meta({ description: 'The hull and its figures; null when the hull is not in the catalog' }),
@@ -52,7 +64,9 @@ export const ZAttributes = z.object({
     .object({
       itemId: z.string().meta({ description: 'Catalog id of the armor' }),
       armor: figure('Armor points'),
-      damageMitigation: z.record(z.string(), z.number()).meta({ description: 'Damage reduction by damage type, as the catalog gives it' }),
+      damageMitigation: z
+        .record(z.string(), z.number())
+        .meta({ description: 'Damage reduction by damage type, as the catalog gives it' }),
     })
     .nullable()
     .meta({ description: 'The armor and its figures; null without armor' }),
@@ -61,12 +75,17 @@ export const ZAttributes = z.object({
       z.object({
         slot: z.string().meta({ description: 'Slot kind the weapon is mounted in' }),
         itemId: z.string().meta({ description: 'Catalog id of the weapon' }),
-        type: z.string().nullable().meta({ description: 'Weapon type (culverin, long gun, mortar...); null when unknown' }),
+        type: z
+          .string()
+          .nullable()
+          .meta({ description: 'Weapon type (culverin, long gun, mortar...); null when unknown' }),
         gunPorts: z.number().meta({ description: 'Mounts of this weapon in the slot (the hull gives them)' }),
         damagePerShot: figure('Damage of one projectile'),
         projectilesPerShot: figure('Projectiles per shot'),
         reloadSeconds: figure('Seconds between shots'),
-        damagePerSecond: z.number().meta({ description: 'damagePerShot × projectilesPerShot / reloadSeconds, for one mount' }),
+        damagePerSecond: z
+          .number()
+          .meta({ description: 'damagePerShot × projectilesPerShot / reloadSeconds, for one mount' }),
         slotDamagePerSecond: z.number().meta({ description: 'damagePerSecond × gunPorts' }),
         optimalRange: figure('Optimal range'),
       }),
@@ -83,7 +102,10 @@ export const ZAttributes = z.object({
     })
     .meta({ description: 'Damage per second by side (sum of slotDamagePerSecond)' }),
   optimalRange: z
-    .object({ min: z.number().meta({ description: 'Shortest optimal range of the weapons' }), max: z.number().meta({ description: 'Longest optimal range of the weapons' }) })
+    .object({
+      min: z.number().meta({ description: 'Shortest optimal range of the weapons' }),
+      max: z.number().meta({ description: 'Longest optimal range of the weapons' }),
+    })
     .nullable()
     .meta({ description: 'Range band of the weapons; null when no weapon gives one' }),
   weight: z.number().meta({ description: 'Total weight of the mounted items' }),
@@ -101,11 +123,23 @@ export const ZAttributes = z.object({
   data: z
     .object({
       assembly: z
-        .object({ visibility: z.enum(VISIBILITIES).meta({ description: 'publicly or private' }), attr: ZJsonObject.meta({ description: 'Display settings (password always empty)' }) })
+        .object({
+          visibility: z.enum(VISIBILITIES).meta({ description: 'publicly or private' }),
+          attr: ZJsonObject.meta({ description: 'Display settings (password always empty)' }),
+        })
         .meta({ description: 'Visibility and display settings' }),
-      wheel: z.object({ attr: ZJsonObject.meta({ description: "The wheel's settings as stored" }) }).meta({ description: "The web client's wheel settings" }),
-      warehouse: z.object({ attr: ZJsonObject.meta({ description: "The warehouse's settings as stored" }) }).meta({ description: "The web client's warehouse settings" }),
-      password: z.boolean().meta({ description: 'The assembly has a password (never the password itself; assembly.attr.password is always empty)' }),
+      wheel: z
+        .object({ attr: ZJsonObject.meta({ description: "The wheel's settings as stored" }) })
+        .meta({ description: "The web client's wheel settings" }),
+      warehouse: z
+        .object({ attr: ZJsonObject.meta({ description: "The warehouse's settings as stored" }) })
+        .meta({ description: "The web client's warehouse settings" }),
+      password: z
+        .boolean()
+        .meta({
+          description:
+            'The assembly has a password (never the password itself; assembly.attr.password is always empty)',
+        }),
     })
     .meta({ description: "The web client's settings of the assembly, as its settings panel reads them" }),
 });

@@ -41,12 +41,18 @@ export function loadoutFromClient(data: TClientLoadout): { loadout: TLoadout; pr
   (data.weaponSlots ?? []).forEach((slot, i) => {
     if (!slot?.id) return;
     const direction = data.weaponDirections?.[i];
-    if (!direction) problems.push({ path: ['weaponDirections', i], message: `is required: weaponSlots[${i}] holds ${slot.id}` });
+    if (!direction)
+      problems.push({ path: ['weaponDirections', i], message: `is required: weaponSlots[${i}] holds ${slot.id}` });
     else weapons.push({ slot: direction, itemId: slot.id });
   });
   for (const itemId of ids(data.secondaryWeaponSlots)) weapons.push({ slot: 'auxiliaryWeapon', itemId });
   return {
-    loadout: { shipId: data.shipSlot.id, weapons, armor: data.armorSlot?.id ?? null, furnitures: ids(data.displaySlots) },
+    loadout: {
+      shipId: data.shipSlot.id,
+      weapons,
+      armor: data.armorSlot?.id ?? null,
+      furnitures: ids(data.displaySlots),
+    },
     problems,
   };
 }
@@ -58,7 +64,9 @@ export function clientDataOf(loadout: TLoadout): Record<string, unknown> {
     shipSlot: { id: loadout.shipId },
     weaponSlots: main.map((weapon) => ({ id: weapon.itemId })),
     weaponDirections: main.map((weapon) => weapon.slot),
-    secondaryWeaponSlots: loadout.weapons.filter((weapon) => weapon.slot === 'auxiliaryWeapon').map((weapon) => ({ id: weapon.itemId })),
+    secondaryWeaponSlots: loadout.weapons
+      .filter((weapon) => weapon.slot === 'auxiliaryWeapon')
+      .map((weapon) => ({ id: weapon.itemId })),
     armorSlot: loadout.armor ? { id: loadout.armor } : null,
     displaySlots: loadout.furnitures.map((id) => ({ id })),
   };

@@ -17,15 +17,27 @@ export const ZClientJson = zJson({ maxChars: MAX_CLIENT_JSON }).meta({
   description: `Kept verbatim and answered back; not interpreted by Tidewatch. Plain JSON, at most ${MAX_JSON_DEPTH} levels deep and ${MAX_CLIENT_JSON} characters`,
 });
 /** A slot of the client's loadout (ClientSlot in the OpenAPI document): an item, or null for an empty slot. */
-export const ZSlotRef = z.strictObject({ id: ZCatalogId.nullable().meta({ description: 'Catalog id of the item in the slot; null for an empty slot' }) }).nullable();
+export const ZSlotRef = z
+  .strictObject({
+    id: ZCatalogId.nullable().meta({ description: 'Catalog id of the item in the slot; null for an empty slot' }),
+  })
+  .nullable();
 const ZSlotRefs = z.array(ZSlotRef).max(20, 'at most 20 slots');
 const ZVersion = zText({ max: 32 }).meta({ description: "The web client's version of this form" });
 
 /** The client's loadout (`assembly.data`): mapped onto shipId, weapons, armor and furnitures (client-format.ts), and kept verbatim. */
 export const ZClientLoadout = z.strictObject({
-  shipSlot: z.strictObject({ id: ZCatalogId.meta({ description: 'Catalog id of the hull' }) }).meta({ description: 'The hull (shipId)' }),
-  weaponSlots: ZSlotRefs.optional().meta({ description: 'Weapons; weaponSlots[i] goes in the slot kind weaponDirections[i]' }),
-  weaponDirections: z.array(z.enum(WEAPON_SLOT_KINDS).nullable()).max(20, 'at most 20 slots').optional().meta({ description: 'The slot kind of each entry of weaponSlots, in the same order' }),
+  shipSlot: z
+    .strictObject({ id: ZCatalogId.meta({ description: 'Catalog id of the hull' }) })
+    .meta({ description: 'The hull (shipId)' }),
+  weaponSlots: ZSlotRefs.optional().meta({
+    description: 'Weapons; weaponSlots[i] goes in the slot kind weaponDirections[i]',
+  }),
+  weaponDirections: z
+    .array(z.enum(WEAPON_SLOT_KINDS).nullable())
+    .max(20, 'at most 20 slots')
+    .optional()
+    .meta({ description: 'The slot kind of each entry of weaponSlots, in the same order' }),
   secondaryWeaponSlots: ZSlotRefs.optional().meta({ description: 'Weapons of the auxiliaryWeapon slot kind' }),
   armorSlot: ZSlotRef.optional().meta({ description: 'The armor' }),
   displaySlots: ZSlotRefs.optional().meta({ description: 'The furniture (furnitures)' }),
@@ -44,19 +56,33 @@ export const ZClientAttr = z.strictObject({
     .union([z.string(), z.number().transform(String)])
     .nullable()
     .optional()
-    .meta({ description: "The access password (private assemblies only). '' or absent: none on publish, unchanged on edit; null: removed" }),
-  assemblyUseVersion: ZVersion.optional().meta({ description: 'The version of the web client that saved the assembly' }),
-  language: z.union([zText({ max: 16 }), z.array(zText({ max: 16 })).max(20)]).optional().meta({ description: 'Language(s) of the item names shown, as the web client sets them' }),
+    .meta({
+      description:
+        "The access password (private assemblies only). '' or absent: none on publish, unchanged on edit; null: removed",
+    }),
+  assemblyUseVersion: ZVersion.optional().meta({
+    description: 'The version of the web client that saved the assembly',
+  }),
+  language: z
+    .union([zText({ max: 16 }), z.array(zText({ max: 16 })).max(20)])
+    .optional()
+    .meta({ description: 'Language(s) of the item names shown, as the web client sets them' }),
   isComment: z.boolean().optional().meta({ description: 'Stored and answered; comments are not served yet' }),
   isLike: z.boolean().optional().meta({ description: 'Likes are on; false switches them off for this assembly' }),
   isShowItemName: z.boolean().optional().meta({ description: 'Show item names on the loadout picture' }),
   isFullName: z.boolean().optional().meta({ description: 'Show full item names rather than short ones' }),
   isAnonymous: z.boolean().optional().meta({ description: "Answers hide the creator (userId null, username '')" }),
-  backgroundPresentation: zText({ max: 2048 }).nullable().optional().meta({ description: 'Background of the loadout picture, as the web client stores it' }),
+  backgroundPresentation: zText({ max: 2048 })
+    .nullable()
+    .optional()
+    .meta({ description: 'Background of the loadout picture, as the web client stores it' }),
 });
 
 export const ZClientAssembly = z.strictObject({
-  visibility: z.enum(VISIBILITIES, { error: 'must be publicly or private' }).optional().meta({ description: 'publicly (isPublic true, the default) or private' }),
+  visibility: z
+    .enum(VISIBILITIES, { error: 'must be publicly or private' })
+    .optional()
+    .meta({ description: 'publicly (isPublic true, the default) or private' }),
   tags: ZTags.optional().meta({ description: 'Up to 10 tags (replaces the top-level tags when both are given)' }),
   attr: ZClientAttr.optional(),
   data: ZClientLoadout.optional(),
@@ -65,7 +91,10 @@ export const ZClientAssembly = z.strictObject({
 const ZClientPart = (version: string) =>
   z
     .strictObject({
-      attr: z.strictObject({ [version]: ZVersion.optional() }).optional().meta({ description: `Its settings: only ${version}` }),
+      attr: z
+        .strictObject({ [version]: ZVersion.optional() })
+        .optional()
+        .meta({ description: `Its settings: only ${version}` }),
       data: ZClientJson.optional(),
     })
     .meta({ description: 'Kept verbatim and answered back' });
@@ -76,12 +105,19 @@ export const ZClientWarehouse = ZClientPart('warehouseUseVersion');
 
 /** The client's fields of publish and edit (beside name, description and tags, which the contract has too). */
 export const clientFields = {
-  assembly: ZClientAssembly.optional().meta({ description: "The web client's form: visibility, tags, attr (display settings and password), data (its loadout)" }),
+  assembly: ZClientAssembly.optional().meta({
+    description: "The web client's form: visibility, tags, attr (display settings and password), data (its loadout)",
+  }),
   wheel: ZClientWheel.optional(),
   warehouse: ZClientWarehouse.optional(),
 };
 
-export type TClientForm = { assembly?: z.infer<typeof ZClientAssembly>; wheel?: z.infer<typeof ZClientWheel>; warehouse?: z.infer<typeof ZClientWarehouse>; tags?: string[] };
+export type TClientForm = {
+  assembly?: z.infer<typeof ZClientAssembly>;
+  wheel?: z.infer<typeof ZClientWheel>;
+  warehouse?: z.infer<typeof ZClientWarehouse>;
+  tags?: string[];
+};
 
 /**
  * The one normalisation of the client's form (issue 18): its loadout to ours (a weapon without a
@@ -103,12 +139,18 @@ export function fromClientForm(form: TClientForm, ctx: z.RefinementCtx, onEdit: 
     } else if (password !== undefined && password !== '') {
       const checked = ZAssemblyPassword.safeParse(password);
       if (checked.success) out.password = checked.data;
-      else ctx.addIssue({ code: 'custom', path: ['assembly', 'attr', 'password'], message: checked.error.issues[0]!.message });
+      else
+        ctx.addIssue({
+          code: 'custom',
+          path: ['assembly', 'attr', 'password'],
+          message: checked.error.issues[0]!.message,
+        });
     }
   }
   if (assembly?.data !== undefined) {
     const { loadout, problems } = loadoutFromClient(assembly.data as TClientLoadout);
-    for (const problem of problems) ctx.addIssue({ code: 'custom', path: ['assembly', 'data', ...problem.path], message: problem.message });
+    for (const problem of problems)
+      ctx.addIssue({ code: 'custom', path: ['assembly', 'data', ...problem.path], message: problem.message });
     Object.assign(out, loadout);
     client.data = assembly.data as Record<string, unknown>;
   }
@@ -126,15 +168,29 @@ export function fromClientForm(form: TClientForm, ctx: z.RefinementCtx, onEdit: 
 export const ZAttributesEditInput = z
   .strictObject({
     uuid: ZAssemblyUuid,
-    assembly: ZClientAssembly.pick({ visibility: true, attr: true }).optional().meta({ description: 'visibility and the display settings (attr; attr.password as on edit)' }),
+    assembly: ZClientAssembly.pick({ visibility: true, attr: true })
+      .optional()
+      .meta({ description: 'visibility and the display settings (attr; attr.password as on edit)' }),
     wheel: ZClientWheel.pick({ attr: true }).optional(),
     warehouse: ZClientWarehouse.pick({ attr: true }).optional(),
-    password: z.boolean().optional().meta({ description: 'What GET /assembly/attr answers (whether there is a password), sent back by the web client: ignored' }),
-    ifMatch: z.string().min(1, 'must not be empty').max(1024, 'must be at most 1024 characters').optional().meta({ description: 'As on POST /assembly/edit (or the If-Match header)' }),
+    password: z
+      .boolean()
+      .optional()
+      .meta({
+        description:
+          'What GET /assembly/attr answers (whether there is a password), sent back by the web client: ignored',
+      }),
+    ifMatch: z
+      .string()
+      .min(1, 'must not be empty')
+      .max(1024, 'must be at most 1024 characters')
+      .optional()
+      .meta({ description: 'As on POST /assembly/edit (or the If-Match header)' }),
   })
   .transform((input, ctx): { uuid: string; data: TAssemblyPatch; ifMatch?: string } => {
     const { uuid, assembly, wheel, warehouse, ifMatch } = input;
-    if (assembly === undefined && wheel === undefined && warehouse === undefined) ctx.addIssue({ code: 'custom', path: ['assembly'], message: 'give assembly, wheel or warehouse' });
+    if (assembly === undefined && wheel === undefined && warehouse === undefined)
+      ctx.addIssue({ code: 'custom', path: ['assembly'], message: 'give assembly, wheel or warehouse' });
     const { client, ...patch } = fromClientForm({ assembly }, ctx, true);
     const settings: NonNullable<TAssemblyPatch['settings']> = {};
     if (client?.attr !== undefined) settings.attr = client.attr;
@@ -150,7 +206,12 @@ export type TListOrder = (typeof LIST_ORDERS)[number];
 
 /** The web client's sortField values and our sorts (a null-prototype map: sortField is the user's). */
 const SORT_FIELDS: Readonly<Record<string, TListSort>> = Object.freeze(
-  Object.assign(Object.create(null) as Record<string, TListSort>, { createdTime: 'latest', likes: 'hottest', rating: 'rating', updatedTime: 'updated' }),
+  Object.assign(Object.create(null) as Record<string, TListSort>, {
+    createdTime: 'latest',
+    likes: 'hottest',
+    rating: 'rating',
+    updatedTime: 'updated',
+  }),
 );
 
 /** The sort a client's sortField names, or undefined when it names none (`__proto__` included). */
@@ -172,7 +233,10 @@ const zDateBound = () =>
       if (value === undefined || value === '' || value === 'null') return undefined;
       const ms = DATE_BOUND.test(value) ? Date.parse(value) : NaN;
       if (Number.isNaN(ms)) {
-        ctx.addIssue({ code: 'custom', message: 'must be a date (YYYY-MM-DD) or an ISO 8601 instant with its offset (2025-03-01T00:00:00.000Z)' });
+        ctx.addIssue({
+          code: 'custom',
+          message: 'must be a date (YYYY-MM-DD) or an ISO 8601 instant with its offset (2025-03-01T00:00:00.000Z)',
+        });
         return z.NEVER;
       }
       return ms;
@@ -189,12 +253,24 @@ export const clientListFields = {
   sortField: z
     .string()
     .max(32)
-    .meta({ description: "The web client's sort: createdTime (sort=latest), likes (sort=hottest), rating or updatedTime (sort=updated)" })
+    .meta({
+      description:
+        "The web client's sort: createdTime (sort=latest), likes (sort=hottest), rating or updatedTime (sort=updated)",
+    })
     .optional(),
   // The description before optional(): the OpenAPI document shows an optional parameter's inner schema.
-  sortOrder: z.enum(LIST_ORDERS, { error: 'must be desc or asc' }).meta({ description: 'desc (the default: newest, hottest, best rated, last edited first) or asc (the same order reversed)' }).optional(),
+  sortOrder: z
+    .enum(LIST_ORDERS, { error: 'must be desc or asc' })
+    .meta({
+      description:
+        'desc (the default: newest, hottest, best rated, last edited first) or asc (the same order reversed)',
+    })
+    .optional(),
   isHasPassword: zBool()
-    .meta({ description: 'The web client\'s "list assemblies with a password" box. Lists hold public assemblies only, and an assembly with a password is private, so it changes nothing' })
+    .meta({
+      description:
+        'The web client\'s "list assemblies with a password" box. Lists hold public assemblies only, and an assembly with a password is private, so it changes nothing',
+    })
     .optional(),
   createdStart: zDateBound(),
   createdEnd: zDateBound(),
@@ -205,19 +281,24 @@ export const clientListFields = {
 /** A date range of the list, epoch ms: `from` inclusive, `until` exclusive; either may be absent. */
 export type TDateRange = { from?: number; until?: number };
 
-type TClientListQuery = { sort?: TListSort } & { [K in keyof typeof clientListFields]?: z.output<(typeof clientListFields)[K]> };
+type TClientListQuery = { sort?: TListSort } & {
+  [K in keyof typeof clientListFields]?: z.output<(typeof clientListFields)[K]>;
+};
 
 /** The checks of the client's list parameters: a sortField we offer that agrees with sort, ranges whose start is not after their end. */
 export function checkClientListQuery(input: TClientListQuery, ctx: z.RefinementCtx): void {
   if (input.sortField !== undefined) {
     const sort = sortOfField(input.sortField);
-    if (sort === undefined) ctx.addIssue({ code: 'custom', path: ['sortField'], message: `must be ${Object.keys(SORT_FIELDS).join(', ')}` });
-    else if (input.sort !== undefined && sort !== input.sort) ctx.addIssue({ code: 'custom', path: ['sortField'], message: `disagrees with sort=${input.sort}` });
+    if (sort === undefined)
+      ctx.addIssue({ code: 'custom', path: ['sortField'], message: `must be ${Object.keys(SORT_FIELDS).join(', ')}` });
+    else if (input.sort !== undefined && sort !== input.sort)
+      ctx.addIssue({ code: 'custom', path: ['sortField'], message: `disagrees with sort=${input.sort}` });
   }
   for (const field of ['created', 'updated'] as const) {
     const start = input[`${field}Start`];
     const end = input[`${field}End`];
-    if (start !== undefined && end !== undefined && start > end) ctx.addIssue({ code: 'custom', path: [`${field}Start`], message: `must not be after ${field}End` });
+    if (start !== undefined && end !== undefined && start > end)
+      ctx.addIssue({ code: 'custom', path: [`${field}Start`], message: `must not be after ${field}End` });
   }
 }
 

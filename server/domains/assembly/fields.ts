@@ -20,7 +20,10 @@ export const ZCatalogId = z
 export const ZName = zText({ min: 1, max: 80 });
 export const ZDescription = zText({ max: 2000, kind: 'multiline' });
 export const ZTags = z.array(zText({ min: 1, max: 24 })).max(10, 'at most 10 tags');
-export const ZAssemblyPassword = z.string().min(4, 'must be at least 4 characters').max(256, 'must be at most 256 characters');
+export const ZAssemblyPassword = z
+  .string()
+  .min(4, 'must be at least 4 characters')
+  .max(256, 'must be at most 256 characters');
 
 /** A loadout as the services take it: the contract's hull, weapons by slot, armor and furniture. */
 export interface TWeaponEntry {

@@ -45,7 +45,10 @@ const CLIENT_DEPTH = MAX_JSON_DEPTH + 2;
  */
 function assertCopyable(row: TRow): void {
   if (jsonProblem(clientOf(row), CLIENT_DEPTH) !== undefined) {
-    throw new AppError('CONFLICT', `This assembly holds web client JSON nested deeper than ${MAX_JSON_DEPTH} levels (stored before that limit): its creator must edit it before it can be forked`);
+    throw new AppError(
+      'CONFLICT',
+      `This assembly holds web client JSON nested deeper than ${MAX_JSON_DEPTH} levels (stored before that limit): its creator must edit it before it can be forked`,
+    );
   }
 }
 
@@ -94,7 +97,10 @@ export async function forkAssembly(
         updatedAt: now,
       });
       if (row.creatorId !== userId) {
-        await tx.update(assemblies).set({ forkCount: sql`${assemblies.forkCount} + 1` }).where(eq(assemblies.id, row.id));
+        await tx
+          .update(assemblies)
+          .set({ forkCount: sql`${assemblies.forkCount} + 1` })
+          .where(eq(assemblies.id, row.id));
       }
     });
   } catch (error) {
@@ -114,7 +120,8 @@ export async function forkAssembly(
  */
 export async function releaseForks(tx: TDb, cutoff: Date): Promise<string[]> {
   const parent = alias(assemblies, 'parent');
-  const expired = (table: typeof assemblies | typeof parent) => and(isNotNull(table.deletedAt), lt(table.deletedAt, cutoff));
+  const expired = (table: typeof assemblies | typeof parent) =>
+    and(isNotNull(table.deletedAt), lt(table.deletedAt, cutoff));
   const counted = await tx
     .select({ id: parent.id, uuid: parent.uuid, n: count() })
     .from(assemblies)
@@ -123,7 +130,10 @@ export async function releaseForks(tx: TDb, cutoff: Date): Promise<string[]> {
     .groupBy(parent.id)
     .all();
   for (const { id, n } of counted) {
-    await tx.update(assemblies).set({ forkCount: sql`max(${assemblies.forkCount} - ${n}, 0)` }).where(eq(assemblies.id, id));
+    await tx
+      .update(assemblies)
+      .set({ forkCount: sql`max(${assemblies.forkCount} - ${n}, 0)` })
+      .where(eq(assemblies.id, id));
   }
   const orphaned = await tx
     .select({ uuid: assemblies.uuid })

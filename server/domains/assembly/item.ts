@@ -14,7 +14,10 @@ export type TAssemblyCaches<K extends 'item' | 'list' = 'item' | 'list'> = { cac
 
 /** Every write calls this: the item (when known) and every cached list page are dropped. */
 export async function invalidateAssembly(deps: TAssemblyCaches, input: { uuid?: string }): Promise<void> {
-  await Promise.all([input.uuid ? deps.caches.item.invalidate(input.uuid) : undefined, deps.caches.list.invalidateAll()]);
+  await Promise.all([
+    input.uuid ? deps.caches.item.invalidate(input.uuid) : undefined,
+    deps.caches.list.invalidateAll(),
+  ]);
 }
 
 interface TCachedItem {

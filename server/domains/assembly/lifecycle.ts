@@ -16,7 +16,18 @@ import { invalidateAssembly, type TAssemblyCaches } from './item';
 import { assertValidLoadout } from './loadout';
 import type { TLoadout } from './fields';
 import type { TClientExtras } from './fields';
-import { clientOf, findActive, findRowIn, itemEtag, loadoutOf, rowsOf, selectRows, toSummary, toView, type TRow } from './queries';
+import {
+  clientOf,
+  findActive,
+  findRowIn,
+  itemEtag,
+  loadoutOf,
+  rowsOf,
+  selectRows,
+  toSummary,
+  toView,
+  type TRow,
+} from './queries';
 import type { TAssemblyDraft, TAssemblyPatch, TAssemblyView, TTrashedAssembly } from './schemas';
 
 export const TRASH_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
@@ -32,13 +43,21 @@ function normaliseTags(tags: string[] | undefined): string[] {
   return [...seen];
 }
 
-export async function publishAssembly(deps: TWriteDeps, input: { creatorId: string; draft: TAssemblyDraft }): Promise<TAssemblyView & { 'assembly.uuid': string }> {
+export async function publishAssembly(
+  deps: TWriteDeps,
+  input: { creatorId: string; draft: TAssemblyDraft },
+): Promise<TAssemblyView & { 'assembly.uuid': string }> {
   const { db } = deps;
   const now = deps.now();
   const { creatorId, draft } = input;
   const isPublic = draft.isPublic ?? true;
   assertPasswordFits(isPublic, draft.password);
-  const loadout: TLoadout = { shipId: draft.shipId, weapons: draft.weapons, armor: draft.armor ?? null, furnitures: draft.furnitures ?? [] };
+  const loadout: TLoadout = {
+    shipId: draft.shipId,
+    weapons: draft.weapons,
+    armor: draft.armor ?? null,
+    furnitures: draft.furnitures ?? [],
+  };
   await assertValidLoadout(db, loadout);
   // Hashing is slow and must stay outside any transaction.
   const passwordHash = !isPublic && draft.password ? await hashPassword(draft.password) : null;
@@ -74,7 +93,11 @@ function mergedClient(row: TRow, patch: TAssemblyPatch): TClientExtras {
   if (settings?.attr !== undefined) merged.attr = settings.attr;
   if (settings?.wheel !== undefined) merged.wheel = { ...merged.wheel, attr: settings.wheel };
   if (settings?.warehouse !== undefined) merged.warehouse = { ...merged.warehouse, attr: settings.warehouse };
-  const loadoutChanged = patch.shipId !== undefined || patch.weapons !== undefined || patch.armor !== undefined || patch.furnitures !== undefined;
+  const loadoutChanged =
+    patch.shipId !== undefined ||
+    patch.weapons !== undefined ||
+    patch.armor !== undefined ||
+    patch.furnitures !== undefined;
   if (loadoutChanged && patch.client?.data === undefined) delete merged.data;
   return merged;
 }
@@ -93,10 +116,19 @@ function mergedLoadout(row: TRow, patch: TAssemblyPatch): TLoadout {
  * What an edit requires of the assembly as it is: the creator's, the client's precondition (If-Match)
  * still true, a password only on what stays private, and a loadout that fits the hull once merged.
  */
-async function assertEditable(db: TDb, row: TRow, userId: string, patch: TAssemblyPatch, ifMatch: string | undefined): Promise<void> {
+async function assertEditable(
+  db: TDb,
+  row: TRow,
+  userId: string,
+  patch: TAssemblyPatch,
+  ifMatch: string | undefined,
+): Promise<void> {
   assertCreator(row, userId, 'edit');
   if (ifMatch !== undefined && !etagListMatches(ifMatch, itemEtag(toView(row)))) {
-    throw new AppError('PRECONDITION_FAILED', `Assembly ${row.uuid} has changed since the ETag given in If-Match: read it again and retry`);
+    throw new AppError(
+      'PRECONDITION_FAILED',
+      `Assembly ${row.uuid} has changed since the ETag given in If-Match: read it again and retry`,
+    );
   }
   assertPasswordFits(patch.isPublic ?? row.isPublic, patch.password);
   await assertValidLoadout(db, mergedLoadout(row, patch), 'data.');
@@ -147,13 +179,19 @@ export async function editAssembly(
   return view;
 }
 
-export async function trashAssembly(deps: TWriteDeps, input: { userId: string; uuid: string }): Promise<{ uuid: string; deletedAt: string; purgeAt: string }> {
+export async function trashAssembly(
+  deps: TWriteDeps,
+  input: { userId: string; uuid: string },
+): Promise<{ uuid: string; deletedAt: string; purgeAt: string }> {
   const { db } = deps;
   const now = deps.now();
   const { userId, uuid } = input;
   const row = await findActive(db, uuid);
   assertCreator(row, userId, 'delete');
-  await db.update(assemblies).set({ deletedAt: now }).where(and(eq(assemblies.id, row.id), isNull(assemblies.deletedAt)));
+  await db
+    .update(assemblies)
+    .set({ deletedAt: now })
+    .where(and(eq(assemblies.id, row.id), isNull(assemblies.deletedAt)));
   await invalidateAssembly(deps, { uuid });
   return { uuid, deletedAt: now.toISOString(), purgeAt: new Date(now.getTime() + TRASH_RETENTION_MS).toISOString() };
 }
@@ -163,7 +201,10 @@ export async function trashAssembly(deps: TWriteDeps, input: { userId: string; u
  * one that does not exist (edit, delete and item say 404 too): a 403 would reveal that it exists.
  * One conditional statement, so a concurrent restore or purge cannot slip between check and write.
  */
-export async function restoreAssembly(deps: TWriteDeps, input: { userId: string; uuid: string }): Promise<TAssemblyView> {
+export async function restoreAssembly(
+  deps: TWriteDeps,
+  input: { userId: string; uuid: string },
+): Promise<TAssemblyView> {
   const { db } = deps;
   const now = deps.now();
   const { userId, uuid } = input;
@@ -185,7 +226,14 @@ export async function listTrash(
   const window = pageWindow(input.page, input.pageSize);
   const where = and(eq(assemblies.creatorId, input.userId), isNotNull(assemblies.deletedAt));
   const total = (await db.select({ n: count() }).from(assemblies).where(where).get())?.n ?? 0;
-  const rows = rowsOf(await selectRows(db).where(where).orderBy(desc(assemblies.deletedAt), desc(assemblies.id)).limit(window.limit).offset(window.offset).values());
+  const rows = rowsOf(
+    await selectRows(db)
+      .where(where)
+      .orderBy(desc(assemblies.deletedAt), desc(assemblies.id))
+      .limit(window.limit)
+      .offset(window.offset)
+      .values(),
+  );
   return {
     data: rows.map((row) => ({
       ...toSummary(row),
@@ -201,7 +249,9 @@ export async function listTrash(
  * transaction with the fork bookkeeping (forks.ts: the parents' fork_count, the originals' credit).
  * Without `caches` (the CLI, another process) nothing is invalidated here: the entries expire with their TTL.
  */
-export async function purgeTrash(deps: TDepsOf<'db' | 'now'> & Partial<TAssemblyCaches>): Promise<{ purged: number; uuids: string[] }> {
+export async function purgeTrash(
+  deps: TDepsOf<'db' | 'now'> & Partial<TAssemblyCaches>,
+): Promise<{ purged: number; uuids: string[] }> {
   const { db, caches } = deps;
   const cutoff = new Date(deps.now().getTime() - TRASH_RETENTION_MS);
   const { removed, changed } = await transaction(db, async (tx) => {
@@ -212,6 +262,8 @@ export async function purgeTrash(deps: TDepsOf<'db' | 'now'> & Partial<TAssembly
       .returning({ uuid: assemblies.uuid });
     return { removed, changed };
   });
-  if (caches) for (const uuid of new Set([...removed.map((row) => row.uuid), ...changed])) await invalidateAssembly({ caches }, { uuid });
+  if (caches)
+    for (const uuid of new Set([...removed.map((row) => row.uuid), ...changed]))
+      await invalidateAssembly({ caches }, { uuid });
   return { purged: removed.length, uuids: removed.map((row) => row.uuid) };
 }

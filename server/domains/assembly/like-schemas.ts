@@ -6,16 +6,26 @@ import { ZAssemblyUuid } from './fields';
 export const LIKE_TARGET_TYPES = ['assembly'] as const;
 
 const targetFields = {
-  targetType: z.enum(LIKE_TARGET_TYPES, { error: 'must be assembly (the only target type served)' }).meta({ description: 'assembly (the only target type served)' }),
+  targetType: z
+    .enum(LIKE_TARGET_TYPES, { error: 'must be assembly (the only target type served)' })
+    .meta({ description: 'assembly (the only target type served)' }),
   targetId: ZAssemblyUuid.meta({ description: "The assembly's uuid" }),
-  password: z.string().max(256).optional().meta({ description: "A private assembly's password (not needed by its creator)" }),
+  password: z
+    .string()
+    .max(256)
+    .optional()
+    .meta({ description: "A private assembly's password (not needed by its creator)" }),
 };
 
 export const ZLikeTargetInput = z.strictObject(targetFields);
 
 export const ZLikeToggleInput = z.strictObject({
   ...targetFields,
-  userId: z.string().max(64, 'must be at most 64 characters').optional().meta({ description: "Sent by the web client: the caller's own id. Optional; another user's id is a 403" }),
+  userId: z
+    .string()
+    .max(64, 'must be at most 64 characters')
+    .optional()
+    .meta({ description: "Sent by the web client: the caller's own id. Optional; another user's id is a 403" }),
 });
 
 const targetOut = {
@@ -25,7 +35,10 @@ const targetOut = {
 /** What the answers of the likes name (LikeTarget in the OpenAPI document). */
 export const ZLikeTarget = z.object(targetOut).meta({ description: 'What the likes are of' });
 export const ZLikeCheck = z.object({ ...targetOut, isLiked: z.boolean().meta({ description: 'You like it' }) });
-export const ZLikeCount = z.object({ ...targetOut, likeCount: z.number().int().meta({ description: 'How many users like it' }) });
+export const ZLikeCount = z.object({
+  ...targetOut,
+  likeCount: z.number().int().meta({ description: 'How many users like it' }),
+});
 export const ZLikeToggle = z.object({
   ...targetOut,
   isLiked: z.boolean().meta({ description: 'You like it now' }),

@@ -28,13 +28,24 @@ export async function isLikedBy(db: TDb, userId: string | undefined, uuid: strin
  * cache: it is copied, never changed, so no caller's likes reach another's answer. Anonymous callers
  * get the page as it is (isLiked false), which is also what stored answers hold.
  */
-export async function withIsLiked(deps: TDepsOf<'db'>, { viewerId, page }: { viewerId?: string; page: TAssemblyList }): Promise<TAssemblyList> {
+export async function withIsLiked(
+  deps: TDepsOf<'db'>,
+  { viewerId, page }: { viewerId?: string; page: TAssemblyList },
+): Promise<TAssemblyList> {
   if (viewerId === undefined || page.data.length === 0) return page;
   const rows = await deps.db
     .select({ uuid: assemblies.uuid })
     .from(assemblyLikes)
     .innerJoin(assemblies, eq(assemblies.id, assemblyLikes.assemblyId))
-    .where(and(eq(assemblyLikes.userId, viewerId), inArray(assemblies.uuid, page.data.map((item) => item.uuid))))
+    .where(
+      and(
+        eq(assemblyLikes.userId, viewerId),
+        inArray(
+          assemblies.uuid,
+          page.data.map((item) => item.uuid),
+        ),
+      ),
+    )
     .all();
   if (rows.length === 0) return page;
   const liked = new Set(rows.map((row) => row.uuid));
@@ -42,7 +53,10 @@ export async function withIsLiked(deps: TDepsOf<'db'>, { viewerId, page }: { vie
 }
 
 /** GET /likes/check: the caller's like of an assembly it may read (its own included: always false). */
-export async function checkLike(deps: TDepsOf<'db'>, input: TTarget & { viewerId: string }): Promise<{ isLiked: boolean }> {
+export async function checkLike(
+  deps: TDepsOf<'db'>,
+  input: TTarget & { viewerId: string },
+): Promise<{ isLiked: boolean }> {
   const row = await findActive(deps.db, input.uuid);
   await assertReadable(input.uuid, row, input.viewerId, input.password, input.guesses);
   return { isLiked: await isLikedBy(deps.db, input.viewerId, input.uuid) };

@@ -29,7 +29,9 @@ export function hullsOf(db: TDb) {
     return d
       .select({ id: catalogHulls.id })
       .from(catalogHulls)
-      .where(sql`lower(${catalogHulls.size}) = lower(${shipType}) or lower(${catalogHulls.archetype}) = lower(${shipType})`)
+      .where(
+        sql`lower(${catalogHulls.size}) = lower(${shipType}) or lower(${catalogHulls.archetype}) = lower(${shipType})`,
+      )
       .orderBy(catalogHulls.id)
       .prepare();
   });
@@ -41,7 +43,11 @@ export function listableCount(db: TDb, byHulls: boolean) {
     d
       .select({ n: sql<number>`coalesce(sum(${assemblyListableCounts.n}), 0)` })
       .from(assemblyListableCounts)
-      .where(byHulls ? sql`${assemblyListableCounts.shipId} in (select value from json_each(${sql.placeholder('hulls')}))` : undefined)
+      .where(
+        byHulls
+          ? sql`${assemblyListableCounts.shipId} in (select value from json_each(${sql.placeholder('hulls')}))`
+          : undefined,
+      )
       .prepare(),
   );
 }
@@ -86,13 +92,17 @@ export function orderOf(columns: readonly { name: string }[], order: TListOrder)
  * (SQLite takes up to 500 arms; the game has 19 hulls, a class a handful).
  */
 export function pageIds(db: TDb, sort: TListSort, order: TListOrder, hullCount: number) {
-  return prepared(db, `assembly.list.ids:${sort}:${order}:${hullCount}`, (d) => pageIdsQuery(d, sort, order, hullCount).prepare());
+  return prepared(db, `assembly.list.ids:${sort}:${order}:${hullCount}`, (d) =>
+    pageIdsQuery(d, sort, order, hullCount).prepare(),
+  );
 }
 
 /** pageIds' statement, unprepared: test/assembly/list-bounds.test.ts checks its query plan for every sort and hull count. */
 export function pageIdsQuery(d: TDb, sort: TListSort, order: TListOrder, hullCount: number) {
   // Unqualified: the FROM is `assemblies INDEXED BY ...`, which drizzle does not know as its table.
-  const keys = Object.fromEntries(SORT_KEYS[sort].map((column) => [column.name, sql<number>`${sql.identifier(column.name)}`]));
+  const keys = Object.fromEntries(
+    SORT_KEYS[sort].map((column) => [column.name, sql<number>`${sql.identifier(column.name)}`]),
+  );
   const arm = (hull: number | null) =>
     d
       .select(keys)
@@ -100,15 +110,14 @@ export function pageIdsQuery(d: TDb, sort: TListSort, order: TListOrder, hullCou
       .where(hull === null ? listable() : and(eq(assemblies.shipId, sql.placeholder(`hull${hull}`)), listable()));
   const [first, second, ...rest] = hullCount === 0 ? [arm(null)] : Array.from({ length: hullCount }, (_, i) => arm(i));
   const query = second ? unionAll(first!, second, ...rest) : first!;
-  return query.orderBy(orderOf(SORT_KEYS[sort], order)).limit(sql.placeholder('limit')).offset(sql.placeholder('offset'));
+  return query
+    .orderBy(orderOf(SORT_KEYS[sort], order))
+    .limit(sql.placeholder('limit'))
+    .offset(sql.placeholder('offset'));
 }
 
 function rowsAmong(db: TDb) {
-  return prepared(db, 'assembly.search.rows', (d) =>
-    selectRows(d)
-      .where(listableAmong())
-      .prepare(),
-  );
+  return prepared(db, 'assembly.search.rows', (d) => selectRows(d).where(listableAmong()).prepare());
 }
 
 /** The full rows of a page's ids, in the ids' order. */

@@ -16,9 +16,21 @@ const LIST_PAGE_HEAP_BYTES = 512;
 const SUMMARY_HEAP_BYTES = 750;
 
 /** A page of the list, from the `list` scope when cached there (every assembly write drops the scope). */
-export async function listAssemblies(deps: TDepsOf<'db'> & TAssemblyCaches<'list'>, query: TListQuery): Promise<TAssemblyList> {
+export async function listAssemblies(
+  deps: TDepsOf<'db'> & TAssemblyCaches<'list'>,
+  query: TListQuery,
+): Promise<TAssemblyList> {
   const { db, caches } = deps;
-  const key = JSON.stringify([query.page, query.pageSize, query.keyword ?? '', query.shipType ?? '', query.sort, query.order, query.created ?? null, query.updated ?? null]);
+  const key = JSON.stringify([
+    query.page,
+    query.pageSize,
+    query.keyword ?? '',
+    query.shipType ?? '',
+    query.sort,
+    query.order,
+    query.created ?? null,
+    query.updated ?? null,
+  ]);
   const cached = caches.list.get<TAssemblyList>(key);
   if (cached) return cached;
 
@@ -36,22 +48,43 @@ export async function listAssemblies(deps: TDepsOf<'db'> & TAssemblyCaches<'list
   } else if (match === null && query.created === undefined && query.updated === undefined) {
     const params = { hulls: JSON.stringify(hulls ?? []), limit: window.limit, offset: window.offset, ...hullParams };
     const total = (await listableCount(db, hulls !== null).get(params))?.n ?? 0;
-    const ids = window.offset < total ? (await pageIds(db, query.sort, query.order, hulls?.length ?? 0).all(params)).map((row) => row.id!) : [];
-    result = { data: (await rowsInOrder(db, ids)).map(toSummary), pagination: window.describe(total), truncated: false };
+    const ids =
+      window.offset < total
+        ? (await pageIds(db, query.sort, query.order, hulls?.length ?? 0).all(params)).map((row) => row.id!)
+        : [];
+    result = {
+      data: (await rowsInOrder(db, ids)).map(toSummary),
+      pagination: window.describe(total),
+      truncated: false,
+    };
   } else {
     const { found, ordered, filtered } = await candidates(db, query, match, hulls, hullParams);
     let ids = found.slice(0, MAX_SEARCH_RESULTS);
     if (filtered && ids.length > 0) {
-      const inside = new Set((await inRanges(db).all({ ids: JSON.stringify(ids), ...rangeParams(query.created, query.updated) })).map((row) => row.id));
+      const inside = new Set(
+        (await inRanges(db).all({ ids: JSON.stringify(ids), ...rangeParams(query.created, query.updated) })).map(
+          (row) => row.id,
+        ),
+      );
       ids = ids.filter((id) => inside.has(id));
     }
     // Candidates already in the page's order are sliced; otherwise all of them are ranked and the page kept.
     const pageOf = ordered
       ? ids.slice(window.offset, window.offset + window.limit)
       : ids.length > window.offset
-        ? (await rankAmong(db, query.sort, query.order).all({ ids: JSON.stringify(ids), limit: window.limit, offset: window.offset })).map((row) => row.id)
+        ? (
+            await rankAmong(db, query.sort, query.order).all({
+              ids: JSON.stringify(ids),
+              limit: window.limit,
+              offset: window.offset,
+            })
+          ).map((row) => row.id)
         : [];
-    result = { data: (await rowsInOrder(db, pageOf)).map(toSummary), pagination: window.describe(ids.length), truncated: found.length > MAX_SEARCH_RESULTS };
+    result = {
+      data: (await rowsInOrder(db, pageOf)).map(toSummary),
+      pagination: window.describe(ids.length),
+      truncated: found.length > MAX_SEARCH_RESULTS,
+    };
   }
   // Pages count against the read cache's byte budget like stored REST answers: a burst of distinct searches would otherwise fill 2,000 entries with ~15 KB each.
   caches.list.set(key, result, { bytes: LIST_PAGE_HEAP_BYTES + result.data.length * SUMMARY_HEAP_BYTES });
@@ -68,7 +101,13 @@ export async function listAssemblies(deps: TDepsOf<'db'> & TAssemblyCaches<'list
  *   index per hull with a shipType; the other range then filters them.
  * `ordered`: they come in the page's own order (no ranking needed).
  */
-async function candidates(db: TDb, query: TListQuery, match: string | null, hulls: string[] | null, hullParams: Record<string, string>) {
+async function candidates(
+  db: TDb,
+  query: TListQuery,
+  match: string | null,
+  hulls: string[] | null,
+  hullParams: Record<string, string>,
+) {
   const cap = MAX_SEARCH_RESULTS + 1;
   const ranged = query.created !== undefined || query.updated !== undefined;
   if (match !== null) {
@@ -77,9 +116,18 @@ async function candidates(db: TDb, query: TListQuery, match: string | null, hull
     return { found, ordered: query.sort === 'latest', filtered: ranged };
   }
   const onSort: TRangeField | null = query.sort === 'latest' ? 'created' : query.sort === 'updated' ? 'updated' : null;
-  const field: TRangeField = onSort !== null && query[onSort] !== undefined ? onSort : query.created !== undefined ? 'created' : 'updated';
+  const field: TRangeField =
+    onSort !== null && query[onSort] !== undefined ? onSort : query.created !== undefined ? 'created' : 'updated';
   const direction = field === onSort ? query.order : 'desc';
-  const rows = await rangeIds(db, field, direction, hulls?.length ?? 0).all({ ...rangeBounds(query[field]), cap, ...hullParams });
+  const rows = await rangeIds(db, field, direction, hulls?.length ?? 0).all({
+    ...rangeBounds(query[field]),
+    cap,
+    ...hullParams,
+  });
   // (created_at, id) is not exactly id order (a clock set back), so sort=latest still ranks by id.
-  return { found: rows.map((row) => row.id as number), ordered: field === onSort && field === 'updated', filtered: query[field === 'created' ? 'updated' : 'created'] !== undefined };
+  return {
+    found: rows.map((row) => row.id as number),
+    ordered: field === onSort && field === 'updated',
+    filtered: query[field === 'created' ? 'updated' : 'created'] !== undefined,
+  };
 }

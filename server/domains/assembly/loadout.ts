@@ -35,30 +35,51 @@ export function loadoutProblems(loadout: TLoadout, { hull, items }: TResolvedLoa
   loadout.weapons.forEach((weapon, index) => {
     const path = `weapons[${index}]`;
     const item = items.get(weapon.itemId);
-    if (!item) problems.push({ code: 'unknownItem', path: `${path}.itemId`, message: `unknown item "${weapon.itemId}"` });
+    if (!item)
+      problems.push({ code: 'unknownItem', path: `${path}.itemId`, message: `unknown item "${weapon.itemId}"` });
     else if (item.category !== 'weapon') {
-      problems.push({ code: 'wrongItemType', path: `${path}.itemId`, message: `"${weapon.itemId}" is a ${item.type}, not a weapon` });
+      problems.push({
+        code: 'wrongItemType',
+        path: `${path}.itemId`,
+        message: `"${weapon.itemId}" is a ${item.type}, not a weapon`,
+      });
     }
     if (!hull) return;
     const slot = hull.slots[weapon.slot];
     if (!(WEAPON_SLOT_KINDS as readonly string[]).includes(weapon.slot)) {
-      problems.push({ code: 'unknownSlot', path: `${path}.slot`, message: `"${weapon.slot}" is not a weapon slot kind` });
+      problems.push({
+        code: 'unknownSlot',
+        path: `${path}.slot`,
+        message: `"${weapon.slot}" is not a weapon slot kind`,
+      });
       return;
     }
     if (!slot) {
-      problems.push({ code: 'unknownSlot', path: `${path}.slot`, message: `hull "${hull.id}" has no "${weapon.slot}" weapon slot` });
+      problems.push({
+        code: 'unknownSlot',
+        path: `${path}.slot`,
+        message: `hull "${hull.id}" has no "${weapon.slot}" weapon slot`,
+      });
       return;
     }
     perSlot.set(weapon.slot, (perSlot.get(weapon.slot) ?? 0) + 1);
     if (item && tooSmall(hull, item)) {
-      problems.push({ code: 'hullTooSmall', path: `${path}.itemId`, message: `"${item.id}" needs a ${item.requiredSize} hull; "${hull.id}" is ${hull.size ?? 'of unknown size'}` });
+      problems.push({
+        code: 'hullTooSmall',
+        path: `${path}.itemId`,
+        message: `"${item.id}" needs a ${item.requiredSize} hull; "${hull.id}" is ${hull.size ?? 'of unknown size'}`,
+      });
     }
   });
   if (hull) {
     for (const [kind, used] of perSlot) {
       const allowed = hull.slots[kind]?.count ?? 0;
       if (used > allowed) {
-        problems.push({ code: 'slotOverfilled', path: 'weapons', message: `${used} weapons in "${kind}"; hull "${hull.id}" has ${allowed}` });
+        problems.push({
+          code: 'slotOverfilled',
+          path: 'weapons',
+          message: `${used} weapons in "${kind}"; hull "${hull.id}" has ${allowed}`,
+        });
       }
     }
   }
@@ -66,9 +87,14 @@ export function loadoutProblems(loadout: TLoadout, { hull, items }: TResolvedLoa
   if (loadout.armor !== null) {
     const item = items.get(loadout.armor);
     if (!item) problems.push({ code: 'unknownItem', path: 'armor', message: `unknown item "${loadout.armor}"` });
-    else if (item.category !== 'armor') problems.push({ code: 'wrongItemType', path: 'armor', message: `"${item.id}" is a ${item.type}, not armor` });
+    else if (item.category !== 'armor')
+      problems.push({ code: 'wrongItemType', path: 'armor', message: `"${item.id}" is a ${item.type}, not armor` });
     else if (hull && tooSmall(hull, item)) {
-      problems.push({ code: 'hullTooSmall', path: 'armor', message: `"${item.id}" needs a ${item.requiredSize} hull; "${hull.id}" is ${hull.size ?? 'of unknown size'}` });
+      problems.push({
+        code: 'hullTooSmall',
+        path: 'armor',
+        message: `"${item.id}" needs a ${item.requiredSize} hull; "${hull.id}" is ${hull.size ?? 'of unknown size'}`,
+      });
     }
   }
 
@@ -76,15 +102,24 @@ export function loadoutProblems(loadout: TLoadout, { hull, items }: TResolvedLoa
     const path = `furnitures[${index}]`;
     const item = items.get(itemId);
     if (!item) problems.push({ code: 'unknownItem', path, message: `unknown item "${itemId}"` });
-    else if (item.category !== 'furniture') problems.push({ code: 'wrongItemType', path, message: `"${itemId}" is a ${item.type}, not furniture` });
+    else if (item.category !== 'furniture')
+      problems.push({ code: 'wrongItemType', path, message: `"${itemId}" is a ${item.type}, not furniture` });
     else if (hull && tooSmall(hull, item)) {
-      problems.push({ code: 'hullTooSmall', path, message: `"${itemId}" needs a ${item.requiredSize} hull; "${hull.id}" is ${hull.size ?? 'of unknown size'}` });
+      problems.push({
+        code: 'hullTooSmall',
+        path,
+        message: `"${itemId}" needs a ${item.requiredSize} hull; "${hull.id}" is ${hull.size ?? 'of unknown size'}`,
+      });
     }
   });
   if (hull && loadout.furnitures.length > 0) {
     const allowed = hull.slots.furniture?.count ?? 0;
     if (loadout.furnitures.length > allowed) {
-      problems.push({ code: 'slotOverfilled', path: 'furnitures', message: `${loadout.furnitures.length} furnitures; hull "${hull.id}" has ${allowed} furniture slots` });
+      problems.push({
+        code: 'slotOverfilled',
+        path: 'furnitures',
+        message: `${loadout.furnitures.length} furnitures; hull "${hull.id}" has ${allowed} furniture slots`,
+      });
     }
   }
   return problems;

@@ -27,7 +27,9 @@ const viewColumns = {
   passwordHash: assemblies.passwordHash,
   creatorId: assemblies.creatorId,
   creatorName: sql<string>`(select ${users.username} from ${users} where ${users.id} = ${assemblies.creatorId})`,
-  creatorAvatar: sql<string | null>`(select ${users.avatarUrl} from ${users} where ${users.id} = ${assemblies.creatorId})`,
+  creatorAvatar: sql<
+    string | null
+  >`(select ${users.avatarUrl} from ${users} where ${users.id} = ${assemblies.creatorId})`,
   likes: assemblies.likes,
   // Its own table (migration 0017): the view counter's flush rewrites narrow rows, not this one.
   views: storedViewsOfRow,
@@ -36,12 +38,20 @@ const viewColumns = {
   createdAt: assemblies.createdAt,
   updatedAt: assemblies.updatedAt,
   deletedAt: assemblies.deletedAt,
-  hullId: sql<string | null>`(select ${catalogHulls.id} from ${catalogHulls} where ${catalogHulls.id} = ${assemblies.shipId})`,
-  hullSize: sql<string | null>`(select ${catalogHulls.size} from ${catalogHulls} where ${catalogHulls.id} = ${assemblies.shipId})`,
-  hullArchetype: sql<string | null>`(select ${catalogHulls.archetype} from ${catalogHulls} where ${catalogHulls.id} = ${assemblies.shipId})`,
+  hullId: sql<
+    string | null
+  >`(select ${catalogHulls.id} from ${catalogHulls} where ${catalogHulls.id} = ${assemblies.shipId})`,
+  hullSize: sql<
+    string | null
+  >`(select ${catalogHulls.size} from ${catalogHulls} where ${catalogHulls.id} = ${assemblies.shipId})`,
+  hullArchetype: sql<
+    string | null
+  >`(select ${catalogHulls.archetype} from ${catalogHulls} where ${catalogHulls.id} = ${assemblies.shipId})`,
   // Forks (forks.ts): the original's uuid in the same statement (a primary-key lookup), null without one or once it is purged.
   // Written out: drizzle leaves the columns of a one-table select unqualified, and the outer row must be named here.
-  cloningUuid: sql<string | null>`(select "origin"."uuid" from "assemblies" as "origin" where "origin"."id" = "assemblies"."cloned_from_id")`,
+  cloningUuid: sql<
+    string | null
+  >`(select "origin"."uuid" from "assemblies" as "origin" where "origin"."id" = "assemblies"."cloned_from_id")`,
   forkCount: assemblies.forkCount,
 };
 
@@ -121,7 +131,12 @@ function sharedOf(row: TRow, client: TClientExtras) {
  */
 export function toSummary(row: TRow): TAssemblySummary {
   const client = clientOf(row);
-  return { ...sharedOf(row, client), isLiked: false, attr: client.attr ?? {}, assembly: client.data ?? clientDataOf(loadoutOf(row)) };
+  return {
+    ...sharedOf(row, client),
+    isLiked: false,
+    attr: client.attr ?? {},
+    assembly: client.data ?? clientDataOf(loadoutOf(row)),
+  };
 }
 
 /** The view of a readable assembly; `isOwner` is the caller's (getAssembly sets it per read). */
@@ -132,7 +147,12 @@ export function toView(row: TRow, viewerId?: string): TAssemblyView {
   const loadout = loadoutOf(row);
   return {
     ...shared,
-    assembly: { visibility: row.isPublic ? 'publicly' : 'private', tags: shared.tags, attr: client.attr ?? {}, data: client.data ?? clientDataOf(loadout) },
+    assembly: {
+      visibility: row.isPublic ? 'publicly' : 'private',
+      tags: shared.tags,
+      attr: client.attr ?? {},
+      data: client.data ?? clientDataOf(loadout),
+    },
     wheel: { attr: client.wheel?.attr ?? {}, data: client.wheel?.data ?? null },
     warehouse: { attr: client.warehouse?.attr ?? {}, data: client.warehouse?.data ?? null },
     weapons: loadout.weapons,
@@ -189,7 +209,11 @@ function withoutField(json: string, field: string, value: string, which: 'first'
 }
 
 async function findRow(db: TDb, uuid: string): Promise<TRow | undefined> {
-  const query = prepared(db, 'assembly.byUuid', (d) => selectRows(d).where(eq(assemblies.uuid, sql.placeholder('uuid'))).prepare());
+  const query = prepared(db, 'assembly.byUuid', (d) =>
+    selectRows(d)
+      .where(eq(assemblies.uuid, sql.placeholder('uuid')))
+      .prepare(),
+  );
   return rowsOf(await query.values({ uuid }))[0];
 }
 

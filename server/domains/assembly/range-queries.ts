@@ -34,7 +34,9 @@ export function rangeBounds(range: TDateRange | undefined): { from: number; unti
  * entries per hull are read, however many rows the range holds. Prepared per field, direction and hull count.
  */
 export function rangeIds(db: TDb, field: TRangeField, direction: TListOrder, hullCount: number) {
-  return prepared(db, `assembly.list.range:${field}:${direction}:${hullCount}`, (d) => rangeIdsQuery(d, field, direction, hullCount).prepare());
+  return prepared(db, `assembly.list.range:${field}:${direction}:${hullCount}`, (d) =>
+    rangeIdsQuery(d, field, direction, hullCount).prepare(),
+  );
 }
 
 /** rangeIds' statement, unprepared: test/assembly/list-bounds.test.ts checks its query plan. */
@@ -47,7 +49,11 @@ export function rangeIdsQuery(d: TDb, field: TRangeField, direction: TListOrder,
     d
       .select(keys)
       .from(sql`${assemblies} indexed by ${sql.identifier(RANGE_INDEX[field][hull === null ? 0 : 1])}`)
-      .where(hull === null ? and(listable(), within) : and(eq(assemblies.shipId, sql.placeholder(`hull${hull}`)), listable(), within));
+      .where(
+        hull === null
+          ? and(listable(), within)
+          : and(eq(assemblies.shipId, sql.placeholder(`hull${hull}`)), listable(), within),
+      );
   const [first, second, ...rest] = hullCount === 0 ? [arm(null)] : Array.from({ length: hullCount }, (_, i) => arm(i));
   const query = second ? unionAll(first!, second, ...rest) : first!;
   return query.orderBy(orderOf([column, assemblies.id], direction)).limit(sql.placeholder('cap'));
@@ -56,7 +62,10 @@ export function rangeIdsQuery(d: TDb, field: TRangeField, direction: TListOrder,
 /** `column` within the range of placeholders `<prefix>From` and `<prefix>Until`; the `+` keeps SQLite to id lookups (never a walk of a range index). */
 function withinRange(field: TRangeField): SQL {
   const column = RANGE_COLUMN[field];
-  return and(sql`+${column} >= ${sql.placeholder(`${field}From`)}`, sql`+${column} < ${sql.placeholder(`${field}Until`)}`)!;
+  return and(
+    sql`+${column} >= ${sql.placeholder(`${field}From`)}`,
+    sql`+${column} < ${sql.placeholder(`${field}Until`)}`,
+  )!;
 }
 
 /**

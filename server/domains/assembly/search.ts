@@ -44,7 +44,10 @@ export function searchCandidates(db: TDb, direction: TListOrder) {
       .as('matches');
     // No ORDER BY inside the aggregate: sqld's statement parser refuses that syntax (SQLite 3.44's),
     // so the caller orders the ids (candidateIds).
-    return d.select({ ids: sql<string>`json_group_array(${walk.id})` }).from(walk).prepare();
+    return d
+      .select({ ids: sql<string>`json_group_array(${walk.id})` })
+      .from(walk)
+      .prepare();
   });
 }
 

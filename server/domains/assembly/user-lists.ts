@@ -38,7 +38,17 @@ async function creatorPage(deps: TDepsOf<'db'>, input: TUserPageInput, where: SQ
   const { db } = deps;
   const window = pageWindow(input.page, input.pageSize);
   const total = (await db.select({ n: count() }).from(assemblies).where(where).get())?.n ?? 0;
-  const rows = window.offset < total ? rowsOf(await selectRows(db).where(where).orderBy(desc(assemblies.id)).limit(window.limit).offset(window.offset).values()) : [];
+  const rows =
+    window.offset < total
+      ? rowsOf(
+          await selectRows(db)
+            .where(where)
+            .orderBy(desc(assemblies.id))
+            .limit(window.limit)
+            .offset(window.offset)
+            .values(),
+        )
+      : [];
   return { data: rows.map(toSummary), pagination: window.describe(total) };
 }
 
@@ -51,7 +61,10 @@ export function listOwnAssemblies(deps: TDepsOf<'db'>, input: TUserPageInput): P
  * user/space/assemblys: what anyone may see of a user's assemblies: listable ones (public, not in
  * the trash) that credit them (not anonymous), with the viewer's own isLiked.
  */
-export async function listSpaceAssemblies(deps: TDepsOf<'db'>, input: TUserPageInput & { viewerId?: string }): Promise<TUserAssemblyPage> {
+export async function listSpaceAssemblies(
+  deps: TDepsOf<'db'>,
+  input: TUserPageInput & { viewerId?: string },
+): Promise<TUserAssemblyPage> {
   const page = await creatorPage(deps, input, and(eq(assemblies.creatorId, input.userId), listable(), credited())!);
   return withViewerLikes(deps, input.viewerId, page);
 }
@@ -61,11 +74,15 @@ export async function listSpaceAssemblies(deps: TDepsOf<'db'>, input: TUserPageI
  * most recently liked first, walking assembly_likes_user (user_id, created_at) backwards. A private
  * assembly liked with its password is never listed: a list item carries the whole loadout.
  */
-export async function listLikedAssemblies(deps: TDepsOf<'db'>, input: TUserPageInput & { viewerId?: string }): Promise<TUserAssemblyPage> {
+export async function listLikedAssemblies(
+  deps: TDepsOf<'db'>,
+  input: TUserPageInput & { viewerId?: string },
+): Promise<TUserAssemblyPage> {
   const { db } = deps;
   const window = pageWindow(input.page, input.pageSize);
   const joined = and(eq(assemblyLikes.assemblyId, assemblies.id), eq(assemblyLikes.userId, input.userId));
-  const total = (await db.select({ n: count() }).from(assemblyLikes).innerJoin(assemblies, joined).where(listable()).get())?.n ?? 0;
+  const total =
+    (await db.select({ n: count() }).from(assemblyLikes).innerJoin(assemblies, joined).where(listable()).get())?.n ?? 0;
   const rows =
     window.offset < total
       ? rowsOf(
@@ -85,7 +102,11 @@ export async function listLikedAssemblies(deps: TDepsOf<'db'>, input: TUserPageI
 }
 
 /** The viewer's own isLiked on a page (likes.ts's withIsLiked, which works on list pages). */
-async function withViewerLikes(deps: TDepsOf<'db'>, viewerId: string | undefined, page: TUserAssemblyPage): Promise<TUserAssemblyPage> {
+async function withViewerLikes(
+  deps: TDepsOf<'db'>,
+  viewerId: string | undefined,
+  page: TUserAssemblyPage,
+): Promise<TUserAssemblyPage> {
   const { data, pagination } = await withIsLiked(deps, { viewerId, page: { ...page, truncated: false } });
   return { data, pagination };
 }

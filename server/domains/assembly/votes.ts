@@ -13,7 +13,13 @@ import { ratingOf } from './rating';
 type TVoteDeps = TDepsOf<'db' | 'now'> & TAssemblyCaches;
 
 /** Likes and ratings: anyone who can read the assembly, except its creator. */
-async function findVotable(db: TDb, uuid: string, userId: string, password: string | undefined, guesses: TPasswordGuesses | undefined): Promise<TRow> {
+async function findVotable(
+  db: TDb,
+  uuid: string,
+  userId: string,
+  password: string | undefined,
+  guesses: TPasswordGuesses | undefined,
+): Promise<TRow> {
   const row = await findActive(db, uuid);
   if (row.creatorId === userId) throw new AppError('FORBIDDEN', 'You cannot like or rate your own assembly');
   await assertReadable(uuid, row, userId, password, guesses);
@@ -29,7 +35,9 @@ async function findVotable(db: TDb, uuid: string, userId: string, password: stri
 async function assertLikesOn(tx: TDb, id: number, uuid: string): Promise<void> {
   const current = await tx.select({ client: assemblies.client }).from(assemblies).where(eq(assemblies.id, id)).get();
   if (current && clientOf(current).attr?.isLike === false) {
-    throw new AppError('FORBIDDEN', `Likes are switched off for assembly ${uuid} by its creator`, { key: 'assembly.likesDisabled' });
+    throw new AppError('FORBIDDEN', `Likes are switched off for assembly ${uuid} by its creator`, {
+      key: 'assembly.likesDisabled',
+    });
   }
 }
 
@@ -48,7 +56,10 @@ export async function likeAssembly(
   const row = await findVotable(db, uuid, userId, input.password, input.guesses);
   const mine = and(eq(assemblyLikes.assemblyId, row.id), eq(assemblyLikes.userId, userId));
   const { liked, likes } = await transaction(db, async (tx) => {
-    const liked = input.like === 'toggle' ? (await tx.select({ userId: assemblyLikes.userId }).from(assemblyLikes).where(mine).get()) === undefined : input.like;
+    const liked =
+      input.like === 'toggle'
+        ? (await tx.select({ userId: assemblyLikes.userId }).from(assemblyLikes).where(mine).get()) === undefined
+        : input.like;
     if (liked) {
       // Read in the transaction, so a like cannot slip past a concurrent switch of the setting.
       await assertLikesOn(tx, row.id, uuid);
@@ -56,7 +67,8 @@ export async function likeAssembly(
     } else {
       await tx.delete(assemblyLikes).where(mine);
     }
-    const n = (await tx.select({ n: count() }).from(assemblyLikes).where(eq(assemblyLikes.assemblyId, row.id)).get())?.n ?? 0;
+    const n =
+      (await tx.select({ n: count() }).from(assemblyLikes).where(eq(assemblyLikes.assemblyId, row.id)).get())?.n ?? 0;
     await tx.update(assemblies).set({ likes: n }).where(eq(assemblies.id, row.id));
     return { liked, likes: n };
   });
@@ -76,7 +88,10 @@ export async function rateAssembly(
     await tx
       .insert(assemblyRatings)
       .values({ assemblyId: row.id, userId, score, updatedAt: now })
-      .onConflictDoUpdate({ target: [assemblyRatings.assemblyId, assemblyRatings.userId], set: { score, updatedAt: now } });
+      .onConflictDoUpdate({
+        target: [assemblyRatings.assemblyId, assemblyRatings.userId],
+        set: { score, updatedAt: now },
+      });
     const agg = await tx
       .select({ n: count(), sum: sql<number>`coalesce(sum(${assemblyRatings.score}), 0)` })
       .from(assemblyRatings)

@@ -21,7 +21,10 @@ export function feedEventUid(seasonId: string, eventId: string): string {
  * event), built once per data version (server/infra/cache/calendar-memo.ts) and the same bytes until
  * the season or its calendar changes.
  */
-export async function calendarFeed(deps: TDepsOf<'db' | 'now'>, input: { season: string; eventId?: string }): Promise<string> {
+export async function calendarFeed(
+  deps: TDepsOf<'db' | 'now'>,
+  input: { season: string; eventId?: string },
+): Promise<string> {
   const eventId = input.eventId || undefined;
   return memoizedFeed(deps.db, { seasonRef: input.season, eventId }, (season) => buildFeed(deps, season, eventId));
 }
@@ -32,10 +35,15 @@ export async function calendarFeed(deps: TDepsOf<'db' | 'now'>, input: { season:
  * in the store, which is not stored; the build follows the last change, so it is the nearest time
  * known after it, and it keeps the bytes stable for as long as the data is.
  */
-async function buildFeed(deps: TDepsOf<'db' | 'now'>, season: TSeasonRow, eventId: string | undefined): Promise<string> {
+async function buildFeed(
+  deps: TDepsOf<'db' | 'now'>,
+  season: TSeasonRow,
+  eventId: string | undefined,
+): Promise<string> {
   const stamp = deps.now();
   const events = await calendarEventRows(deps.db, { seasonId: season.id, eventKey: eventId });
-  if (eventId !== undefined && events.length === 0) throw new AppError('NOT_FOUND', `Season ${season.id} has no event "${eventId}"`);
+  if (eventId !== undefined && events.length === 0)
+    throw new AppError('NOT_FOUND', `Season ${season.id} has no event "${eventId}"`);
   const feed = ical({
     name: eventId === undefined ? season.name : `${season.name}: ${events[0]!.title}`,
     description: `Skull and Bones, season ${season.number} (${season.startDate} to ${season.endDate}), from Tidewatch`,

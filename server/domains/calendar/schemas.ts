@@ -20,12 +20,21 @@ export const ZCalendarEventInput = z
       .trim()
       .regex(/^[a-z][a-z0-9-]{0,31}$/, 'must be 1-32 of a-z 0-9 - (e.g. world-event, maintenance)')
       .meta({ description: 'Kind of event: world-event, maintenance, ...' }),
-    description: zText({ max: 4000, kind: 'multiline' }).optional().meta({ description: 'Details, up to 4000 characters' }),
-    url: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).max(2000).optional().meta({ description: 'A page about it (http or https)' }),
+    description: zText({ max: 4000, kind: 'multiline' })
+      .optional()
+      .meta({ description: 'Details, up to 4000 characters' }),
+    url: z
+      .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
+      .max(2000)
+      .optional()
+      .meta({ description: 'A page about it (http or https)' }),
     startsAt: ZInstant.meta({ description: 'When it starts (ISO-8601 with offset)' }),
     endsAt: ZInstant.meta({ description: 'When it ends; after startsAt, and the event overlaps the season' }),
   })
-  .refine((event) => Date.parse(event.endsAt) > Date.parse(event.startsAt), { path: ['endsAt'], message: 'must be after startsAt' });
+  .refine((event) => Date.parse(event.endsAt) > Date.parse(event.startsAt), {
+    path: ['endsAt'],
+    message: 'must be after startsAt',
+  });
 
 export const ZCalendarEvents = z
   .array(ZCalendarEventInput)
@@ -34,7 +43,8 @@ export const ZCalendarEvents = z
     const seen = new Map<string, number>();
     events.forEach((event, index) => {
       const first = seen.get(event.id);
-      if (first !== undefined) check.addIssue({ code: 'custom', path: [index, 'id'], message: `duplicates events[${first}]` });
+      if (first !== undefined)
+        check.addIssue({ code: 'custom', path: [index, 'id'], message: `duplicates events[${first}]` });
       else seen.set(event.id, index);
     });
   });
@@ -54,7 +64,10 @@ export const ZCalendarEvent = z.object({
   duration: z
     .number()
     .int()
-    .meta({ description: 'UTC days the event runs on, counting its first and last day (an event ending at midnight ends the day before)' }),
+    .meta({
+      description:
+        'UTC days the event runs on, counting its first and last day (an event ending at midnight ends the day before)',
+    }),
   occurrences: z
     .array(
       z.object({
@@ -67,7 +80,10 @@ export const ZCalendarEvent = z.object({
   droppeds: z
     .record(
       z.string(),
-      z.object({ category: z.string().meta({ description: 'Item category of the reward' }), isUnknown: z.boolean().meta({ description: 'The item is not in the catalog' }) }),
+      z.object({
+        category: z.string().meta({ description: 'Item category of the reward' }),
+        isUnknown: z.boolean().meta({ description: 'The item is not in the catalog' }),
+      }),
     )
     .meta({ description: 'Rewards by item id: not modelled yet, always {}' }),
   category: z.string().meta({ description: 'Kind of event: world-event, maintenance, ...' }),
@@ -110,7 +126,10 @@ const ZFeedLanguage = z
   .string()
   .regex(/^[A-Za-z]{2,3}([_-][A-Za-z0-9]{2,8}){0,2}$/, 'must be a locale tag such as zh_CN or en')
   .optional()
-  .meta({ description: 'A locale tag such as zh_CN; accepted and ignored: the events exist in the language they were imported in' });
+  .meta({
+    description:
+      'A locale tag such as zh_CN; accepted and ignored: the events exist in the language they were imported in',
+  });
 
 export const ZCalendarFeedInput = z.strictObject({
   season: ZSeasonRef.meta({ description: 'Season id (y2s4), key (gutsAndGlory) or number' }),
@@ -127,4 +146,6 @@ export const ZCalendarEventFeedInput = z.strictObject({
   eventId: ZEventId.meta({ description: 'The event of the season the feed holds' }),
 });
 
-export const ZCalendarFeed = z.string().meta({ description: 'The iCalendar text (RFC 5545); REST sends it as text/calendar' });
+export const ZCalendarFeed = z
+  .string()
+  .meta({ description: 'The iCalendar text (RFC 5545); REST sends it as text/calendar' });

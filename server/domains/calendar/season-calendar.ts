@@ -8,7 +8,14 @@ import { AppError, invalidFile, issuesFromZod, type TIssue } from '../../errors'
 import { bumpCalendarVersion } from '../../infra/cache/calendar-memo';
 import { resolveSeason, toSeason } from '../war/seasons';
 import type { TSeasonStatus } from '../war/schemas';
-import { ZCalendarFileEntry, ZCalendarFileList, type TCalendar, type TCalendarEvent, type TCalendarEventInput, type TCalendarReplaceResult } from './schemas';
+import {
+  ZCalendarFileEntry,
+  ZCalendarFileList,
+  type TCalendar,
+  type TCalendarEvent,
+  type TCalendarEventInput,
+  type TCalendarReplaceResult,
+} from './schemas';
 
 const DAY_MS = 86_400_000;
 
@@ -16,21 +23,38 @@ const DAY_MS = 86_400_000;
  * Replaces a season's calendar with the given events (all or nothing). Each event must overlap the
  * season; an empty list clears the calendar.
  */
-export async function replaceCalendar(deps: TDepsOf<'db'>, input: { season: string | number; events: TCalendarEventInput[] }): Promise<TCalendarReplaceResult> {
+export async function replaceCalendar(
+  deps: TDepsOf<'db'>,
+  input: { season: string | number; events: TCalendarEventInput[] },
+): Promise<TCalendarReplaceResult> {
   return transaction(deps.db, (tx) => replaceCalendarIn(tx, input.season, input.events));
 }
 
 /** The one writer of calendar_events: each write bumps the `calendar` data version with it (the feeds' memo). */
-async function replaceCalendarIn(tx: TDb, seasonRef: string | number, events: TCalendarEventInput[]): Promise<TCalendarReplaceResult> {
+async function replaceCalendarIn(
+  tx: TDb,
+  seasonRef: string | number,
+  events: TCalendarEventInput[],
+): Promise<TCalendarReplaceResult> {
   const season = await resolveSeason(tx, seasonRef);
   const issues: TIssue[] = [];
   events.forEach((event, index) => {
-    if (Date.parse(event.startsAt) >= season.endsAt.getTime() || Date.parse(event.endsAt) <= season.startsAt.getTime()) {
-      issues.push({ path: `events[${index}]`, message: `does not overlap season ${season.id} (${season.startDate} to ${season.endDate})` });
+    if (
+      Date.parse(event.startsAt) >= season.endsAt.getTime() ||
+      Date.parse(event.endsAt) <= season.startsAt.getTime()
+    ) {
+      issues.push({
+        path: `events[${index}]`,
+        message: `does not overlap season ${season.id} (${season.startDate} to ${season.endDate})`,
+      });
     }
   });
   if (issues.length > 0) {
-    throw new AppError('BAD_REQUEST', `Invalid input: ${issues[0]!.path}: ${issues[0]!.message}${issues.length > 1 ? ` (and ${issues.length - 1} more)` : ''}`, { issues });
+    throw new AppError(
+      'BAD_REQUEST',
+      `Invalid input: ${issues[0]!.path}: ${issues[0]!.message}${issues.length > 1 ? ` (and ${issues.length - 1} more)` : ''}`,
+      { issues },
+    );
   }
   await tx.delete(calendarEvents).where(eq(calendarEvents.seasonId, season.id)).run();
   await bumpCalendarVersion(tx);
@@ -82,7 +106,9 @@ export async function getCalendar(deps: TDepsOf<'db' | 'now'>, input: { season: 
       name: row.title,
       description: row.description ?? '',
       duration: daysTouched(starts, ends),
-      occurrences: [{ year: row.startsAt.getUTCFullYear(), month: row.startsAt.getUTCMonth() + 1, day: row.startsAt.getUTCDate() }],
+      occurrences: [
+        { year: row.startsAt.getUTCFullYear(), month: row.startsAt.getUTCMonth() + 1, day: row.startsAt.getUTCDate() },
+      ],
       droppeds: {},
       category: row.category,
       url: row.url,
@@ -95,7 +121,10 @@ export async function getCalendar(deps: TDepsOf<'db' | 'now'>, input: { season: 
 }
 
 /** A season's event rows in order of start, or its one event `eventKey` (none when it has no such event). */
-export async function calendarEventRows(db: TDb, input: { seasonId: string; eventKey?: string }): Promise<(typeof calendarEvents.$inferSelect)[]> {
+export async function calendarEventRows(
+  db: TDb,
+  input: { seasonId: string; eventKey?: string },
+): Promise<(typeof calendarEvents.$inferSelect)[]> {
   const inSeason = eq(calendarEvents.seasonId, input.seasonId);
   return db
     .select()

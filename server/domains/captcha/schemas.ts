@@ -8,7 +8,11 @@ import { ZTimestamp } from '../../schemas';
 
 export const ZChallengeInput = z
   .strictObject({
-    t: z.string().max(64).optional().meta({ description: 'Cache-buster the web client adds (`t=Math.random()`); ignored' }),
+    t: z
+      .string()
+      .max(64)
+      .optional()
+      .meta({ description: 'Cache-buster the web client adds (`t=Math.random()`); ignored' }),
   })
   .optional();
 
@@ -16,10 +20,17 @@ export const ZChallenge = z.object({
   algorithm: z.string().meta({ description: 'ALTCHA: hash algorithm of the proof of work' }),
   challenge: z.string().meta({ description: 'ALTCHA: the hash to find a number for' }),
   salt: z.string().meta({ description: 'ALTCHA: hashed before the number' }),
-  signature: z.string().meta({ description: 'ALTCHA: the server\'s signature of the challenge, sent back with the solution' }),
+  signature: z
+    .string()
+    .meta({ description: "ALTCHA: the server's signature of the challenge, sent back with the solution" }),
   maxnumber: z.number().int().optional().meta({ description: 'ALTCHA: the number is at most this' }),
   expiresAt: ZTimestamp.meta({ description: 'Both the ALTCHA challenge and the SVG picture expire then' }),
-  hash: z.string().meta({ description: 'SVG captcha: send back as `captcha.encryptCaptcha`, with the text read from `content` as `captcha.response`' }),
+  hash: z
+    .string()
+    .meta({
+      description:
+        'SVG captcha: send back as `captcha.encryptCaptcha`, with the text read from `content` as `captcha.response`',
+    }),
   content: z.string().meta({ description: 'SVG captcha: an SVG image of 4 characters (case does not matter)' }),
 });
 export type TChallenge = z.infer<typeof ZChallenge>;
@@ -59,7 +70,10 @@ export const ZClientCaptcha = z
     }
     return { kind: 'svg', hash: value.encryptCaptcha, response: value.response };
   })
-  .meta({ description: "The web client's SVG captcha answer (`{captchaType: 'svg', encryptCaptcha, response}`); `''` or `{}` is no answer" });
+  .meta({
+    description:
+      "The web client's SVG captcha answer (`{captchaType: 'svg', encryptCaptcha, response}`); `''` or `{}` is no answer",
+  });
 
 export const ZCaptchaCode = z.string().min(1).max(4096);
 
@@ -69,7 +83,11 @@ export function captchaAnswerOf(
   ctx: z.RefinementCtx,
 ): TCaptchaAnswer | undefined {
   if (input.captchaCode !== undefined && input.captcha !== undefined) {
-    ctx.addIssue({ code: 'custom', path: ['captcha'], message: 'send either captchaCode (ALTCHA) or captcha (SVG), not both' });
+    ctx.addIssue({
+      code: 'custom',
+      path: ['captcha'],
+      message: 'send either captchaCode (ALTCHA) or captcha (SVG), not both',
+    });
     return undefined;
   }
   return input.captchaCode !== undefined ? { kind: 'altcha', code: input.captchaCode } : input.captcha;

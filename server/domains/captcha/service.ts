@@ -33,7 +33,10 @@ function svgKey(hmacKey: string): Buffer {
 export function sealSvgAnswer(hmacKey: string, text: string, expiresAtMs: number): string {
   const iv = randomBytes(12);
   const cipher = createCipheriv('aes-256-gcm', svgKey(hmacKey), iv);
-  const sealed = Buffer.concat([cipher.update(JSON.stringify({ t: text.toLowerCase(), e: expiresAtMs }), 'utf8'), cipher.final()]);
+  const sealed = Buffer.concat([
+    cipher.update(JSON.stringify({ t: text.toLowerCase(), e: expiresAtMs }), 'utf8'),
+    cipher.final(),
+  ]);
   return Buffer.concat([iv, cipher.getAuthTag(), sealed]).toString('base64url');
 }
 
@@ -56,8 +59,13 @@ export function openSvgAnswer(hmacKey: string, hash: string): { text: string; ex
     if (!raw || raw.length < 29) return undefined;
     const decipher = createDecipheriv('aes-256-gcm', svgKey(hmacKey), raw.subarray(0, 12));
     decipher.setAuthTag(raw.subarray(12, 28));
-    const plain = JSON.parse(Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8')) as { t?: unknown; e?: unknown };
-    return typeof plain.t === 'string' && typeof plain.e === 'number' ? { text: plain.t, expiresAtMs: plain.e } : undefined;
+    const plain = JSON.parse(Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8')) as {
+      t?: unknown;
+      e?: unknown;
+    };
+    return typeof plain.t === 'string' && typeof plain.e === 'number'
+      ? { text: plain.t, expiresAtMs: plain.e }
+      : undefined;
   } catch {
     return undefined;
   }
@@ -80,7 +88,10 @@ export function createCaptchaService(options: {
   const claim = (key: string, expiresAtMs: number, now: Date) =>
     options.used.claim(key, expiresAtMs, now.getTime()).catch((error: unknown) => {
       // Accepting without the shared record would let the same answer be replayed on another instance.
-      throw new AppError('SERVICE_UNAVAILABLE', 'Captcha verification is unavailable right now; retry shortly', { cause: error, retryAfterSeconds: 5 });
+      throw new AppError('SERVICE_UNAVAILABLE', 'Captcha verification is unavailable right now; retry shortly', {
+        cause: error,
+        retryAfterSeconds: 5,
+      });
     });
 
   async function verifyAltcha(code: string, now: Date): Promise<void> {
@@ -97,8 +108,10 @@ export function createCaptchaService(options: {
     const expiresAtMs = expiresSeconds * 1000;
     if (expiresAtMs <= now.getTime()) throw invalid('captchaCode', 'challenge expired', 'captcha.expired');
     // The library checks expiry against the wall clock; ours is checked above against the service clock.
-    if (!(await verifySolution(payload.data, options.hmacKey, false))) throw invalid('captchaCode', 'wrong solution', 'captcha.wrong');
-    if (!(await claim(payload.data.signature, expiresAtMs, now)).claimed) throw invalid('captchaCode', 'already used', 'captcha.wrong');
+    if (!(await verifySolution(payload.data, options.hmacKey, false)))
+      throw invalid('captchaCode', 'wrong solution', 'captcha.wrong');
+    if (!(await claim(payload.data.signature, expiresAtMs, now)).claimed)
+      throw invalid('captchaCode', 'already used', 'captcha.wrong');
   }
 
   async function verifySvg(hash: string, response: string, now: Date): Promise<void> {
@@ -107,7 +120,11 @@ export function createCaptchaService(options: {
     if (sealed.expiresAtMs <= now.getTime()) throw invalid('captcha', 'challenge expired', 'captcha.expired');
     // Claimed before the text is compared: a wrong answer spends the challenge too. Keyed by the sealed
     // bytes (openSvgAnswer took only their one spelling), so no re-spelling is another challenge.
-    const first = await claim(`svg:${createHash('sha256').update(Buffer.from(hash, 'base64url')).digest('hex')}`, sealed.expiresAtMs, now);
+    const first = await claim(
+      `svg:${createHash('sha256').update(Buffer.from(hash, 'base64url')).digest('hex')}`,
+      sealed.expiresAtMs,
+      now,
+    );
     if (!first.claimed) throw invalid('captcha', 'already used', 'captcha.wrong');
     if (response.trim().toLowerCase() !== sealed.text) throw invalid('captcha', 'wrong text', 'captcha.wrong');
   }

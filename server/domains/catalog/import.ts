@@ -19,7 +19,9 @@ type TItemRow = typeof catalogItems.$inferInsert;
 
 function describeIssues(error: z.ZodError): string {
   if (error.issues.length === 0) return 'invalid entry';
-  return error.issues.map((issue) => (issue.path.length ? `${issue.path.join('.')}: ${issue.message}` : issue.message)).join('; ');
+  return error.issues
+    .map((issue) => (issue.path.length ? `${issue.path.join('.')}: ${issue.message}` : issue.message))
+    .join('; ');
 }
 
 function hullRow(key: string, entry: unknown, now: Date): THullRow | string {
@@ -100,9 +102,16 @@ function rowOf<TRow>(kind: TKind<TRow>, key: string, entry: unknown, now: Date):
  * The rows of one file, and its problems by entry (`ships.json "dhow": size: ...`). A file none of
  * whose entries is of its kind, each being of the other, is one problem: the files were swapped.
  */
-function readFile<TRow>(name: string, data: unknown, kind: TKind<TRow>, other: TKind<unknown>, now: Date): { rows: TRow[]; issues: TIssue[] } {
+function readFile<TRow>(
+  name: string,
+  data: unknown,
+  kind: TKind<TRow>,
+  other: TKind<unknown>,
+  now: Date,
+): { rows: TRow[]; issues: TIssue[] } {
   const file = ZCatalogFile.safeParse(data);
-  if (!file.success) return { rows: [], issues: [{ path: name, message: `must be a JSON object of ${kind.plural} keyed by id` }] };
+  if (!file.success)
+    return { rows: [], issues: [{ path: name, message: `must be a JSON object of ${kind.plural} keyed by id` }] };
   const rows: TRow[] = [];
   const issues: TIssue[] = [];
   const entries = Object.entries(file.data);
@@ -111,7 +120,11 @@ function readFile<TRow>(name: string, data: unknown, kind: TKind<TRow>, other: T
     if (typeof row === 'string') issues.push({ path: `${name} ${JSON.stringify(key)}`, message: row });
     else rows.push(row);
   }
-  if (rows.length === 0 && entries.length > 0 && entries.every(([key, entry]) => typeof rowOf(other, key, entry, now) !== 'string')) {
+  if (
+    rows.length === 0 &&
+    entries.length > 0 &&
+    entries.every(([key, entry]) => typeof rowOf(other, key, entry, now) !== 'string')
+  ) {
     const example = `${JSON.stringify(entries[0]![0])}: ${issues[0]!.message}`;
     const message = `holds ${other.plural}, not ${kind.plural}: each of its ${entries.length} entries reads as one of the ${other.plural}, none as one of the ${kind.plural} (${example}); are the two files swapped?`;
     return { rows, issues: [{ path: name, message }] };
@@ -126,7 +139,15 @@ function readFile<TRow>(name: string, data: unknown, kind: TKind<TRow>, other: T
  */
 export async function importCatalog(
   deps: TDepsOf<'db' | 'now'>,
-  { files, names = { ships: 'ships.json', items: 'items.json' }, onProgress }: { files: { ships: unknown; items: unknown }; names?: { ships: string; items: string }; onProgress?: TProgressListener },
+  {
+    files,
+    names = { ships: 'ships.json', items: 'items.json' },
+    onProgress,
+  }: {
+    files: { ships: unknown; items: unknown };
+    names?: { ships: string; items: string };
+    onProgress?: TProgressListener;
+  },
 ): Promise<TImportReport> {
   const now = deps.now();
   const hulls = readFile(names.ships, files.ships, HULLS, ITEMS, now);
@@ -137,7 +158,12 @@ export async function importCatalog(
   const itemRows = items.rows;
   const report: TImportReport = {
     hulls: { inserted: 0, updated: 0 },
-    items: { inserted: 0, updated: 0, byCategory: { weapon: 0, armor: 0, furniture: 0, other: 0 }, byType: Object.create(null) as Record<string, number> },
+    items: {
+      inserted: 0,
+      updated: 0,
+      byCategory: { weapon: 0, armor: 0, furniture: 0, other: 0 },
+      byType: Object.create(null) as Record<string, number>,
+    },
   };
   for (const row of itemRows) {
     report.items.byCategory[row.category]++;
@@ -150,24 +176,69 @@ export async function importCatalog(
     const knownItems = new Set<string>();
     for (let start = 0; start < hullRows.length; start += CHUNK) {
       const ids = hullRows.slice(start, start + CHUNK).map((row) => row.id);
-      for (const row of await tx.select({ id: catalogHulls.id }).from(catalogHulls).where(inArray(catalogHulls.id, ids)).all()) knownHulls.add(row.id);
+      for (const row of await tx
+        .select({ id: catalogHulls.id })
+        .from(catalogHulls)
+        .where(inArray(catalogHulls.id, ids))
+        .all())
+        knownHulls.add(row.id);
     }
     for (let start = 0; start < itemRows.length; start += CHUNK) {
       const ids = itemRows.slice(start, start + CHUNK).map((row) => row.id);
-      for (const row of await tx.select({ id: catalogItems.id }).from(catalogItems).where(inArray(catalogItems.id, ids)).all()) knownItems.add(row.id);
+      for (const row of await tx
+        .select({ id: catalogItems.id })
+        .from(catalogItems)
+        .where(inArray(catalogItems.id, ids))
+        .all())
+        knownItems.add(row.id);
     }
     for (let start = 0; start < hullRows.length; start += CHUNK) {
       await tx
         .insert(catalogHulls)
         .values(hullRows.slice(start, start + CHUNK))
-        .onConflictDoUpdate({ target: catalogHulls.id, set: excludedColumns(['size', 'archetype', 'hitpoints', 'brace_strength', 'half_sail', 'full_sail', 'travel_sail', 'cargo_slots', 'cargo_max_weight', 'slots', 'perks', 'raw', 'imported_at']) });
+        .onConflictDoUpdate({
+          target: catalogHulls.id,
+          set: excludedColumns([
+            'size',
+            'archetype',
+            'hitpoints',
+            'brace_strength',
+            'half_sail',
+            'full_sail',
+            'travel_sail',
+            'cargo_slots',
+            'cargo_max_weight',
+            'slots',
+            'perks',
+            'raw',
+            'imported_at',
+          ]),
+        });
       onProgress?.('writing hulls', Math.min(hullRows.length, start + CHUNK), hullRows.length);
     }
     for (let start = 0; start < itemRows.length; start += CHUNK) {
       await tx
         .insert(catalogItems)
         .values(itemRows.slice(start, start + CHUNK))
-        .onConflictDoUpdate({ target: catalogItems.id, set: excludedColumns(['type', 'category', 'damage_per_shot', 'projectiles_per_shot', 'reload_speed_ms', 'optimal_range', 'armor', 'damage_mitigation', 'gear_score', 'weight', 'perks', 'required_size', 'raw', 'imported_at']) });
+        .onConflictDoUpdate({
+          target: catalogItems.id,
+          set: excludedColumns([
+            'type',
+            'category',
+            'damage_per_shot',
+            'projectiles_per_shot',
+            'reload_speed_ms',
+            'optimal_range',
+            'armor',
+            'damage_mitigation',
+            'gear_score',
+            'weight',
+            'perks',
+            'required_size',
+            'raw',
+            'imported_at',
+          ]),
+        });
       onProgress?.('writing items', Math.min(itemRows.length, start + CHUNK), itemRows.length);
     }
     report.hulls.updated = knownHulls.size;

@@ -1,6 +1,15 @@
 /** Kinds of the game catalog: weapon and furniture item types, hull sizes, weapon slot kinds, and how an item type maps to a category. */
 export const WEAPON_TYPES = [
-  'culverin', 'longGun', 'demicannon', 'bombard', 'torpedo', 'ballista', 'seaFire', 'mortar', 'rocket', 'springloader',
+  'culverin',
+  'longGun',
+  'demicannon',
+  'bombard',
+  'torpedo',
+  'ballista',
+  'seaFire',
+  'mortar',
+  'rocket',
+  'springloader',
 ] as const;
 export const FURNITURE_TYPES = ['majorFurniture', 'offensiveFurniture', 'utilityFurniture'] as const;
 export const HULL_SIZES = ['extraSmall', 'small', 'medium', 'large'] as const;
@@ -10,7 +19,13 @@ export const ITEM_CATEGORIES = ['weapon', 'armor', 'furniture', 'other'] as cons
  * Slot kinds of the community format that take an entry of `weapons`. Furniture has its own list;
  * `attachement` and `ultimate` slots hold things items.json does not describe, so no item fits them.
  */
-export const WEAPON_SLOT_KINDS = ['frontWeapon', 'leftSideWeapon', 'rightSideWeapon', 'aftWeapon', 'auxiliaryWeapon'] as const;
+export const WEAPON_SLOT_KINDS = [
+  'frontWeapon',
+  'leftSideWeapon',
+  'rightSideWeapon',
+  'aftWeapon',
+  'auxiliaryWeapon',
+] as const;
 export type TWeaponSlotKind = (typeof WEAPON_SLOT_KINDS)[number];
 
 export function categoryOf(type: string): (typeof ITEM_CATEGORIES)[number] {

@@ -83,7 +83,14 @@ export async function listHulls(deps: TDepsOf<'db'>, query: THullQuery) {
   const window = pageWindow(query.page, query.pageSize);
   const where = query.size ? eq(catalogHulls.size, query.size) : undefined;
   const total = (await db.select({ n: count() }).from(catalogHulls).where(where).get())?.n ?? 0;
-  const rows = await db.select().from(catalogHulls).where(where).orderBy(asc(catalogHulls.id)).limit(window.limit).offset(window.offset).all();
+  const rows = await db
+    .select()
+    .from(catalogHulls)
+    .where(where)
+    .orderBy(asc(catalogHulls.id))
+    .limit(window.limit)
+    .offset(window.offset)
+    .all();
   return { data: rows.map(toHull), pagination: window.describe(total) };
 }
 
@@ -97,6 +104,13 @@ export async function listItems(deps: TDepsOf<'db'>, query: TItemQuery) {
   ].filter((condition) => condition !== undefined);
   const where = conditions.length ? and(...conditions) : undefined;
   const total = (await db.select({ n: count() }).from(catalogItems).where(where).get())?.n ?? 0;
-  const rows = await db.select().from(catalogItems).where(where).orderBy(asc(catalogItems.id)).limit(window.limit).offset(window.offset).all();
+  const rows = await db
+    .select()
+    .from(catalogItems)
+    .where(where)
+    .orderBy(asc(catalogItems.id))
+    .limit(window.limit)
+    .offset(window.offset)
+    .all();
   return { data: rows.map(toItem), pagination: window.describe(total) };
 }

@@ -10,7 +10,9 @@ import { zPage, zPageInput } from '../../schemas';
 import { textProblem } from '../../text';
 import { HULL_SIZES, ITEM_CATEGORIES } from './kinds';
 
-export const ZItemCategory = z.enum(ITEM_CATEGORIES).meta({ description: 'weapon, armor, furniture, or other (consumables...: no loadout can use them)' });
+export const ZItemCategory = z
+  .enum(ITEM_CATEGORIES)
+  .meta({ description: 'weapon, armor, furniture, or other (consumables...: no loadout can use them)' });
 export type TItemCategory = z.infer<typeof ZItemCategory>;
 
 /** A finite number, or a numeric string; anything else (absent, null, "n/a") reads as absent. */
@@ -36,14 +38,20 @@ function isImportedText(text: string, check: z.RefinementCtx, path: (string | nu
 const zLooseString = z
   .unknown()
   .optional()
-  .transform((value, check) => (typeof value === 'string' && value !== '' && isImportedText(value, check) ? value : null));
+  .transform((value, check) =>
+    typeof value === 'string' && value !== '' && isImportedText(value, check) ? value : null,
+  );
 
 /** The strings of a list (other entries left out), each under the text rule. */
 const zStringList = z
   .unknown()
   .optional()
   .transform((value, check) =>
-    Array.isArray(value) ? value.filter((entry, index): entry is string => typeof entry === 'string' && isImportedText(entry, check, [index])) : [],
+    Array.isArray(value)
+      ? value.filter(
+          (entry, index): entry is string => typeof entry === 'string' && isImportedText(entry, check, [index]),
+        )
+      : [],
   );
 
 /** `blueprint`: a string, a list of strings or a nested list; flattened to the sources it names. */
@@ -63,11 +71,20 @@ export const ZBlueprint = z
 
 /** `[count, perDeck]` where perDeck is a number or `{ top, lower? }`; gunPorts is the number of mounts. */
 export const ZSlot = z
-  .tuple([z.number().int().min(0).max(100), z.union([z.number().min(0), z.looseObject({ top: z.number().min(0).optional(), lower: z.number().min(0).optional() })]).optional()])
+  .tuple([
+    z.number().int().min(0).max(100),
+    z
+      .union([
+        z.number().min(0),
+        z.looseObject({ top: z.number().min(0).optional(), lower: z.number().min(0).optional() }),
+      ])
+      .optional(),
+  ])
   .rest(z.unknown())
   .transform(([count, perDeck]) => ({
     count,
-    gunPorts: perDeck === undefined ? 1 : typeof perDeck === 'number' ? perDeck : (perDeck.top ?? 0) + (perDeck.lower ?? 0),
+    gunPorts:
+      perDeck === undefined ? 1 : typeof perDeck === 'number' ? perDeck : (perDeck.top ?? 0) + (perDeck.lower ?? 0),
   }));
 
 export type TSlot = z.output<typeof ZSlot>;
@@ -122,9 +139,17 @@ const lacking = (what: string) => ZNumberOrNull.meta({ description: `${what}; nu
 /** A hull in short, as an assembly's answers show it (HullSummary in the OpenAPI document; Hull extends it). */
 export const ZHullSummary = z
   .object({
-    id: z.string().meta({ description: 'The hull: its id in the catalog (its key in ships.json), what assemblies give as shipId' }),
-    size: z.string().nullable().meta({ description: 'extraSmall, small, medium or large; null when the catalog lacks it' }),
-    archetype: z.string().nullable().meta({ description: 'Hull archetype (dps, tank, support, cargo...); null when the catalog lacks it' }),
+    id: z
+      .string()
+      .meta({ description: 'The hull: its id in the catalog (its key in ships.json), what assemblies give as shipId' }),
+    size: z
+      .string()
+      .nullable()
+      .meta({ description: 'extraSmall, small, medium or large; null when the catalog lacks it' }),
+    archetype: z
+      .string()
+      .nullable()
+      .meta({ description: 'Hull archetype (dps, tank, support, cargo...); null when the catalog lacks it' }),
   })
   .meta({ description: 'A hull as the catalog describes it' });
 
@@ -142,10 +167,14 @@ export const ZHullRecord = z.object({
       z.string(),
       z.object({
         count: z.number().meta({ description: 'How many items the slot kind takes' }),
-        gunPorts: z.number().meta({ description: 'A weapon placed in the slot kind is mounted on each (1 when the data gives none)' }),
+        gunPorts: z
+          .number()
+          .meta({ description: 'A weapon placed in the slot kind is mounted on each (1 when the data gives none)' }),
       }),
     )
-    .meta({ description: 'By slot kind (frontWeapon, ..., furniture): items and gun ports; unreadable slots are left out' }),
+    .meta({
+      description: 'By slot kind (frontWeapon, ..., furniture): items and gun ports; unreadable slots are left out',
+    }),
   perks: z.array(z.string()).meta({ description: "The hull's perks" }),
 });
 export type THullRecord = z.infer<typeof ZHullRecord>;
@@ -156,27 +185,47 @@ export const ZItemRecord = z.object({
   category: ZItemCategory,
   damagePerShot: lacking('Damage of one projectile'),
   projectilesPerShot: lacking('Projectiles per shot (counted as 1 when null)'),
-  reloadSpeedMs: lacking('Reload time in milliseconds (the data\'s reloadSpeed)'),
+  reloadSpeedMs: lacking("Reload time in milliseconds (the data's reloadSpeed)"),
   optimalRange: lacking('Optimal range in metres'),
   armor: lacking('Armor points (armor items)'),
-  damageMitigation: z.record(z.string(), z.number()).nullable().meta({ description: 'Damage reduction by damage kind, as fractions; null when the catalog lacks it' }),
+  damageMitigation: z
+    .record(z.string(), z.number())
+    .nullable()
+    .meta({ description: 'Damage reduction by damage kind, as fractions; null when the catalog lacks it' }),
   gearScore: lacking('Gear score'),
   weight: lacking('Weight'),
   perks: z.array(z.string()).meta({ description: "The item's perks" }),
-  requiredSize: z.string().nullable().meta({ description: 'Smallest hull size that may carry it (extraSmall < small < medium < large); null: any' }),
+  requiredSize: z
+    .string()
+    .nullable()
+    .meta({ description: 'Smallest hull size that may carry it (extraSmall < small < medium < large); null: any' }),
 });
 export type TItemRecord = z.infer<typeof ZItemRecord>;
 
 export const ZHullQuery = z
-  .strictObject({ ...zPageInput(50), size: z.enum(HULL_SIZES, { error: 'must be extraSmall, small, medium or large' }).optional().meta({ description: 'Only hulls of this size' }) })
+  .strictObject({
+    ...zPageInput(50),
+    size: z
+      .enum(HULL_SIZES, { error: 'must be extraSmall, small, medium or large' })
+      .optional()
+      .meta({ description: 'Only hulls of this size' }),
+  })
   .prefault({});
 export type THullQuery = z.infer<typeof ZHullQuery>;
 
 export const ZItemQuery = z
   .strictObject({
     ...zPageInput(50),
-    category: z.enum(ITEM_CATEGORIES, { error: 'must be weapon, armor, furniture or other' }).optional().meta({ description: 'Only items of this category: weapon, armor, furniture or other' }),
-    type: z.string().min(1).max(64).optional().meta({ description: 'Item type, e.g. culverin, majorFurniture, consumable' }),
+    category: z
+      .enum(ITEM_CATEGORIES, { error: 'must be weapon, armor, furniture or other' })
+      .optional()
+      .meta({ description: 'Only items of this category: weapon, armor, furniture or other' }),
+    type: z
+      .string()
+      .min(1)
+      .max(64)
+      .optional()
+      .meta({ description: 'Item type, e.g. culverin, majorFurniture, consumable' }),
   })
   .prefault({});
 export type TItemQuery = z.infer<typeof ZItemQuery>;
@@ -195,13 +244,22 @@ const ZCount = z.object({
   updated: z.number().int().meta({ description: 'Entries whose id existed, updated in place' }),
 });
 
-const categoryCount = (category: string) => z.number().int().meta({ description: `Items imported of category ${category}` });
+const categoryCount = (category: string) =>
+  z
+    .number()
+    .int()
+    .meta({ description: `Items imported of category ${category}` });
 
 export const ZImportReport = z.object({
   hulls: ZCount.meta({ description: 'Hulls imported from ships (ships.json)' }),
   items: ZCount.extend({
     byCategory: z
-      .object({ weapon: categoryCount('weapon'), armor: categoryCount('armor'), furniture: categoryCount('furniture'), other: categoryCount('other (no loadout can use them)') })
+      .object({
+        weapon: categoryCount('weapon'),
+        armor: categoryCount('armor'),
+        furniture: categoryCount('furniture'),
+        other: categoryCount('other (no loadout can use them)'),
+      })
       .meta({ description: 'Items imported, by category' }),
     byType: z.record(z.string(), z.number().int()).meta({ description: 'Items imported, by type (culverin: 12, ...)' }),
   }).meta({ description: 'Items imported from items (items.json)' }),

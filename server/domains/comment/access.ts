@@ -86,10 +86,18 @@ export function assertCommentsOpen(target: Pick<TCommentTarget, 'client'>): void
  * still on (403), and readable by the same rule without a new password check: unchanged access facts,
  * or now public, or the caller's own (403 otherwise: it became private, or its password changed).
  */
-export function assertStillCommentable(checked: TCommentTarget, now: TCommentTarget | undefined, viewerId: string): TCommentTarget {
+export function assertStillCommentable(
+  checked: TCommentTarget,
+  now: TCommentTarget | undefined,
+  viewerId: string,
+): TCommentTarget {
   if (!now || now.deletedAt !== null) throw notFound(checked.uuid);
-  const sameAccess = now.isPublic === checked.isPublic && now.creatorId === checked.creatorId && now.passwordHash === checked.passwordHash;
-  if (!sameAccess && !now.isPublic && now.creatorId !== viewerId) throw new AppError('FORBIDDEN', 'This assembly is private');
+  const sameAccess =
+    now.isPublic === checked.isPublic &&
+    now.creatorId === checked.creatorId &&
+    now.passwordHash === checked.passwordHash;
+  if (!sameAccess && !now.isPublic && now.creatorId !== viewerId)
+    throw new AppError('FORBIDDEN', 'This assembly is private');
   assertCommentsOpen(now);
   return now;
 }

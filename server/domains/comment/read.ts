@@ -17,13 +17,23 @@ export async function listComments(
   input: TCommentListInput & { viewerId?: string; guesses?: TPasswordGuesses },
 ): Promise<TCommentList> {
   const { db } = deps;
-  const target = await assertCommentsVisible(await findTarget(db, input.targetId), { uuid: input.targetId, viewerId: input.viewerId, password: input.password, guesses: input.guesses });
+  const target = await assertCommentsVisible(await findTarget(db, input.targetId), {
+    uuid: input.targetId,
+    viewerId: input.viewerId,
+    password: input.password,
+    guesses: input.guesses,
+  });
   const window = pageWindow(input.page, input.pageSize);
   const order = input.sortOrder === 'asc' ? asc : desc;
   const where = eq(assemblyComments.assemblyId, target.id);
   // Both statements walk the index (assembly_id, created_at) of this assembly only.
   const [rows, total] = await Promise.all([
-    selectComments(db).where(where).orderBy(order(assemblyComments.createdAt), order(commentRowid)).limit(window.limit).offset(window.offset).all(),
+    selectComments(db)
+      .where(where)
+      .orderBy(order(assemblyComments.createdAt), order(commentRowid))
+      .limit(window.limit)
+      .offset(window.offset)
+      .all(),
     db.select({ n: count() }).from(assemblyComments).where(where).get(),
   ]);
   return { data: rows.map(toComment), pagination: window.describe(total?.n ?? 0) };
@@ -35,7 +45,10 @@ export async function listComments(
  * private or trashed assembly are left out, as the assembly is: they are back when it is readable
  * again, and the assembly's own list shows them to whoever has its password.
  */
-export async function listMyComments(deps: TDepsOf<'db'>, input: TMyCommentsInput & { userId: string }): Promise<TMyCommentList> {
+export async function listMyComments(
+  deps: TDepsOf<'db'>,
+  input: TMyCommentsInput & { userId: string },
+): Promise<TMyCommentList> {
   const { db } = deps;
   const window = pageWindow(input.page, input.pageSize);
   const where = and(
@@ -44,8 +57,18 @@ export async function listMyComments(deps: TDepsOf<'db'>, input: TMyCommentsInpu
   );
   // The author's index (author_id, created_at) gives the order; each comment's assembly is a primary-key lookup.
   const [rows, total] = await Promise.all([
-    selectComments(db).where(where).orderBy(desc(assemblyComments.createdAt), desc(commentRowid)).limit(window.limit).offset(window.offset).all(),
-    db.select({ n: count() }).from(assemblyComments).innerJoin(assemblies, eq(assemblies.id, assemblyComments.assemblyId)).where(where).get(),
+    selectComments(db)
+      .where(where)
+      .orderBy(desc(assemblyComments.createdAt), desc(commentRowid))
+      .limit(window.limit)
+      .offset(window.offset)
+      .all(),
+    db
+      .select({ n: count() })
+      .from(assemblyComments)
+      .innerJoin(assemblies, eq(assemblies.id, assemblyComments.assemblyId))
+      .where(where)
+      .get(),
   ]);
   return { data: rows.map(toMyComment), pagination: window.describe(total?.n ?? 0) };
 }

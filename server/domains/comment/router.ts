@@ -20,7 +20,8 @@ import { createComment, deleteComment, editComment } from './write';
 const READ_RULE =
   'As reading the assembly: 404 when it does not exist, 403 when it is private and you are neither its creator nor sending its password; ' +
   'a trashed assembly is a 404 for everyone but its creator. targetType other than assembly: 400.';
-const WRITE_LIMIT = 'Creating and editing count against RATE_LIMIT_COMMENTS per 10 minutes per account (429 with Retry-After).';
+const WRITE_LIMIT =
+  'Creating and editing count against RATE_LIMIT_COMMENTS per 10 minutes per account (429 with Retry-After).';
 // Caller-specific (a private assembly's comments, read by its creator or with its password): never kept by shared caches.
 const PRIVATE = { cacheControl: 'private, no-cache' };
 
@@ -40,7 +41,9 @@ const list = publicProcedure
   })
   .input(ZCommentListInput)
   .output(ZCommentList)
-  .query(({ input, ctx }) => listComments(ctx.deps, { ...input, viewerId: ctx.auth?.user.id, guesses: passwordGuesses(ctx) }));
+  .query(({ input, ctx }) =>
+    listComments(ctx.deps, { ...input, viewerId: ctx.auth?.user.id, guesses: passwordGuesses(ctx) }),
+  );
 
 const create = authedProcedure
   .meta({
@@ -60,7 +63,14 @@ const create = authedProcedure
   .input(ZCommentCreateInput)
   .output(ZComment)
   .mutation(({ input, ctx }) =>
-    createComment(ctx.deps, { targetId: input.targetId, content: input.content, captcha: input.captcha, password: input.password, userId: ctx.user.id, guesses: passwordGuesses(ctx) }),
+    createComment(ctx.deps, {
+      targetId: input.targetId,
+      content: input.content,
+      captcha: input.captcha,
+      password: input.password,
+      userId: ctx.user.id,
+      guesses: passwordGuesses(ctx),
+    }),
   );
 
 const edit = authedProcedure
@@ -78,7 +88,9 @@ const edit = authedProcedure
   })
   .input(ZCommentEditInput)
   .output(ZComment)
-  .mutation(({ input, ctx }) => editComment(ctx.deps, { ...input, userId: ctx.user.id, guesses: passwordGuesses(ctx) }));
+  .mutation(({ input, ctx }) =>
+    editComment(ctx.deps, { ...input, userId: ctx.user.id, guesses: passwordGuesses(ctx) }),
+  );
 
 const remove = authedProcedure
   .meta({
@@ -95,7 +107,14 @@ const remove = authedProcedure
   })
   .input(ZCommentDeleteInput)
   .output(ZCommentDeleted)
-  .mutation(({ input, ctx }) => deleteComment(ctx.deps, { ...input, userId: ctx.user.id, isAdmin: ctx.user.role === 'admin', guesses: passwordGuesses(ctx) }));
+  .mutation(({ input, ctx }) =>
+    deleteComment(ctx.deps, {
+      ...input,
+      userId: ctx.user.id,
+      isAdmin: ctx.user.role === 'admin',
+      guesses: passwordGuesses(ctx),
+    }),
+  );
 
 const mine = authedProcedure
   .meta({

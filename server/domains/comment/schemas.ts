@@ -22,14 +22,23 @@ export const ZCommentContent = zText({ min: 1, max: MAX_COMMENT_LENGTH, kind: 'm
 
 export const ZCommentId = z
   .string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string') })
-  .regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/, 'must be a comment id (a UUID)')
+  .regex(
+    /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/,
+    'must be a comment id (a UUID)',
+  )
   .transform((id) => id.toLowerCase())
   .meta({ description: "The comment's id (a UUID)" });
 
-const ZPassword = z.string().max(256, 'must be at most 256 characters').meta({ description: "A private assembly's password (not needed by its creator)" }).optional();
+const ZPassword = z
+  .string()
+  .max(256, 'must be at most 256 characters')
+  .meta({ description: "A private assembly's password (not needed by its creator)" })
+  .optional();
 
 const targetFields = {
-  targetType: z.enum(COMMENT_TARGET_TYPES, { error: 'must be assembly (the only target type served)' }).meta({ description: 'assembly (the only target type served)' }),
+  targetType: z
+    .enum(COMMENT_TARGET_TYPES, { error: 'must be assembly (the only target type served)' })
+    .meta({ description: 'assembly (the only target type served)' }),
   targetId: ZAssemblyUuid.meta({ description: "The assembly's uuid" }),
   password: ZPassword,
 };
@@ -37,14 +46,20 @@ const targetFields = {
 function pageFields(defaultPageSize: number) {
   const fields = zPageInput(defaultPageSize);
   return {
-    page: fields.page.meta({ description: `1-based; page × pageSize must be at most ${MAX_COMMENT_WINDOW} (a deeper page is a 400)` }),
+    page: fields.page.meta({
+      description: `1-based; page × pageSize must be at most ${MAX_COMMENT_WINDOW} (a deeper page is a 400)`,
+    }),
     pageSize: fields.pageSize.meta({ description: `Comments a page, 1-100 (default ${defaultPageSize})` }),
   };
 }
 
 function withinWindow(input: { page: number; pageSize: number }, ctx: z.RefinementCtx): void {
   if (input.page * input.pageSize > MAX_COMMENT_WINDOW) {
-    ctx.addIssue({ code: 'custom', path: ['page'], message: `page × pageSize must be at most ${MAX_COMMENT_WINDOW}: a comment list reaches its first ${MAX_COMMENT_WINDOW} comments` });
+    ctx.addIssue({
+      code: 'custom',
+      path: ['page'],
+      message: `page × pageSize must be at most ${MAX_COMMENT_WINDOW}: a comment list reaches its first ${MAX_COMMENT_WINDOW} comments`,
+    });
   }
 }
 
@@ -52,7 +67,10 @@ export const ZCommentListInput = z
   .strictObject({
     ...targetFields,
     ...pageFields(20),
-    sortOrder: z.enum(['desc', 'asc'], { error: 'must be desc or asc' }).default('desc').meta({ description: 'desc (newest first, the default) or asc (oldest first)' }),
+    sortOrder: z
+      .enum(['desc', 'asc'], { error: 'must be desc or asc' })
+      .default('desc')
+      .meta({ description: 'desc (newest first, the default) or asc (oldest first)' }),
   })
   .superRefine(withinWindow);
 export type TCommentListInput = z.infer<typeof ZCommentListInput>;
@@ -64,8 +82,14 @@ export const ZCommentCreateInput = z
   .strictObject({
     ...targetFields,
     content: ZCommentContent,
-    captcha: ZClientCaptcha.meta({ description: "The web client's SVG captcha answer (`{captchaType: 'svg', encryptCaptcha, response}`): verified when given, once only; `{}` or `''` is no answer" }).optional(),
-    captchaCode: ZCaptchaCode.meta({ description: 'The contract\'s captcha form (base64 ALTCHA payload solving GET /captcha): verified when given, once only; not with `captcha`' }).optional(),
+    captcha: ZClientCaptcha.meta({
+      description:
+        "The web client's SVG captcha answer (`{captchaType: 'svg', encryptCaptcha, response}`): verified when given, once only; `{}` or `''` is no answer",
+    }).optional(),
+    captchaCode: ZCaptchaCode.meta({
+      description:
+        "The contract's captcha form (base64 ALTCHA payload solving GET /captcha): verified when given, once only; not with `captcha`",
+    }).optional(),
   })
   .transform((input, ctx) => ({
     targetType: input.targetType,
@@ -92,13 +116,22 @@ export type TCommentDeleteInput = z.infer<typeof ZCommentDeleteInput>;
 export const ZComment = z.object({
   id: z.string().meta({ description: "The comment's id (a UUID)" }),
   content: z.string().meta({ description: 'Plain text as written (never HTML: escape it when you display it)' }),
-  targetType: z.enum(COMMENT_TARGET_TYPES).meta({ description: 'What it is on: always assembly (the only target type served)' }),
+  targetType: z
+    .enum(COMMENT_TARGET_TYPES)
+    .meta({ description: 'What it is on: always assembly (the only target type served)' }),
   targetId: z.string().meta({ description: "The assembly's uuid" }),
   userId: z.string().meta({ description: "The author's id" }),
-  userName: z.string().meta({ description: "The author's display name (alternativeName, else username); the client's Comment type" }),
-  username: z.string().meta({ description: "The author's username (the sign-in name, unique, never a display name): what CommentWidget.vue shows" }),
+  userName: z
+    .string()
+    .meta({ description: "The author's display name (alternativeName, else username); the client's Comment type" }),
+  username: z
+    .string()
+    .meta({
+      description:
+        "The author's username (the sign-in name, unique, never a display name): what CommentWidget.vue shows",
+    }),
   userAvatar: z.string().nullable().meta({ description: "The author's avatar URL, or null" }),
-  createTime: ZTimestamp.meta({ description: 'When it was written; the client\'s Comment type' }),
+  createTime: ZTimestamp.meta({ description: "When it was written; the client's Comment type" }),
   createdTime: ZTimestamp.meta({ description: 'The same instant, under the name CommentWidget.vue reads' }),
   updatedTime: ZTimestamp.meta({ description: 'Last edit (equal to createdTime when never edited)' }),
 });

@@ -10,7 +10,14 @@ import type { TDepsOf } from '../../deps';
 import { AppError } from '../../errors';
 import type { TPasswordGuesses } from '../assembly/access';
 import type { TCaptchaAnswer } from '../captcha/schemas';
-import { assertCommentable, assertCommentsVisible, assertStillCommentable, findTarget, findTargetById, type TCommentTarget } from './access';
+import {
+  assertCommentable,
+  assertCommentsVisible,
+  assertStillCommentable,
+  findTarget,
+  findTargetById,
+  type TCommentTarget,
+} from './access';
 import { findComment, toComment, type TCommentRow } from './queries';
 import type { TComment, TCommentDeleted } from './schemas';
 
@@ -31,13 +38,27 @@ export async function createComment(
 ): Promise<TComment> {
   const { db } = deps;
   const now = deps.now();
-  const checked = await assertCommentable(await findTarget(db, input.targetId), { uuid: input.targetId, viewerId: input.userId, password: input.password, guesses: input.guesses });
+  const checked = await assertCommentable(await findTarget(db, input.targetId), {
+    uuid: input.targetId,
+    viewerId: input.userId,
+    password: input.password,
+    guesses: input.guesses,
+  });
   await deps.limits.commentWrite.hit(input.userId);
   if (input.captcha !== undefined) await deps.captcha.verify(input.captcha, now);
   const id = randomUUID();
   const row = await transaction(db, async (tx) => {
     const target = assertStillCommentable(checked, await findTargetById(tx, checked.id), input.userId);
-    await tx.insert(assemblyComments).values({ id, assemblyId: target.id, authorId: input.userId, content: input.content, createdAt: now, updatedAt: now });
+    await tx
+      .insert(assemblyComments)
+      .values({
+        id,
+        assemblyId: target.id,
+        authorId: input.userId,
+        content: input.content,
+        createdAt: now,
+        updatedAt: now,
+      });
     return await findComment(tx, id);
   });
   if (!row) throw new AppError('INTERNAL_SERVER_ERROR', `Comment ${id} was written but cannot be read back`);
@@ -58,7 +79,10 @@ async function asComment<T>(id: string, check: () => T | Promise<T>): Promise<T>
 }
 
 /** The comment and its assembly, or a 404 when either is gone. */
-async function findWithTarget(deps: TDepsOf<'db'>, id: string): Promise<{ comment: TCommentRow; target: TCommentTarget }> {
+async function findWithTarget(
+  deps: TDepsOf<'db'>,
+  id: string,
+): Promise<{ comment: TCommentRow; target: TCommentTarget }> {
   const comment = await findComment(deps.db, id);
   const target = comment ? await findTargetById(deps.db, comment.assemblyId) : undefined;
   if (!comment || !target) throw commentNotFound(id);
@@ -69,18 +93,32 @@ async function findWithTarget(deps: TDepsOf<'db'>, id: string): Promise<{ commen
  * POST /comment/edit: its author only (403), on an assembly they may still comment on (as create:
  * 404 trashed, 403 private without its password or comments off), within the same write limit.
  */
-export async function editComment(deps: TDepsOf<'db' | 'now' | 'limits'>, input: TCaller & { id: string; content: string }): Promise<TComment> {
+export async function editComment(
+  deps: TDepsOf<'db' | 'now' | 'limits'>,
+  input: TCaller & { id: string; content: string },
+): Promise<TComment> {
   const { db } = deps;
   const now = deps.now();
   const { comment, target } = await findWithTarget(deps, input.id);
   if (comment.authorId !== input.userId) throw new AppError('FORBIDDEN', 'Only its author may edit a comment');
-  const checked = await asComment(input.id, () => assertCommentable(target, { uuid: target.uuid, viewerId: input.userId, password: input.password, guesses: input.guesses }));
+  const checked = await asComment(input.id, () =>
+    assertCommentable(target, {
+      uuid: target.uuid,
+      viewerId: input.userId,
+      password: input.password,
+      guesses: input.guesses,
+    }),
+  );
   await deps.limits.commentWrite.hit(input.userId);
   const row = await transaction(db, async (tx) => {
     const current = await findTargetById(tx, checked.id);
     if (!current || current.deletedAt !== null) throw commentNotFound(input.id);
     assertStillCommentable(checked, current, input.userId);
-    const changed = await tx.update(assemblyComments).set({ content: input.content, updatedAt: now }).where(eq(assemblyComments.id, input.id)).returning({ id: assemblyComments.id });
+    const changed = await tx
+      .update(assemblyComments)
+      .set({ content: input.content, updatedAt: now })
+      .where(eq(assemblyComments.id, input.id))
+      .returning({ id: assemblyComments.id });
     // Deleted meanwhile (by its author, the creator or an admin).
     if (changed.length === 0) throw commentNotFound(input.id);
     return await findComment(tx, input.id);
@@ -95,20 +133,37 @@ export async function editComment(deps: TDepsOf<'db' | 'now' | 'limits'>, input:
  * password) and be its author or the assembly's creator (403). Comments switched off do not stop a
  * deletion. Of concurrent deletions of one comment, one succeeds and the others are 404s.
  */
-export async function deleteComment(deps: TDepsOf<'db'>, input: TCaller & { id: string; isAdmin: boolean }): Promise<TCommentDeleted> {
+export async function deleteComment(
+  deps: TDepsOf<'db'>,
+  input: TCaller & { id: string; isAdmin: boolean },
+): Promise<TCommentDeleted> {
   const { db } = deps;
   const { comment, target } = await findWithTarget(deps, input.id);
   if (!input.isAdmin) {
-    await asComment(input.id, () => assertCommentsVisible(target, { uuid: target.uuid, viewerId: input.userId, password: input.password, guesses: input.guesses }));
+    await asComment(input.id, () =>
+      assertCommentsVisible(target, {
+        uuid: target.uuid,
+        viewerId: input.userId,
+        password: input.password,
+        guesses: input.guesses,
+      }),
+    );
     if (comment.authorId !== input.userId && target.creatorId !== input.userId) {
-      throw new AppError('FORBIDDEN', "Only the comment's author, the assembly's creator or an admin may delete a comment");
+      throw new AppError(
+        'FORBIDDEN',
+        "Only the comment's author, the assembly's creator or an admin may delete a comment",
+      );
     }
   }
   await transaction(db, async (tx) => {
     // Trashed meanwhile: only its creator (or an admin) still sees its comments.
     const current = await findTargetById(tx, target.id);
-    if (!current || (!input.isAdmin && current.deletedAt !== null && current.creatorId !== input.userId)) throw commentNotFound(input.id);
-    const deleted = await tx.delete(assemblyComments).where(eq(assemblyComments.id, input.id)).returning({ id: assemblyComments.id });
+    if (!current || (!input.isAdmin && current.deletedAt !== null && current.creatorId !== input.userId))
+      throw commentNotFound(input.id);
+    const deleted = await tx
+      .delete(assemblyComments)
+      .where(eq(assemblyComments.id, input.id))
+      .returning({ id: assemblyComments.id });
     if (deleted.length === 0) throw commentNotFound(input.id);
   });
   return { id: input.id, deleted: true };

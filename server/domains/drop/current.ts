@@ -7,7 +7,11 @@ import { AppError } from '../../errors';
 import { assemble, statusCondition } from './rows';
 import type { TDropCurrent, TDropCurrentSnapshot } from './schemas';
 
-async function buildCurrent(db: TDb, now: Date, ttlMs: number): Promise<{ value: TDropCurrentSnapshot; expiresAtMs: number }> {
+async function buildCurrent(
+  db: TDb,
+  now: Date,
+  ttlMs: number,
+): Promise<{ value: TDropCurrentSnapshot; expiresAtMs: number }> {
   const rows = await db
     .select()
     .from(dropCampaigns)
@@ -44,10 +48,14 @@ export async function getCurrentCampaigns(
     const hold = await runtime.dropRefreshHolds.claim(input.clientKey, nowMs + runtime.dropRefreshIntervalMs, nowMs);
     if (!hold.claimed) {
       const retryAfterSeconds = Math.max(1, Math.ceil((hold.heldUntilMs - nowMs) / 1000));
-      throw new AppError('TOO_MANY_REQUESTS', `refresh=1 is allowed once every ${runtime.dropRefreshIntervalMs / 1000} seconds; retry in ${retryAfterSeconds} s or call without refresh`, {
-        retryAfterSeconds,
-        data: { retryAfterSeconds },
-      });
+      throw new AppError(
+        'TOO_MANY_REQUESTS',
+        `refresh=1 is allowed once every ${runtime.dropRefreshIntervalMs / 1000} seconds; retry in ${retryAfterSeconds} s or call without refresh`,
+        {
+          retryAfterSeconds,
+          data: { retryAfterSeconds },
+        },
+      );
     }
   } else {
     const entry = cache.get(nowMs);

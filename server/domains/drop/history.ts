@@ -51,7 +51,12 @@ export async function getCampaign(deps: TDepsOf<'db' | 'now'>, input: { ref: str
   const now = deps.now();
   const text = input.ref.trim();
   let row: TCampaignRow | undefined;
-  if (/^\d{1,15}$/.test(text)) row = await db.select().from(dropCampaigns).where(eq(dropCampaigns.id, Number(text))).get();
+  if (/^\d{1,15}$/.test(text))
+    row = await db
+      .select()
+      .from(dropCampaigns)
+      .where(eq(dropCampaigns.id, Number(text)))
+      .get();
   row ??= await db.select().from(dropCampaigns).where(eq(dropCampaigns.campaignId, text)).get();
   if (!row) throw new AppError('NOT_FOUND', `No drop campaign with id or campaign id "${text}"`);
   const [campaign] = await assemble(db, [row], now);

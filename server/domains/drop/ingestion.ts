@@ -65,7 +65,14 @@ export async function upsertCampaigns(
       if (campaign.channels.length > 0) {
         await tx
           .insert(dropChannels)
-          .values(campaign.channels.map((channel, position) => ({ campaignId: id, position, name: channel.name, url: channel.url ?? null })))
+          .values(
+            campaign.channels.map((channel, position) => ({
+              campaignId: id,
+              position,
+              name: channel.name,
+              url: channel.url ?? null,
+            })),
+          )
           .run();
       }
       items.push({ id, campaignId: campaign.campaignId, created: !existing });

@@ -5,7 +5,16 @@ import { publicProcedure, router } from '../../trpc';
 
 export const healthRouter = router({
   get: publicProcedure
-    .meta({ openapi: { method: 'GET', path: '/health', tags: ['meta'], protect: false, summary: 'Liveness and database check' }, http: { cacheControl: 'no-store' } })
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/health',
+        tags: ['meta'],
+        protect: false,
+        summary: 'Liveness and database check',
+      },
+      http: { cacheControl: 'no-store' },
+    })
     .input(ZNoInput)
     .output(ZHealth)
     .query(({ ctx }) => getHealth(ctx.deps)),

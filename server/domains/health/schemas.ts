@@ -5,7 +5,8 @@ export const ZHealth = z.object({
   status: z.literal('ok').meta({ description: 'The instance serves (a failing check answers 503 instead)' }),
   database: z.literal('ok').meta({ description: 'The database answered a query' }),
   redis: z.enum(['ok', 'unavailable', 'off']).meta({
-    description: 'Shared state of several instances: off without REDIS_URL; unavailable means this instance falls back to its own memory for now',
+    description:
+      'Shared state of several instances: off without REDIS_URL; unavailable means this instance falls back to its own memory for now',
   }),
   uptimeSeconds: z.number().meta({ description: 'Seconds since this instance started' }),
 });

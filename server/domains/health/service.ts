@@ -23,7 +23,10 @@ export function localDatabaseFile(url: string): string | undefined {
  * a word), then the write lock taken and given back (BEGIN IMMEDIATE … COMMIT, nothing written),
  * which a read-only connection, database or directory refuses.
  */
-export async function databaseWriteProblem(deps: TDepsOf<'db'>, { file }: { file: string | undefined }): Promise<string | undefined> {
+export async function databaseWriteProblem(
+  deps: TDepsOf<'db'>,
+  { file }: { file: string | undefined },
+): Promise<string | undefined> {
   if (file !== undefined) {
     try {
       await access(file, constants.W_OK);
@@ -54,7 +57,10 @@ const lastProbes = new WeakMap<TDb, { atMs: number; problem: Promise<string | un
  * balancer's, several at once) share the last answer, so a check costs one database round trip.
  * A database that turns read-only is reported within a second.
  */
-export function recentDatabaseWriteProblem(deps: TDepsOf<'db' | 'now'>, { file }: { file: string | undefined }): Promise<string | undefined> {
+export function recentDatabaseWriteProblem(
+  deps: TDepsOf<'db' | 'now'>,
+  { file }: { file: string | undefined },
+): Promise<string | undefined> {
   const nowMs = deps.now().getTime();
   const last = lastProbes.get(deps.db);
   if (last && nowMs - last.atMs < WRITE_PROBE_TTL_MS) return last.problem;

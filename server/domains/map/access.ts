@@ -46,7 +46,12 @@ export interface TSummaryRow {
 }
 
 export async function findCollection(db: TDb, uuid: string): Promise<TSummaryRow | undefined> {
-  return db.select(summaryColumns).from(mapCollections).leftJoin(users, eq(users.id, mapCollections.authorId)).where(eq(mapCollections.id, uuid)).get();
+  return db
+    .select(summaryColumns)
+    .from(mapCollections)
+    .leftJoin(users, eq(users.id, mapCollections.authorId))
+    .where(eq(mapCollections.id, uuid))
+    .get();
 }
 
 async function isSharedWith(db: TDb, collectionId: string, userId: string): Promise<boolean> {
@@ -121,7 +126,11 @@ export type TPointRow = {
 };
 
 /** The point with whether `viewerId` may read it; undefined when there is no such point. */
-export async function findPoint(db: TDb, uuid: string, viewerId: string | null): Promise<(TPointRow & { readable: boolean }) | undefined> {
+export async function findPoint(
+  db: TDb,
+  uuid: string,
+  viewerId: string | null,
+): Promise<(TPointRow & { readable: boolean }) | undefined> {
   const row = await db
     .select({ ...pointColumns, readable: sql<number>`${pointReadableSql(viewerId)}` })
     .from(mapPoints)

@@ -23,12 +23,21 @@ interface TMoveInput {
 }
 
 /** The given points, each once, all the caller's: 404 naming one they cannot read, 403 one they can but do not own. */
-async function ownPoints(tx: TDb, userId: string, pointUuids: string[]): Promise<{ id: string; collectionId: string | null }[]> {
+async function ownPoints(
+  tx: TDb,
+  userId: string,
+  pointUuids: string[],
+): Promise<{ id: string; collectionId: string | null }[]> {
   const ids = [...new Set(pointUuids.map((uuid) => uuid.toLowerCase()))];
   const found = new Map<string, { id: string; ownerId: string; collectionId: string | null; readable: number }>();
   for (const part of chunks(ids)) {
     const rows = await tx
-      .select({ id: mapPoints.id, ownerId: mapPoints.ownerId, collectionId: mapPoints.collectionId, readable: sql<number>`${pointReadableSql(userId)}` })
+      .select({
+        id: mapPoints.id,
+        ownerId: mapPoints.ownerId,
+        collectionId: mapPoints.collectionId,
+        readable: sql<number>`${pointReadableSql(userId)}`,
+      })
       .from(mapPoints)
       .where(inArray(mapPoints.id, part))
       .all();
@@ -37,8 +46,10 @@ async function ownPoints(tx: TDb, userId: string, pointUuids: string[]): Promise
   return ids.map((id) => {
     const row = found.get(id);
     const path = `pointUuids[${pointUuids.findIndex((uuid) => uuid.toLowerCase() === id)}]`;
-    if (!row || !row.readable) throw new AppError('NOT_FOUND', `${path}: ${POINT_NOT_FOUND}`, { data: { field: path } });
-    if (row.ownerId !== userId) throw new AppError('FORBIDDEN', `${path}: only its owner may move this point`, { data: { field: path } });
+    if (!row || !row.readable)
+      throw new AppError('NOT_FOUND', `${path}: ${POINT_NOT_FOUND}`, { data: { field: path } });
+    if (row.ownerId !== userId)
+      throw new AppError('FORBIDDEN', `${path}: only its owner may move this point`, { data: { field: path } });
     return row;
   });
 }
@@ -50,35 +61,59 @@ async function answer(tx: TDb, uuid: string, userId: string, moved: string[]): P
 }
 
 /** Moves the caller's points into their collection, appended in the given order; points already in it stay where they are. */
-export async function addPointsToCollection(deps: TDepsOf<'db' | 'now'>, { uuid, userId, pointUuids }: TMoveInput): Promise<TMembershipChange> {
+export async function addPointsToCollection(
+  deps: TDepsOf<'db' | 'now'>,
+  { uuid, userId, pointUuids }: TMoveInput,
+): Promise<TMembershipChange> {
   const now = deps.now();
   return transaction(deps.db, async (tx) => {
     const collection = await ownedCollection(tx, uuid, userId, 'add points to');
     const moving = (await ownPoints(tx, userId, pointUuids)).filter((point) => point.collectionId !== collection.uuid);
     if (collection.pointCount + moving.length > MAX_POINTS_PER_COLLECTION) {
-      throw new AppError('CONFLICT', `A collection holds at most ${MAX_POINTS_PER_COLLECTION} points (this one has ${collection.pointCount})`, {
-        data: { limit: MAX_POINTS_PER_COLLECTION, pointCount: collection.pointCount },
-      });
+      throw new AppError(
+        'CONFLICT',
+        `A collection holds at most ${MAX_POINTS_PER_COLLECTION} points (this one has ${collection.pointCount})`,
+        {
+          data: { limit: MAX_POINTS_PER_COLLECTION, pointCount: collection.pointCount },
+        },
+      );
     }
-    const last = await tx.select({ position: max(mapPoints.position) }).from(mapPoints).where(eq(mapPoints.collectionId, collection.uuid)).get();
+    const last = await tx
+      .select({ position: max(mapPoints.position) })
+      .from(mapPoints)
+      .where(eq(mapPoints.collectionId, collection.uuid))
+      .get();
     let position = last?.position === null || last?.position === undefined ? 0 : last.position + 1;
     for (const point of moving) {
-      await tx.update(mapPoints).set({ collectionId: collection.uuid, position: position++, updatedAt: now }).where(eq(mapPoints.id, point.id));
+      await tx
+        .update(mapPoints)
+        .set({ collectionId: collection.uuid, position: position++, updatedAt: now })
+        .where(eq(mapPoints.id, point.id));
     }
     if (moving.length > 0) {
       const sources = moving.map((point) => point.collectionId).filter((id): id is string => id !== null);
       await recount(tx, [collection.uuid, ...sources], now);
     }
-    return answer(tx, collection.uuid, userId, moving.map((point) => point.id));
+    return answer(
+      tx,
+      collection.uuid,
+      userId,
+      moving.map((point) => point.id),
+    );
   });
 }
 
 /** Takes the caller's points out of their collection (they become orphans); points not in it are left where they are. */
-export async function removePointsFromCollection(deps: TDepsOf<'db' | 'now'>, { uuid, userId, pointUuids }: TMoveInput): Promise<TMembershipChange> {
+export async function removePointsFromCollection(
+  deps: TDepsOf<'db' | 'now'>,
+  { uuid, userId, pointUuids }: TMoveInput,
+): Promise<TMembershipChange> {
   const now = deps.now();
   return transaction(deps.db, async (tx) => {
     const collection = await ownedCollection(tx, uuid, userId, 'remove points from');
-    const leaving = (await ownPoints(tx, userId, pointUuids)).filter((point) => point.collectionId === collection.uuid).map((point) => point.id);
+    const leaving = (await ownPoints(tx, userId, pointUuids))
+      .filter((point) => point.collectionId === collection.uuid)
+      .map((point) => point.id);
     for (const part of chunks(leaving)) {
       await tx
         .update(mapPoints)

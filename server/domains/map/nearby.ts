@@ -35,13 +35,24 @@ export function boundingBox(latitude: number, longitude: number, radiusKm: numbe
   const angular = radiusKm / EARTH_RADIUS_KM;
   const minLat = latitude - angular / DEGREES;
   const maxLat = latitude + angular / DEGREES;
-  if (minLat <= -90 || maxLat >= 90) return { latitude: [Math.max(minLat, -90), Math.min(maxLat, 90)], longitude: [[-180, 180]] };
+  if (minLat <= -90 || maxLat >= 90)
+    return { latitude: [Math.max(minLat, -90), Math.min(maxLat, 90)], longitude: [[-180, 180]] };
   // The widest longitude offset of the circle (Matuschek, "Finding points within a distance").
   const offset = Math.asin(Math.min(1, Math.sin(angular) / Math.cos(latitude * DEGREES))) / DEGREES;
   const west = longitude - offset;
   const east = longitude + offset;
   const ranges: [number, number][] =
-    west < -180 ? [[west + 360, 180], [-180, east]] : east > 180 ? [[west, 180], [-180, east - 360]] : [[west, east]];
+    west < -180
+      ? [
+          [west + 360, 180],
+          [-180, east],
+        ]
+      : east > 180
+        ? [
+            [west, 180],
+            [-180, east - 360],
+          ]
+        : [[west, east]];
   return { latitude: [minLat, maxLat], longitude: ranges };
 }
 
@@ -54,7 +65,12 @@ export function latitudeCells([south, north]: [number, number]): number[] {
 }
 
 /** SQL: the haversine distance in km from the centre to the place in the two columns. */
-export function distanceSql(latitude: number, longitude: number, pointLatitude: SQLiteColumn | SQL, pointLongitude: SQLiteColumn | SQL): SQL<number> {
+export function distanceSql(
+  latitude: number,
+  longitude: number,
+  pointLatitude: SQLiteColumn | SQL,
+  pointLongitude: SQLiteColumn | SQL,
+): SQL<number> {
   const lat = sql`radians(${pointLatitude})`;
   const dLat = sql`(radians(${pointLatitude}) - ${latitude * DEGREES})`;
   const dLon = sql`(radians(${pointLongitude}) - ${longitude * DEGREES})`;
@@ -68,7 +84,9 @@ const notReadableByAnyone = sql`${mapPoints.readableByAnyone} = 0`;
 
 /** Within the box, on the latitude-led indexes (one owner's or one collection's points). */
 function inBox(box: TBox): SQL | undefined {
-  const inLongitude = or(...box.longitude.map(([west, east]) => and(gte(mapPoints.longitude, west), lte(mapPoints.longitude, east))));
+  const inLongitude = or(
+    ...box.longitude.map(([west, east]) => and(gte(mapPoints.longitude, west), lte(mapPoints.longitude, east))),
+  );
   return and(between(mapPoints.latitude, box.latitude[0], box.latitude[1]), inLongitude);
 }
 
@@ -116,7 +134,11 @@ export function nearbyQuery(db: TDb, viewerId: string | null, { latitude, longit
   const distance = distanceSql(latitude, longitude, candidates.latitude, candidates.longitude);
   const nearest = db.$with('nearest').as(
     db
-      .select({ id: candidates.id, distance: distance.as('distance'), examined: sql<number>`count(*) OVER ()`.as('examined') })
+      .select({
+        id: candidates.id,
+        distance: distance.as('distance'),
+        examined: sql<number>`count(*) OVER ()`.as('examined'),
+      })
       .from(candidates)
       .orderBy(sql`distance`, candidates.id)
       .limit(limit),
@@ -129,10 +151,15 @@ export function nearbyQuery(db: TDb, viewerId: string | null, { latitude, longit
     .orderBy(asc(nearest.distance), asc(nearest.id));
 }
 
-export async function nearbyPoints(deps: TDepsOf<'db'>, { viewerId, query }: { viewerId: string | null; query: TNearbyInput }): Promise<TNearby> {
+export async function nearbyPoints(
+  deps: TDepsOf<'db'>,
+  { viewerId, query }: { viewerId: string | null; query: TNearbyInput },
+): Promise<TNearby> {
   const rows = await nearbyQuery(deps.db, viewerId, query).all();
   return {
-    points: rows.filter((row) => row.distance <= query.radius).map((row) => ({ ...toMapPoint(row), distance: row.distance })),
+    points: rows
+      .filter((row) => row.distance <= query.radius)
+      .map((row) => ({ ...toMapPoint(row), distance: row.distance })),
     radius: query.radius,
     limit: query.limit,
     truncated: (rows[0]?.examined ?? 0) > MAX_NEARBY_CANDIDATES,

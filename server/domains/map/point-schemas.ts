@@ -10,7 +10,14 @@
 import { z } from 'zod';
 import { ZTimestamp, zBool, zInt, zPage, zPageInput } from '../../schemas';
 import { zText } from '../../text';
-import { MAX_POINTS_PER_COLLECTION, ZCollectionSummary, ZPublicFlag, ZTag, agreeOnVisibility, canonicalVisibility } from './schemas';
+import {
+  MAX_POINTS_PER_COLLECTION,
+  ZCollectionSummary,
+  ZPublicFlag,
+  ZTag,
+  agreeOnVisibility,
+  canonicalVisibility,
+} from './schemas';
 
 export const MAX_NEARBY_LIMIT = 100;
 export const MAX_NEARBY_RADIUS_KM = 500;
@@ -21,7 +28,16 @@ export const MAX_NEARBY_CANDIDATES = 2_000;
 /** A number given as a number or as decimal text (query values arrive as text); bounds apply after parsing. */
 function zDecimal(min: number, max: number, message: string) {
   return z
-    .union([z.number(), z.string().trim().regex(/^[-+]?(\d{1,15}(\.\d{0,15})?|\.\d{1,15})$/, 'must be a number')], { error: 'must be a number' })
+    .union(
+      [
+        z.number(),
+        z
+          .string()
+          .trim()
+          .regex(/^[-+]?(\d{1,15}(\.\d{0,15})?|\.\d{1,15})$/, 'must be a number'),
+      ],
+      { error: 'must be a number' },
+    )
     .transform((value) => (typeof value === 'string' ? Number(value) : value))
     .pipe(z.number().min(min, message).max(max, message));
 }
@@ -29,10 +45,22 @@ function zDecimal(min: number, max: number, message: string) {
 const ZPointUuid = z.uuid('must be a point UUID').meta({ description: 'The point (v4 UUID)' });
 const ZCollectionUuid = z.uuid('must be a collection UUID').meta({ description: 'The collection (v4 UUID)' });
 const ZTitle = zText({ min: 1, max: 100 }).meta({ description: 'Name of the spot, 1-100 characters' });
-const ZDescription = zText({ max: 2000, kind: 'multiline' }).nullish().meta({ description: 'Notes, up to 2000 characters; null clears them' });
-const ZAddress = zText({ max: 200 }).nullish().meta({ description: 'Where it is in words, up to 200 characters; null clears it' });
-const ZLatitude = z.number('must be a number').min(-90, 'must be between -90 and 90').max(90, 'must be between -90 and 90').meta({ description: 'Latitude in degrees, -90 to 90' });
-const ZLongitude = z.number('must be a number').min(-180, 'must be between -180 and 180').max(180, 'must be between -180 and 180').meta({ description: 'Longitude in degrees, -180 to 180' });
+const ZDescription = zText({ max: 2000, kind: 'multiline' })
+  .nullish()
+  .meta({ description: 'Notes, up to 2000 characters; null clears them' });
+const ZAddress = zText({ max: 200 })
+  .nullish()
+  .meta({ description: 'Where it is in words, up to 200 characters; null clears it' });
+const ZLatitude = z
+  .number('must be a number')
+  .min(-90, 'must be between -90 and 90')
+  .max(90, 'must be between -90 and 90')
+  .meta({ description: 'Latitude in degrees, -90 to 90' });
+const ZLongitude = z
+  .number('must be a number')
+  .min(-180, 'must be between -180 and 180')
+  .max(180, 'must be between -180 and 180')
+  .meta({ description: 'Longitude in degrees, -180 to 180' });
 const ZTags = z.array(ZTag).max(10, 'at most 10 tags').meta({ description: 'Up to 10 tags of 1-24 characters' });
 
 /**
@@ -46,13 +74,20 @@ const ZPointSharedUsers = z
 
 const pointVisibility = {
   public: ZPublicFlag.optional(),
-  isPublic: zBool().optional().meta({ description: 'Readable by anyone while the point is in no collection (in a collection it is as visible as the collection)' }),
+  isPublic: zBool()
+    .optional()
+    .meta({
+      description:
+        'Readable by anyone while the point is in no collection (in a collection it is as visible as the collection)',
+    }),
   sharedUsers: ZPointSharedUsers.optional(),
 };
 
 /** `collectionUuid` as the client sends it: a UUID, or `''`/null for none (an orphan point). */
 const ZCollectionChoice = z
-  .union([z.uuid('must be a collection UUID'), z.literal(''), z.null()], { error: 'must be a collection UUID, or empty for none' })
+  .union([z.uuid('must be a collection UUID'), z.literal(''), z.null()], {
+    error: 'must be a collection UUID, or empty for none',
+  })
   .transform((value) => value || null)
   .meta({ description: "The collection to put the point in (your own); '' or null: none (an orphan point)" });
 
@@ -92,9 +127,16 @@ export const ZUpdatePoint = z
   .superRefine(agreeOnVisibility)
   .refine(
     (value) =>
-      [value.title, value.description, value.latitude, value.longitude, value.address, value.tags, value.public, value.isPublic].some(
-        (field) => field !== undefined,
-      ),
+      [
+        value.title,
+        value.description,
+        value.latitude,
+        value.longitude,
+        value.address,
+        value.tags,
+        value.public,
+        value.isPublic,
+      ].some((field) => field !== undefined),
     { message: 'give at least one of title, description, latitude, longitude, address, tags, public (or isPublic)' },
   )
   .transform((value) => canonicalVisibility(withoutSharedUsers(value)));
@@ -103,7 +145,9 @@ export type TPointPatch = Omit<z.output<typeof ZUpdatePoint>, 'uuid'>;
 
 /** One point as the web client's `MapPoint` reads it (src/assets/types/Map.ts). */
 export const ZMapPoint = z.object({
-  id: z.string().meta({ description: 'The point UUID (the web client reads `id` and `uuid`; Tidewatch has one identifier)' }),
+  id: z
+    .string()
+    .meta({ description: 'The point UUID (the web client reads `id` and `uuid`; Tidewatch has one identifier)' }),
   uuid: z.string().meta({ description: 'The point (v4 UUID)' }),
   userId: z.string().meta({ description: "The owner's user id" }),
   collectionId: z.string().nullable().meta({ description: 'The UUID of its collection; null for an orphan point' }),
@@ -115,7 +159,10 @@ export const ZMapPoint = z.object({
   tags: z.array(z.string()).meta({ description: 'Its tags' }),
   public: z
     .union([z.literal(0), z.literal(1)])
-    .meta({ description: "The point's own flag: 1 lets anyone read it while it is in no collection; in a collection it is as visible as the collection" }),
+    .meta({
+      description:
+        "The point's own flag: 1 lets anyone read it while it is in no collection; in a collection it is as visible as the collection",
+    }),
   sharedUsers: z.array(z.string()).meta({ description: 'Always []: a point is shared through its collection' }),
   createdAt: ZTimestamp.meta({ description: 'When it was created' }),
   updatedAt: ZTimestamp.meta({ description: 'When it last changed' }),
@@ -125,12 +172,17 @@ export type TMapPoint = z.infer<typeof ZMapPoint>;
 export const ZPointPage = zPage(ZMapPoint);
 export type TPointPage = z.infer<typeof ZPointPage>;
 
-export const ZPointDeleted = z.object({ uuid: z.string().meta({ description: 'The deleted point' }), deleted: z.literal(true).meta({ description: 'Always true' }) });
+export const ZPointDeleted = z.object({
+  uuid: z.string().meta({ description: 'The deleted point' }),
+  deleted: z.literal(true).meta({ description: 'Always true' }),
+});
 
 export const ZUserPointsInput = z
   .strictObject({
     ...zPageInput(20),
-    collectionUuid: ZCollectionUuid.optional().meta({ description: 'Only your points in this collection (in its order)' }),
+    collectionUuid: ZCollectionUuid.optional().meta({
+      description: 'Only your points in this collection (in its order)',
+    }),
   })
   .prefault({});
 
@@ -149,15 +201,23 @@ export const ZPointUuidsInput = z.strictObject({
 
 export const ZMembershipChange = z.object({
   collection: ZCollectionSummary.meta({ description: 'The collection after the change' }),
-  pointUuids: z.array(z.string()).meta({ description: 'The points this call moved (in, or out to orphans); points already in place are left out' }),
+  pointUuids: z
+    .array(z.string())
+    .meta({ description: 'The points this call moved (in, or out to orphans); points already in place are left out' }),
 });
 export type TMembershipChange = z.infer<typeof ZMembershipChange>;
 
 export const ZNearbyInput = z.strictObject({
-  latitude: zDecimal(-90, 90, 'must be between -90 and 90').meta({ description: 'Latitude of the place to search around, in degrees' }),
-  longitude: zDecimal(-180, 180, 'must be between -180 and 180').meta({ description: 'Longitude of the place to search around, in degrees' }),
+  latitude: zDecimal(-90, 90, 'must be between -90 and 90').meta({
+    description: 'Latitude of the place to search around, in degrees',
+  }),
+  longitude: zDecimal(-180, 180, 'must be between -180 and 180').meta({
+    description: 'Longitude of the place to search around, in degrees',
+  }),
   radius: zDecimal(0, MAX_NEARBY_RADIUS_KM, `must be between 0 and ${MAX_NEARBY_RADIUS_KM} (kilometres)`)
-    .meta({ description: `Kilometres, great-circle distance (default ${DEFAULT_NEARBY_RADIUS_KM}, at most ${MAX_NEARBY_RADIUS_KM})` })
+    .meta({
+      description: `Kilometres, great-circle distance (default ${DEFAULT_NEARBY_RADIUS_KM}, at most ${MAX_NEARBY_RADIUS_KM})`,
+    })
     .default(DEFAULT_NEARBY_RADIUS_KM),
   limit: zInt({ min: 1, max: MAX_NEARBY_LIMIT })
     .meta({ description: `At most this many points (default 10, at most ${MAX_NEARBY_LIMIT})` })
@@ -165,7 +225,9 @@ export const ZNearbyInput = z.strictObject({
 });
 export type TNearbyInput = z.output<typeof ZNearbyInput>;
 
-export const ZNearbyPoint = ZMapPoint.extend({ distance: z.number().meta({ description: 'Kilometres from the given place' }) });
+export const ZNearbyPoint = ZMapPoint.extend({
+  distance: z.number().meta({ description: 'Kilometres from the given place' }),
+});
 
 export const ZNearby = z.object({
   points: z.array(ZNearbyPoint).meta({ description: 'The points you may read within radius, nearest first' }),

@@ -56,9 +56,13 @@ export async function checkUserLimit(tx: TDb, ownerId: string, adding: number): 
   if (adding === 0) return;
   const owned = await pointsOwnedBy(tx, ownerId);
   if (owned + adding > MAX_POINTS_PER_USER) {
-    throw new AppError('CONFLICT', `You may own at most ${MAX_POINTS_PER_USER} map points (you have ${owned}): delete some first`, {
-      data: { limit: MAX_POINTS_PER_USER, owned },
-    });
+    throw new AppError(
+      'CONFLICT',
+      `You may own at most ${MAX_POINTS_PER_USER} map points (you have ${owned}): delete some first`,
+      {
+        data: { limit: MAX_POINTS_PER_USER, owned },
+      },
+    );
   }
 }
 
@@ -67,7 +71,10 @@ export async function recount(tx: TDb, collectionIds: Iterable<string>, now: Dat
   for (const id of new Set(collectionIds)) {
     await tx
       .update(mapCollections)
-      .set({ pointCount: sql`(SELECT count(*) FROM ${mapPoints} WHERE ${mapPoints.collectionId} = ${id})`, updatedAt: now })
+      .set({
+        pointCount: sql`(SELECT count(*) FROM ${mapPoints} WHERE ${mapPoints.collectionId} = ${id})`,
+        updatedAt: now,
+      })
       .where(eq(mapCollections.id, id));
   }
 }
@@ -79,12 +86,28 @@ export async function recount(tx: TDb, collectionIds: Iterable<string>, now: Dat
  */
 export async function placePoints(
   tx: TDb,
-  { collectionId, ownerId, points, replace, now }: { collectionId: string; ownerId: string; points: TPoint[]; replace: boolean; now: Date },
+  {
+    collectionId,
+    ownerId,
+    points,
+    replace,
+    now,
+  }: { collectionId: string; ownerId: string; points: TPoint[]; replace: boolean; now: Date },
 ): Promise<void> {
-  const existing = new Map<string, { ownerId: string; collectionId: string | null; address: string | null; isPublic: boolean; createdAt: Date }>();
+  const existing = new Map<
+    string,
+    { ownerId: string; collectionId: string | null; address: string | null; isPublic: boolean; createdAt: Date }
+  >();
   for (const ids of chunks(points.map((point) => point.uuid))) {
     const rows = await tx
-      .select({ id: mapPoints.id, ownerId: mapPoints.ownerId, collectionId: mapPoints.collectionId, address: mapPoints.address, isPublic: mapPoints.isPublic, createdAt: mapPoints.createdAt })
+      .select({
+        id: mapPoints.id,
+        ownerId: mapPoints.ownerId,
+        collectionId: mapPoints.collectionId,
+        address: mapPoints.address,
+        isPublic: mapPoints.isPublic,
+        createdAt: mapPoints.createdAt,
+      })
       .from(mapPoints)
       .where(inArray(mapPoints.id, ids))
       .all();
@@ -94,7 +117,9 @@ export async function placePoints(
     const found = existing.get(point.uuid);
     if (found && found.ownerId !== ownerId) {
       const path = `points[${index}].uuid`;
-      throw new AppError('CONFLICT', `${path}: is another user's point: leave uuid out to create a new one`, { data: { field: path } });
+      throw new AppError('CONFLICT', `${path}: is another user's point: leave uuid out to create a new one`, {
+        data: { field: path },
+      });
     }
   }
   const touched = new Set<string>([collectionId]);

@@ -17,7 +17,10 @@ import type { TMapPoint, TNewPoint, TPointPage, TPointPatch } from './point-sche
 import { MAX_POINTS_PER_COLLECTION } from './schemas';
 
 /** A new point of the caller's; in `collectionUuid` (their own, appended at its end) or an orphan. */
-export async function createPoint(deps: TDepsOf<'db' | 'now'>, { userId, point }: { userId: string; point: TNewPoint }): Promise<TMapPoint> {
+export async function createPoint(
+  deps: TDepsOf<'db' | 'now'>,
+  { userId, point }: { userId: string; point: TNewPoint },
+): Promise<TMapPoint> {
   const now = deps.now();
   const id = randomUUID();
   const collectionId = point.collectionUuid ?? null;
@@ -26,9 +29,15 @@ export async function createPoint(deps: TDepsOf<'db' | 'now'>, { userId, point }
     if (collectionId !== null) {
       const collection = await ownedCollection(tx, collectionId, userId, 'add points to');
       if (collection.pointCount >= MAX_POINTS_PER_COLLECTION) {
-        throw new AppError('CONFLICT', `A collection holds at most ${MAX_POINTS_PER_COLLECTION} points`, { data: { limit: MAX_POINTS_PER_COLLECTION } });
+        throw new AppError('CONFLICT', `A collection holds at most ${MAX_POINTS_PER_COLLECTION} points`, {
+          data: { limit: MAX_POINTS_PER_COLLECTION },
+        });
       }
-      const last = await tx.select({ position: max(mapPoints.position) }).from(mapPoints).where(eq(mapPoints.collectionId, collectionId)).get();
+      const last = await tx
+        .select({ position: max(mapPoints.position) })
+        .from(mapPoints)
+        .where(eq(mapPoints.collectionId, collectionId))
+        .get();
       position = last?.position === null || last?.position === undefined ? 0 : last.position + 1;
     }
     await checkUserLimit(tx, userId, 1);
@@ -53,7 +62,10 @@ export async function createPoint(deps: TDepsOf<'db' | 'now'>, { userId, point }
 }
 
 /** One point for anyone who may read it; 404 otherwise. */
-export async function getPoint(deps: TDepsOf<'db'>, { uuid, viewerId }: { uuid: string; viewerId: string | null }): Promise<TMapPoint> {
+export async function getPoint(
+  deps: TDepsOf<'db'>,
+  { uuid, viewerId }: { uuid: string; viewerId: string | null },
+): Promise<TMapPoint> {
   const row = await findPoint(deps.db, uuid.toLowerCase(), viewerId);
   if (!row || !row.readable) throw new AppError('NOT_FOUND', POINT_NOT_FOUND);
   return toMapPoint(row);
@@ -87,7 +99,10 @@ export async function updatePoint(
 }
 
 /** The owner's point deleted (and taken out of its collection's count). */
-export async function deletePoint(deps: TDepsOf<'db' | 'now'>, { uuid, userId }: { uuid: string; userId: string }): Promise<void> {
+export async function deletePoint(
+  deps: TDepsOf<'db' | 'now'>,
+  { uuid, userId }: { uuid: string; userId: string },
+): Promise<void> {
   const now = deps.now();
   const id = uuid.toLowerCase();
   await transaction(deps.db, async (tx) => {
@@ -97,7 +112,13 @@ export async function deletePoint(deps: TDepsOf<'db' | 'now'>, { uuid, userId }:
   });
 }
 
-async function pointPage(db: TDb, where: SQL | undefined, order: SQL[], page: number, pageSize: number): Promise<TPointPage> {
+async function pointPage(
+  db: TDb,
+  where: SQL | undefined,
+  order: SQL[],
+  page: number,
+  pageSize: number,
+): Promise<TPointPage> {
   const window = pageWindow(page, pageSize);
   const total = (await db.select({ n: count() }).from(mapPoints).where(where).get())?.n ?? 0;
   const rows = await db
@@ -120,11 +141,23 @@ const COLLECTION_ORDER = [asc(mapPoints.position), asc(mapPoints.id)];
  */
 export async function listUserPoints(
   deps: TDepsOf<'db'>,
-  { userId, collectionUuid, page, pageSize }: { userId: string; collectionUuid?: string; page: number; pageSize: number },
+  {
+    userId,
+    collectionUuid,
+    page,
+    pageSize,
+  }: { userId: string; collectionUuid?: string; page: number; pageSize: number },
 ): Promise<TPointPage> {
-  if (collectionUuid === undefined) return pointPage(deps.db, eq(mapPoints.ownerId, userId), NEWEST_CHANGE_FIRST, page, pageSize);
+  if (collectionUuid === undefined)
+    return pointPage(deps.db, eq(mapPoints.ownerId, userId), NEWEST_CHANGE_FIRST, page, pageSize);
   const collection = await readableCollection(deps.db, collectionUuid, userId);
-  return pointPage(deps.db, and(eq(mapPoints.collectionId, collection.uuid), eq(mapPoints.ownerId, userId)), COLLECTION_ORDER, page, pageSize);
+  return pointPage(
+    deps.db,
+    and(eq(mapPoints.collectionId, collection.uuid), eq(mapPoints.ownerId, userId)),
+    COLLECTION_ORDER,
+    page,
+    pageSize,
+  );
 }
 
 /** The caller's orphan points (in no collection), newest change first. */
@@ -132,7 +165,13 @@ export async function listOrphanPoints(
   deps: TDepsOf<'db'>,
   { userId, page, pageSize }: { userId: string; page: number; pageSize: number },
 ): Promise<TPointPage> {
-  return pointPage(deps.db, and(eq(mapPoints.ownerId, userId), isNull(mapPoints.collectionId)), NEWEST_CHANGE_FIRST, page, pageSize);
+  return pointPage(
+    deps.db,
+    and(eq(mapPoints.ownerId, userId), isNull(mapPoints.collectionId)),
+    NEWEST_CHANGE_FIRST,
+    page,
+    pageSize,
+  );
 }
 
 /** A collection's points in its order, for anyone who may read the collection; 404 otherwise. */

@@ -20,12 +20,15 @@ export const mapRouter = router({
         tags: ['map'],
         protect: true,
         summary: "The caller's collections, newest change first",
-        description: 'One page of `pageSize` (default 20): `data.data` is the array of collections, `data.pagination` the page.',
+        description:
+          'One page of `pageSize` (default 20): `data.data` is the array of collections, `data.pagination` the page.',
       },
     })
     .input(ZListOwnInput)
     .output(ZCollectionList)
-    .query(({ input, ctx }) => listOwnCollections(ctx.deps, { userId: ctx.user.id, page: input.page, pageSize: input.pageSize })),
+    .query(({ input, ctx }) =>
+      listOwnCollections(ctx.deps, { userId: ctx.user.id, page: input.page, pageSize: input.pageSize }),
+    ),
 
   get: publicProcedure
     .meta({
@@ -36,9 +39,11 @@ export const mapRouter = router({
         protect: false,
         summary: 'One collection with its points',
         description:
-          "A non-public collection is a 404 for everyone but its author and the users it is shared with (send your token). `sharedUsers` is shown to the author only.",
+          'A non-public collection is a 404 for everyone but its author and the users it is shared with (send your token). `sharedUsers` is shown to the author only.',
       },
-      http: { cacheControl: (collection: { public: 0 | 1 }) => (collection.public === 1 ? undefined : 'private, no-store') },
+      http: {
+        cacheControl: (collection: { public: 0 | 1 }) => (collection.public === 1 ? undefined : 'private, no-store'),
+      },
     })
     .input(ZCollectionRef)
     .output(ZCollection)

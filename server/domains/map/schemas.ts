@@ -20,22 +20,41 @@ export const MAX_SHARED_USERS = 50;
 export const ZTag = zText({ min: 1, max: 24 });
 
 export const ZMapPointInput = z.strictObject({
-  uuid: z.uuid('must be a UUID').optional().meta({ description: 'An existing point of yours to keep (its uuid); absent for a new point' }),
+  uuid: z
+    .uuid('must be a UUID')
+    .optional()
+    .meta({ description: 'An existing point of yours to keep (its uuid); absent for a new point' }),
   title: zText({ min: 1, max: 100 }).meta({ description: 'Name of the spot, 1-100 characters' }),
-  description: zText({ max: 2000, kind: 'multiline' }).nullish().meta({ description: 'Notes, up to 2000 characters; null for none' }),
-  latitude: z.number('must be a number').min(-90, 'must be between -90 and 90').max(90, 'must be between -90 and 90').meta({ description: 'Latitude in degrees, -90 to 90' }),
-  longitude: z.number('must be a number').min(-180, 'must be between -180 and 180').max(180, 'must be between -180 and 180').meta({ description: 'Longitude in degrees, -180 to 180' }),
+  description: zText({ max: 2000, kind: 'multiline' })
+    .nullish()
+    .meta({ description: 'Notes, up to 2000 characters; null for none' }),
+  latitude: z
+    .number('must be a number')
+    .min(-90, 'must be between -90 and 90')
+    .max(90, 'must be between -90 and 90')
+    .meta({ description: 'Latitude in degrees, -90 to 90' }),
+  longitude: z
+    .number('must be a number')
+    .min(-180, 'must be between -180 and 180')
+    .max(180, 'must be between -180 and 180')
+    .meta({ description: 'Longitude in degrees, -180 to 180' }),
   tags: z.array(ZTag).max(10, 'at most 10 tags').optional().meta({ description: 'Up to 10 tags of 1-24 characters' }),
 });
 export type TPointInput = z.infer<typeof ZMapPointInput>;
 
-const ZPoints = z.array(ZMapPointInput).max(MAX_POINTS_PER_COLLECTION, `at most ${MAX_POINTS_PER_COLLECTION} points per collection`);
+const ZPoints = z
+  .array(ZMapPointInput)
+  .max(MAX_POINTS_PER_COLLECTION, `at most ${MAX_POINTS_PER_COLLECTION} points per collection`);
 const ZTitle = zText({ min: 1, max: 120 }).meta({ description: 'Name of the collection, 1-120 characters' });
-const ZDescription = zText({ max: 4000, kind: 'multiline' }).nullish().meta({ description: 'Notes, up to 4000 characters; null for none' });
+const ZDescription = zText({ max: 4000, kind: 'multiline' })
+  .nullish()
+  .meta({ description: 'Notes, up to 4000 characters; null for none' });
 const ZCollectionId = z.uuid('must be a collection UUID').meta({ description: 'The collection (v4 UUID)' });
 
 /** The web client's visibility field: 0 (private) or 1 (public); true/false and "0"/"1" mean the same. */
-export const ZPublicFlag = zBool().meta({ description: "The web client's name for isPublic: 0 or false is private, 1 or true public" });
+export const ZPublicFlag = zBool().meta({
+  description: "The web client's name for isPublic: 0 or false is private, 1 or true public",
+});
 
 /**
  * The users a collection is shared with (the web client's combobox: "Enter user IDs"): each entry is
@@ -45,10 +64,17 @@ export const ZPublicFlag = zBool().meta({ description: "The web client's name fo
 const ZSharedUsers = z
   .array(zText({ min: 1, max: 64 }))
   .max(MAX_SHARED_USERS, `at most ${MAX_SHARED_USERS} users`)
-  .meta({ description: `User ids or usernames (at most ${MAX_SHARED_USERS}) who may read the collection; replaces the shares when given. Unknown users and the author: 400` });
+  .meta({
+    description: `User ids or usernames (at most ${MAX_SHARED_USERS}) who may read the collection; replaces the shares when given. Unknown users and the author: 400`,
+  });
 
 const visibilityFields = {
-  isPublic: zBool().optional().meta({ description: 'Readable by everyone (true) or by its author and the users it is shared with (false); private when absent on create' }),
+  isPublic: zBool()
+    .optional()
+    .meta({
+      description:
+        'Readable by everyone (true) or by its author and the users it is shared with (false); private when absent on create',
+    }),
   public: ZPublicFlag.optional(),
   sharedUsers: ZSharedUsers.optional(),
 };
@@ -64,7 +90,9 @@ export function agreeOnVisibility(value: { isPublic?: boolean; public?: boolean 
 export function canonicalVisibility<T extends { isPublic?: boolean; public?: boolean }>(value: T) {
   const { public: publicFlag, isPublic, ...rest } = value;
   const visibility = isPublic ?? publicFlag;
-  return { ...rest, ...(visibility !== undefined && { isPublic: visibility }) } as Omit<T, 'public' | 'isPublic'> & { isPublic?: boolean };
+  return { ...rest, ...(visibility !== undefined && { isPublic: visibility }) } as Omit<T, 'public' | 'isPublic'> & {
+    isPublic?: boolean;
+  };
 }
 
 export const ZCollectionRef = z.strictObject({ uuid: ZCollectionId });
@@ -88,7 +116,9 @@ export const ZUpdateCollection = z
     title: ZTitle.optional(),
     description: ZDescription,
     ...visibilityFields,
-    points: ZPoints.optional().meta({ description: `Replaces the whole set of points (at most ${MAX_POINTS_PER_COLLECTION}); a point given with its uuid is kept` }),
+    points: ZPoints.optional().meta({
+      description: `Replaces the whole set of points (at most ${MAX_POINTS_PER_COLLECTION}); a point given with its uuid is kept`,
+    }),
   })
   .superRefine(agreeOnVisibility)
   .refine(
@@ -117,14 +147,20 @@ export type TPoint = z.infer<typeof ZPoint>;
 
 /** One collection as the web client's `MapCollection` reads it (src/assets/types/Map.ts). */
 export const ZCollectionSummary = z.object({
-  id: z.string().meta({ description: 'The collection UUID (the web client reads `id` and `uuid`; Tidewatch has one identifier)' }),
+  id: z
+    .string()
+    .meta({ description: 'The collection UUID (the web client reads `id` and `uuid`; Tidewatch has one identifier)' }),
   uuid: z.string().meta({ description: 'The collection (v4 UUID)' }),
   userId: z.string().meta({ description: "The author's user id" }),
   username: z.string().meta({ description: "The author's username" }),
   title: z.string().meta({ description: 'Name of the collection' }),
   description: z.string().nullable().meta({ description: 'Notes; null when none' }),
-  public: z.union([z.literal(0), z.literal(1)]).meta({ description: '1 public, 0 private (readable by its author and the users it is shared with)' }),
-  sharedUsers: z.array(z.string()).meta({ description: 'The usernames it is shared with, shown to its author only ([] for everyone else)' }),
+  public: z
+    .union([z.literal(0), z.literal(1)])
+    .meta({ description: '1 public, 0 private (readable by its author and the users it is shared with)' }),
+  sharedUsers: z
+    .array(z.string())
+    .meta({ description: 'The usernames it is shared with, shown to its author only ([] for everyone else)' }),
   pointCount: z.number().int().meta({ description: 'How many points it holds' }),
   createdAt: ZTimestamp.meta({ description: 'When it was created' }),
   updatedAt: ZTimestamp.meta({ description: 'When it or its points last changed' }),
@@ -144,4 +180,7 @@ export const ZCollection = ZCollectionSummary.extend({
 });
 export type TCollection = z.infer<typeof ZCollection>;
 
-export const ZCollectionDeleted = z.object({ uuid: z.string().meta({ description: 'The deleted collection' }), deleted: z.literal(true).meta({ description: 'Always true' }) });
+export const ZCollectionDeleted = z.object({
+  uuid: z.string().meta({ description: 'The deleted collection' }),
+  deleted: z.literal(true).meta({ description: 'Always true' }),
+});

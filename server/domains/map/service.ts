@@ -50,9 +50,13 @@ export async function summaryFor(db: TDb, row: TSummaryRow, viewerId: string | n
 /** Duplicate point uuids would make "replace the set" ambiguous; reject them before touching the store. */
 function withPointIds(points: TPointInput[]): TPoint[] {
   if (points.length > MAX_POINTS_PER_COLLECTION) {
-    throw new AppError('BAD_REQUEST', `Invalid input: points: at most ${MAX_POINTS_PER_COLLECTION} points per collection`, {
-      issues: [{ path: 'points', message: `at most ${MAX_POINTS_PER_COLLECTION} points per collection` }],
-    });
+    throw new AppError(
+      'BAD_REQUEST',
+      `Invalid input: points: at most ${MAX_POINTS_PER_COLLECTION} points per collection`,
+      {
+        issues: [{ path: 'points', message: `at most ${MAX_POINTS_PER_COLLECTION} points per collection` }],
+      },
+    );
   }
   const seen = new Map<string, number>();
   return points.map((point, index) => {
@@ -83,7 +87,8 @@ export async function listOwnCollections(
 ): Promise<TCollectionList> {
   const { db } = deps;
   const window = pageWindow(page, pageSize);
-  const total = (await db.select({ n: count() }).from(mapCollections).where(eq(mapCollections.authorId, userId)).get())?.n ?? 0;
+  const total =
+    (await db.select({ n: count() }).from(mapCollections).where(eq(mapCollections.authorId, userId)).get())?.n ?? 0;
   const rows = await db
     .select(summaryColumns)
     .from(mapCollections)
@@ -93,12 +98,18 @@ export async function listOwnCollections(
     .limit(window.limit)
     .offset(window.offset)
     .all();
-  const shares = await sharedUsernames(db, rows.map((row) => row.uuid));
+  const shares = await sharedUsernames(
+    db,
+    rows.map((row) => row.uuid),
+  );
   return { data: rows.map((row) => toSummary(row, shares.get(row.uuid))), pagination: window.describe(total) };
 }
 
 /** A collection for anyone who may read it (public, its author, a user it is shared with); 404 otherwise. */
-export async function getCollection(deps: TDepsOf<'db'>, { uuid, viewerId }: { uuid: string; viewerId: string | null }): Promise<TCollection> {
+export async function getCollection(
+  deps: TDepsOf<'db'>,
+  { uuid, viewerId }: { uuid: string; viewerId: string | null },
+): Promise<TCollection> {
   const row = await readableCollection(deps.db, uuid, viewerId);
   const points = await deps.db
     .select({
@@ -153,7 +164,8 @@ export async function updateCollection(
   const points = patch.points === undefined ? undefined : withPointIds(patch.points);
   await transaction(db, async (tx) => {
     await ownedCollection(tx, uuid, userId, 'edit');
-    const shares = patch.sharedUsers === undefined ? undefined : await resolveSharedUsers(tx, patch.sharedUsers, userId);
+    const shares =
+      patch.sharedUsers === undefined ? undefined : await resolveSharedUsers(tx, patch.sharedUsers, userId);
     await tx
       .update(mapCollections)
       .set({
@@ -163,14 +175,18 @@ export async function updateCollection(
         updatedAt: now,
       })
       .where(eq(mapCollections.id, uuid));
-    if (points !== undefined) await placePoints(tx, { collectionId: uuid, ownerId: userId, points, replace: true, now });
+    if (points !== undefined)
+      await placePoints(tx, { collectionId: uuid, ownerId: userId, points, replace: true, now });
     if (shares !== undefined) await replaceShares(tx, uuid, shares, now);
   });
   return getCollection(deps, { uuid, viewerId: userId });
 }
 
 /** The author's collection deleted with its points and shares. */
-export async function deleteCollection(deps: TDepsOf<'db'>, { uuid, userId }: { uuid: string; userId: string }): Promise<void> {
+export async function deleteCollection(
+  deps: TDepsOf<'db'>,
+  { uuid, userId }: { uuid: string; userId: string },
+): Promise<void> {
   await transaction(deps.db, async (tx) => {
     await ownedCollection(tx, uuid, userId, 'delete');
     // Points and shares go with it through ON DELETE CASCADE.

@@ -22,16 +22,24 @@ export async function resolveSharedUsers(db: TDb, entries: string[], authorId: s
   const keys = entries.filter((entry) => !UUID.test(entry)).map((entry) => entry.toLowerCase());
   const byId = new Set<string>();
   const byKey = new Map<string, string>();
-  if (ids.length > 0) for (const row of await db.select({ id: users.id }).from(users).where(inArray(users.id, ids)).all()) byId.add(row.id.toLowerCase());
+  if (ids.length > 0)
+    for (const row of await db.select({ id: users.id }).from(users).where(inArray(users.id, ids)).all())
+      byId.add(row.id.toLowerCase());
   if (keys.length > 0) {
-    for (const row of await db.select({ id: users.id, key: users.usernameKey }).from(users).where(inArray(users.usernameKey, keys)).all()) byKey.set(row.key, row.id);
+    for (const row of await db
+      .select({ id: users.id, key: users.usernameKey })
+      .from(users)
+      .where(inArray(users.usernameKey, keys))
+      .all())
+      byKey.set(row.key, row.id);
   }
   const resolved: string[] = [];
   for (const [index, entry] of entries.entries()) {
     const lower = entry.toLowerCase();
     const id = UUID.test(entry) ? (byId.has(lower) ? lower : undefined) : byKey.get(lower);
     if (id === undefined) throw invalid(index, `no user "${entry}"`);
-    if (id === authorId.toLowerCase()) throw invalid(index, 'is the author: a collection is always readable by its author');
+    if (id === authorId.toLowerCase())
+      throw invalid(index, 'is the author: a collection is always readable by its author');
     if (!resolved.includes(id)) resolved.push(id);
   }
   return resolved;
@@ -41,7 +49,9 @@ export async function resolveSharedUsers(db: TDb, entries: string[], authorId: s
 export async function replaceShares(tx: TDb, collectionId: string, userIds: string[], now: Date): Promise<void> {
   await tx.delete(mapCollectionShares).where(eq(mapCollectionShares.collectionId, collectionId));
   if (userIds.length > 0) {
-    await tx.insert(mapCollectionShares).values(userIds.map((userId) => ({ collectionId, userId, canEdit: false, createdAt: now })));
+    await tx
+      .insert(mapCollectionShares)
+      .values(userIds.map((userId) => ({ collectionId, userId, canEdit: false, createdAt: now })));
   }
 }
 

@@ -43,7 +43,11 @@ export interface TTierWrite {
 /** A tier of an existing plan; an unknown planId is a 400. */
 export async function upsertTier(deps: TWriteDeps, input: TTierWrite): Promise<void> {
   const now = deps.now();
-  const plan = await deps.db.select({ id: subscriptionPlans.id }).from(subscriptionPlans).where(eq(subscriptionPlans.id, input.planId)).get();
+  const plan = await deps.db
+    .select({ id: subscriptionPlans.id })
+    .from(subscriptionPlans)
+    .where(eq(subscriptionPlans.id, input.planId))
+    .get();
   if (!plan) {
     throw new AppError('BAD_REQUEST', `Invalid input: planId: no plan "${input.planId}"`, {
       issues: [{ path: 'planId', message: `no plan "${input.planId}"` }],
@@ -96,7 +100,13 @@ export async function importSubscriptionCatalog(deps: TWriteDeps, input: TCatalo
   const at = { db: deps.db, now: () => now };
   let tiers = 0;
   for (const [planIndex, plan] of input.plans.entries()) {
-    await upsertPlan(at, { planId: plan.planId, name: plan.name, description: plan.description, active: plan.active, position: planIndex });
+    await upsertPlan(at, {
+      planId: plan.planId,
+      name: plan.name,
+      description: plan.description,
+      active: plan.active,
+      position: planIndex,
+    });
     for (const [tierIndex, tier] of plan.tiers.entries()) {
       const { price, ...rest } = tier;
       await upsertTier(at, { ...rest, planId: plan.planId, priceMinor: toMinor(price)!, position: tierIndex });
@@ -104,7 +114,12 @@ export async function importSubscriptionCatalog(deps: TWriteDeps, input: TCatalo
     }
   }
   for (const [index, payType] of input.payTypes.entries()) {
-    await upsertPayType(at, { payType: payType.payType, name: payType.name, enabled: payType.enabled, position: index });
+    await upsertPayType(at, {
+      payType: payType.payType,
+      name: payType.name,
+      enabled: payType.enabled,
+      position: index,
+    });
   }
   if (input.goal) await setGoal(at, { amountMinor: toMinor(input.goal.amount)!, currency: input.goal.currency });
   return { plans: input.plans.length, tiers, payTypes: input.payTypes.length, goal: input.goal !== undefined };

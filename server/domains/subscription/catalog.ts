@@ -66,7 +66,9 @@ export async function findPurchasableTier(deps: TDepsOf<'db'>, { tierId }: { tie
     })
     .from(subscriptionTiers)
     .innerJoin(subscriptionPlans, eq(subscriptionPlans.id, subscriptionTiers.planId))
-    .where(and(eq(subscriptionTiers.id, tierId), eq(subscriptionTiers.active, true), eq(subscriptionPlans.active, true)))
+    .where(
+      and(eq(subscriptionTiers.id, tierId), eq(subscriptionTiers.active, true), eq(subscriptionPlans.active, true)),
+    )
     .get();
 }
 

@@ -32,11 +32,20 @@ export async function listMyOrders(
     .from(subscriptionOrders)
     .leftJoin(subscriptionTiers, eq(subscriptionTiers.id, subscriptionOrders.tierId))
     .where(eq(subscriptionOrders.userId, userId))
-    .orderBy(payable, sql`CASE WHEN ${payable} = 0 THEN ${subscriptionOrders.payDeadline} END`, desc(subscriptionOrders.createdAt), desc(subscriptionOrders.id))
+    .orderBy(
+      payable,
+      sql`CASE WHEN ${payable} = 0 THEN ${subscriptionOrders.payDeadline} END`,
+      desc(subscriptionOrders.createdAt),
+      desc(subscriptionOrders.id),
+    )
     .limit(window.limit)
     .offset(window.offset)
     .all();
-  const total = await db.select({ n: count() }).from(subscriptionOrders).where(eq(subscriptionOrders.userId, userId)).get();
+  const total = await db
+    .select({ n: count() })
+    .from(subscriptionOrders)
+    .where(eq(subscriptionOrders.userId, userId))
+    .get();
   return { data: rows.map((row) => toOrder(row, now)), pagination: window.describe(total?.n ?? 0) };
 }
 

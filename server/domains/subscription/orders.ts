@@ -57,7 +57,16 @@ export async function createOrder(
   const payDeadline = new Date(now.getTime() + PAY_WINDOW_MS);
   // The provider may call the network, so it runs before (and outside) the transaction.
   const checkout = await provider.createCheckout(
-    { orderId, userId, tierId: tier.id, tierName: tier.name, amountMinor: tier.priceMinor, currency: tier.currency, months: tier.months, payDeadline },
+    {
+      orderId,
+      userId,
+      tierId: tier.id,
+      tierName: tier.name,
+      amountMinor: tier.priceMinor,
+      currency: tier.currency,
+      months: tier.months,
+      payDeadline,
+    },
     config,
   );
   // The cap and the key are decided again together with the insert: calls of one batch, or concurrent
@@ -104,7 +113,13 @@ async function replayOrRoom(
   const pending = await db
     .select({ n: count() })
     .from(subscriptionOrders)
-    .where(and(eq(subscriptionOrders.userId, userId), eq(subscriptionOrders.status, 'pending'), gt(subscriptionOrders.payDeadline, now)))
+    .where(
+      and(
+        eq(subscriptionOrders.userId, userId),
+        eq(subscriptionOrders.status, 'pending'),
+        gt(subscriptionOrders.payDeadline, now),
+      ),
+    )
     .get();
   if ((pending?.n ?? 0) >= MAX_PENDING_ORDERS) {
     throw new AppError('CONFLICT', `You already have ${MAX_PENDING_ORDERS} pending orders: pay or cancel one first`);
@@ -112,8 +127,17 @@ async function replayOrRoom(
   return undefined;
 }
 
-async function replay(db: TDb, userId: string, key: string, input: TCreateOrderInput, now: Date): Promise<TOrder | undefined> {
-  const row = await selectOrder(db, and(eq(subscriptionOrders.userId, userId), eq(subscriptionOrders.idempotencyKey, key))!);
+async function replay(
+  db: TDb,
+  userId: string,
+  key: string,
+  input: TCreateOrderInput,
+  now: Date,
+): Promise<TOrder | undefined> {
+  const row = await selectOrder(
+    db,
+    and(eq(subscriptionOrders.userId, userId), eq(subscriptionOrders.idempotencyKey, key))!,
+  );
   if (!row) return undefined;
   if (row.tierId !== input.tierId || row.payType !== input.payType) {
     throw new AppError(
@@ -126,7 +150,10 @@ async function replay(db: TDb, userId: string, key: string, input: TCreateOrderI
 }
 
 /** The owner's pending order, cancelled. Someone else's order is a 404; an order no longer pending a 409. */
-export async function cancelOrder(deps: TDepsOf<'db' | 'now'>, { userId, orderId }: { userId: string; orderId: string }): Promise<TOrder> {
+export async function cancelOrder(
+  deps: TDepsOf<'db' | 'now'>,
+  { userId, orderId }: { userId: string; orderId: string },
+): Promise<TOrder> {
   const now = deps.now();
   const { db } = deps;
   const row = await selectOrder(db, eq(subscriptionOrders.id, orderId));
@@ -181,7 +208,11 @@ export async function confirmOrder(
       .where(and(eq(subscriptionMemberships.userId, row.userId), eq(subscriptionMemberships.tierId, row.tierId)))
       .get();
     if (row.status === 'paid') {
-      return { order: toOrder(row, now), alreadyPaid: true, membershipExpiry: membership?.expiresAt.toISOString() ?? null };
+      return {
+        order: toOrder(row, now),
+        alreadyPaid: true,
+        membershipExpiry: membership?.expiresAt.toISOString() ?? null,
+      };
     }
     const status = effectiveStatus(row, now);
     if (status !== 'pending') {
@@ -198,7 +229,12 @@ export async function confirmOrder(
     }
     await tx
       .update(subscriptionOrders)
-      .set({ status: 'paid', paidAt: now, confirmedBy: confirmation.by, providerRef: confirmation.providerRef ?? undefined })
+      .set({
+        status: 'paid',
+        paidAt: now,
+        confirmedBy: confirmation.by,
+        providerRef: confirmation.providerRef ?? undefined,
+      })
       .where(and(eq(subscriptionOrders.id, orderId), eq(subscriptionOrders.status, 'pending')));
     const from = membership && membership.expiresAt.getTime() > now.getTime() ? membership.expiresAt : now;
     const expiresAt = addCalendarMonths(from, row.months);

@@ -19,7 +19,9 @@ export const ZMoney = z
   .refine((value) => Math.abs(value * 100 - Math.round(value * 100)) < 1e-6, 'must have at most 2 decimals');
 
 export const ZTier = z.object({
-  tierId: z.string().meta({ description: 'The tier (slug chosen by an admin); order it with POST /subscription/orders/create' }),
+  tierId: z
+    .string()
+    .meta({ description: 'The tier (slug chosen by an admin); order it with POST /subscription/orders/create' }),
   name: z.string().meta({ description: 'Name shown to supporters' }),
   description: z.string().nullable().meta({ description: 'What it gives; null when none' }),
   price: z.number().meta({ description: 'Price in major units of currency (4.99)' }),
@@ -56,12 +58,17 @@ export const ZOrder = z.object({
   amount: z.number().meta({ description: 'Price in major units, fixed when ordered' }),
   currency: z.string().meta({ description: 'ISO 4217 code' }),
   months: z.number().int().meta({ description: 'Months of membership it buys' }),
-  status: z.enum(ORDER_STATUSES).meta({ description: 'pending until paid, cancelled by its owner, or expired after payDeadline' }),
+  status: z
+    .enum(ORDER_STATUSES)
+    .meta({ description: 'pending until paid, cancelled by its owner, or expired after payDeadline' }),
   createdAt: ZTimestamp.meta({ description: 'When it was created' }),
   payDeadline: ZTimestamp.meta({ description: 'A pending order expires then (30 minutes after creation)' }),
   paidAt: ZTimestamp.nullable().meta({ description: 'When the payment was confirmed; null until then' }),
   closedAt: ZTimestamp.nullable().meta({ description: 'When it was cancelled or expired; null otherwise' }),
-  paymentUrl: z.string().nullable().meta({ description: "Where to pay (the provider's checkout); null once the order cannot be paid any more" }),
+  paymentUrl: z
+    .string()
+    .nullable()
+    .meta({ description: "Where to pay (the provider's checkout); null once the order cannot be paid any more" }),
 });
 export type TOrder = z.infer<typeof ZOrder>;
 
@@ -75,15 +82,29 @@ export const ZConfirmation = z.object({
 });
 export type TConfirmationResult = z.infer<typeof ZConfirmation>;
 
-export const ZExpired = z.object({ expired: z.number().int().meta({ description: 'Pending orders past their deadline, now expired' }) });
+export const ZExpired = z.object({
+  expired: z.number().int().meta({ description: 'Pending orders past their deadline, now expired' }),
+});
 
-export const ZOrderId = z.string().min(1, 'is required').max(64, 'must be at most 64 characters').meta({ description: 'The order (its orderId)' });
+export const ZOrderId = z
+  .string()
+  .min(1, 'is required')
+  .max(64, 'must be at most 64 characters')
+  .meta({ description: 'The order (its orderId)' });
 
 export const ZOrderRef = z.strictObject({ orderId: ZOrderId });
 
 export const ZCreateOrderInput = z.strictObject({
-  tierId: z.string().min(1, 'is required').max(64, 'must be at most 64 characters').meta({ description: 'The tier to buy (GET /subscription/plans)' }),
-  payType: z.string().min(1, 'is required').max(64, 'must be at most 64 characters').meta({ description: 'The payment method (GET /subscription/plans, payTypes)' }),
+  tierId: z
+    .string()
+    .min(1, 'is required')
+    .max(64, 'must be at most 64 characters')
+    .meta({ description: 'The tier to buy (GET /subscription/plans)' }),
+  payType: z
+    .string()
+    .min(1, 'is required')
+    .max(64, 'must be at most 64 characters')
+    .meta({ description: 'The payment method (GET /subscription/plans, payTypes)' }),
 });
 export type TCreateOrderInput = z.infer<typeof ZCreateOrderInput>;
 
@@ -92,11 +113,18 @@ export const ZPageQuery = z.strictObject(zPageInput(20)).prefault({});
 export const ZMyOrders = zPage(ZOrder);
 
 /** Tier id to membership expiry. */
-export const ZMyStatus = z.record(z.string(), z.object({ expiryTime: ZTimestamp.meta({ description: 'When the membership of this tier ends (or ended)' }) }));
+export const ZMyStatus = z.record(
+  z.string(),
+  z.object({ expiryTime: ZTimestamp.meta({ description: 'When the membership of this tier ends (or ended)' }) }),
+);
 export type TMyStatus = z.infer<typeof ZMyStatus>;
 
-export const ZVisibility = z.object({ visible: z.boolean().meta({ description: 'You are listed in the hall of supporters (GET /subscription/hall)' }) });
-export const ZVisibilityInput = z.strictObject({ visible: zBool().meta({ description: 'true lists you in the hall of supporters, false hides you' }) });
+export const ZVisibility = z.object({
+  visible: z.boolean().meta({ description: 'You are listed in the hall of supporters (GET /subscription/hall)' }),
+});
+export const ZVisibilityInput = z.strictObject({
+  visible: zBool().meta({ description: 'true lists you in the hall of supporters, false hides you' }),
+});
 
 export const ZProgress = z.object({
   month: z.string().meta({ description: 'The UTC calendar month measured, `YYYY-MM`' }),
@@ -112,7 +140,10 @@ export type TProgress = z.infer<typeof ZProgress>;
 export const ZHallEntry = z.object({
   rank: z.number().int().meta({ description: 'Place in the hall, 1 for the largest total' }),
   user: z
-    .object({ id: z.string().meta({ description: 'The user id' }), username: z.string().meta({ description: 'The username' }) })
+    .object({
+      id: z.string().meta({ description: 'The user id' }),
+      username: z.string().meta({ description: 'The username' }),
+    })
     .meta({ description: 'The supporter' }),
   paidTotal: z.number().meta({ description: 'Everything they paid, in major units' }),
   currency: z.string().meta({ description: 'ISO 4217 code of paidTotal' }),
@@ -121,11 +152,15 @@ export const ZHallEntry = z.object({
 });
 export type THallEntry = z.infer<typeof ZHallEntry>;
 
-export const ZHall = zPage(ZHallEntry).extend({ currency: z.string().meta({ description: 'ISO 4217 code of the totals' }) });
+export const ZHall = zPage(ZHallEntry).extend({
+  currency: z.string().meta({ description: 'ISO 4217 code of the totals' }),
+});
 export type THall = z.infer<typeof ZHall>;
 
 /** The provider reads the raw body itself; the parsed fields are only let through. */
-export const ZWebhookInput = z.looseObject({ payType: z.string().min(1).max(64).meta({ description: 'The payment provider posting (manual)' }) });
+export const ZWebhookInput = z.looseObject({
+  payType: z.string().min(1).max(64).meta({ description: 'The payment provider posting (manual)' }),
+});
 
 export const ZWebhookResult = z.object({
   eventId: z.string().meta({ description: "The provider's event id" }),
@@ -140,13 +175,17 @@ const ZActive = z.boolean().meta({ description: 'Offered to supporters (inactive
 
 export const ZPlanWrite = z.strictObject({
   name: zText({ min: 1, max: 80 }).meta({ description: 'Name shown to supporters, 1-80 characters' }),
-  description: zText({ max: 2000, kind: 'multiline' }).nullish().meta({ description: 'What it is for, up to 2000 characters; null for none' }),
+  description: zText({ max: 2000, kind: 'multiline' })
+    .nullish()
+    .meta({ description: 'What it is for, up to 2000 characters; null for none' }),
   position: ZPosition.optional(),
   active: ZActive.optional(),
 });
 export type TPlanWrite = z.infer<typeof ZPlanWrite>;
 
-export const ZPutPlan = ZPlanWrite.extend({ planId: ZSlug.meta({ description: 'The plan to create or replace (a slug)' }) });
+export const ZPutPlan = ZPlanWrite.extend({
+  planId: ZSlug.meta({ description: 'The plan to create or replace (a slug)' }),
+});
 export const ZPutPlanResult = z.object({
   planId: z.string().meta({ description: 'The plan' }),
   name: z.string().meta({ description: 'Name shown to supporters' }),
@@ -158,15 +197,24 @@ export const ZPutPlanResult = z.object({
 export const ZTierWrite = z.strictObject({
   planId: ZSlug.meta({ description: 'The plan it belongs to' }),
   name: zText({ min: 1, max: 80 }).meta({ description: 'Name shown to supporters, 1-80 characters' }),
-  description: zText({ max: 2000, kind: 'multiline' }).nullish().meta({ description: 'What it gives, up to 2000 characters; null for none' }),
+  description: zText({ max: 2000, kind: 'multiline' })
+    .nullish()
+    .meta({ description: 'What it gives, up to 2000 characters; null for none' }),
   price: ZMoney.meta({ description: 'Price in major units, at most 2 decimals' }),
   currency: ZCurrency.meta({ description: 'ISO 4217 code (USD)' }),
-  months: z.number().int().min(1, 'must be at least 1').max(120, 'must be at most 120').meta({ description: 'Months of membership one payment buys, 1-120' }),
+  months: z
+    .number()
+    .int()
+    .min(1, 'must be at least 1')
+    .max(120, 'must be at most 120')
+    .meta({ description: 'Months of membership one payment buys, 1-120' }),
   position: ZPosition.optional(),
   active: ZActive.optional(),
 });
 
-export const ZPutTier = ZTierWrite.extend({ tierId: ZSlug.meta({ description: 'The tier to create or replace (a slug)' }) });
+export const ZPutTier = ZTierWrite.extend({
+  tierId: ZSlug.meta({ description: 'The tier to create or replace (a slug)' }),
+});
 
 /** A tier as an admin writes it: the fields of a Tier (AdminTier extends Tier in the OpenAPI document), its plan, position and state. */
 export const ZPutTierResult = z.object({
@@ -188,7 +236,9 @@ export const ZPayTypeWrite = z.strictObject({
 });
 export type TPayTypeWrite = z.infer<typeof ZPayTypeWrite>;
 
-export const ZPutPayType = ZPayTypeWrite.extend({ payType: ZSlug.meta({ description: 'The payment method: the id of a payment provider (manual)' }) });
+export const ZPutPayType = ZPayTypeWrite.extend({
+  payType: ZSlug.meta({ description: 'The payment method: the id of a payment provider (manual)' }),
+});
 /** A payment method as an admin writes it: the fields of a PayType (AdminPayType extends PayType in the OpenAPI document), its state and position. */
 export const ZPutPayTypeResult = z.object({
   payType: ZPayType.shape.payType,
@@ -201,7 +251,10 @@ export const ZGoalWrite = z.strictObject({
   amount: ZMoney.meta({ description: 'The monthly funding goal, in major units' }),
   currency: ZCurrency.meta({ description: 'ISO 4217 code' }),
 });
-export const ZGoalResult = z.object({ amount: z.number().meta({ description: 'The monthly funding goal, in major units' }), currency: z.string().meta({ description: 'ISO 4217 code' }) });
+export const ZGoalResult = z.object({
+  amount: z.number().meta({ description: 'The monthly funding goal, in major units' }),
+  currency: z.string().meta({ description: 'ISO 4217 code' }),
+});
 
 /** The import document: what admins keep in version control and load with the CLI or the admin API. */
 export const ZCatalogImport = z.strictObject({

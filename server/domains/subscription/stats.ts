@@ -47,7 +47,10 @@ export async function getProgress(deps: TDepsOf<'db' | 'now'>): Promise<TProgres
  * Core donors: everyone with a paid order, by all-time paid total in the goal's currency, highest
  * first; ties go to the earlier supporter. Users who opted out are left out entirely.
  */
-export async function getHall(deps: TDepsOf<'db'>, { page, pageSize }: { page: number; pageSize: number }): Promise<THall> {
+export async function getHall(
+  deps: TDepsOf<'db'>,
+  { page, pageSize }: { page: number; pageSize: number },
+): Promise<THall> {
   const { db } = deps;
   const goal = await getGoal(deps);
   const currency = goal?.currency ?? 'USD';
@@ -117,7 +120,10 @@ export async function getHallVisibility(deps: TDepsOf<'db'>, { userId }: { userI
   return row?.visible ?? true;
 }
 
-export async function setHallVisibility(deps: TDepsOf<'db' | 'now'>, { userId, visible }: { userId: string; visible: boolean }): Promise<boolean> {
+export async function setHallVisibility(
+  deps: TDepsOf<'db' | 'now'>,
+  { userId, visible }: { userId: string; visible: boolean },
+): Promise<boolean> {
   const now = deps.now();
   await deps.db
     .insert(subscriptionSupporterPrefs)

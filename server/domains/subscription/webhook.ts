@@ -19,7 +19,10 @@ export async function receiveWebhook(
   const provider = paymentProvider(payType);
   if (!provider) throw new AppError('NOT_FOUND', `No payment provider "${payType}"`);
   if (!rawBody) {
-    throw new AppError('BAD_REQUEST', `Post the provider's JSON body to /api/subscription/webhook/${payType}: the signature covers the raw bytes`);
+    throw new AppError(
+      'BAD_REQUEST',
+      `Post the provider's JSON body to /api/subscription/webhook/${payType}: the signature covers the raw bytes`,
+    );
   }
   const event = provider.parseWebhook({ rawBody, headers: input.headers, now }, deps.config);
   if (event.kind === 'ignored') {
@@ -28,7 +31,14 @@ export async function receiveWebhook(
   }
   const result = await confirmOrder(
     { db: deps.db, now: () => now },
-    { orderId: event.orderId, by: 'webhook', payType, amountMinor: event.amountMinor, currency: event.currency, providerRef: event.providerRef },
+    {
+      orderId: event.orderId,
+      by: 'webhook',
+      payType,
+      amountMinor: event.amountMinor,
+      currency: event.currency,
+      providerRef: event.providerRef,
+    },
   );
   return { eventId: event.eventId, handled: true, alreadyPaid: result.alreadyPaid, order: result.order };
 }

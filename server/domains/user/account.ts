@@ -82,7 +82,15 @@ export async function createAccount(
     }
     throw error;
   }
-  return { id: user.id, username: user.username, email, role: user.role, createdAt: now, alternativeName: user.alternativeName, avatarUrl: null };
+  return {
+    id: user.id,
+    username: user.username,
+    email,
+    role: user.role,
+    createdAt: now,
+    alternativeName: user.alternativeName,
+    avatarUrl: null,
+  };
 }
 
 async function assertAvailable(db: TDb, usernameKey: string, email: string): Promise<void> {
@@ -92,10 +100,16 @@ async function assertAvailable(db: TDb, usernameKey: string, email: string): Pro
     .where(or(eq(users.usernameKey, usernameKey), eq(users.email, email)))
     .all();
   if (taken.some((row) => row.usernameKey === usernameKey)) {
-    throw new AppError('CONFLICT', 'Username is already taken', { key: 'signup.userAlreadyHas', data: { field: 'username' } });
+    throw new AppError('CONFLICT', 'Username is already taken', {
+      key: 'signup.userAlreadyHas',
+      data: { field: 'username' },
+    });
   }
   if (taken.length > 0) {
-    throw new AppError('CONFLICT', 'E-mail is already registered', { key: 'signup.emailAlreadyHas', data: { field: 'email' } });
+    throw new AppError('CONFLICT', 'E-mail is already registered', {
+      key: 'signup.emailAlreadyHas',
+      data: { field: 'email' },
+    });
   }
 }
 
@@ -104,15 +118,22 @@ async function assertAvailable(db: TDb, usernameKey: string, email: string): Pro
  * given, must be valid and unused (400 otherwise); without one it is a 400 when the server sets
  * SIGNUP_CAPTCHA=required.
  */
-export async function signUp(deps: TDepsOf<'db' | 'now' | 'captcha' | 'config'>, input: TSignUpInput): Promise<TSignedIn> {
+export async function signUp(
+  deps: TDepsOf<'db' | 'now' | 'captcha' | 'config'>,
+  input: TSignUpInput,
+): Promise<TSignedIn> {
   const now = deps.now();
   if (input.captcha !== undefined) {
     await deps.captcha.verify(input.captcha, now);
   } else if (deps.config.SIGNUP_CAPTCHA === 'required') {
-    throw new AppError('BAD_REQUEST', 'captchaCode (ALTCHA) or captcha (SVG) is required: get one from GET /api/captcha first', {
-      key: 'captcha.bad',
-      issues: [{ path: 'captchaCode', message: 'Required' }],
-    });
+    throw new AppError(
+      'BAD_REQUEST',
+      'captchaCode (ALTCHA) or captcha (SVG) is required: get one from GET /api/captcha first',
+      {
+        key: 'captcha.bad',
+        issues: [{ path: 'captchaCode', message: 'Required' }],
+      },
+    );
   }
   const at = { db: deps.db, now: () => now };
   const user = await createAccount(at, {
@@ -179,7 +200,10 @@ async function createSessionIfCurrent(db: TDb, userId: string, verifiedHash: str
 }
 
 /** CLI only: admins are never made through the API. */
-export async function setRole(deps: TDepsOf<'db'>, { username, role }: { username: string; role: TRole }): Promise<boolean> {
+export async function setRole(
+  deps: TDepsOf<'db'>,
+  { username, role }: { username: string; role: TRole },
+): Promise<boolean> {
   const updated = await deps.db
     .update(users)
     .set({ role })
@@ -203,7 +227,11 @@ export async function changePassword(
   const failures = deps.limits.signinAccount;
   const row = await db.select().from(users).where(eq(users.id, userId)).get();
   if (!row) throw new AppError('UNAUTHORIZED', 'Invalid or expired access token', { key: 'user.tokenExpired' });
-  if (!(await limitGuess([{ limit: failures, key: failureKey(row, row.usernameKey) }], () => verifyPassword(row.passwordHash, currentPassword)))) {
+  if (
+    !(await limitGuess([{ limit: failures, key: failureKey(row, row.usernameKey) }], () =>
+      verifyPassword(row.passwordHash, currentPassword),
+    ))
+  ) {
     throw new AppError('FORBIDDEN', 'Current password is wrong', { data: { field: 'currentPassword' } });
   }
   const passwordHash = await hashPassword(newPassword);

@@ -20,10 +20,24 @@ const MAX_IMAGE_FIELD = 1024 * 1024;
  * (`::ffff:127.0.0.1`) against the IPv4 rules.
  */
 const LOCAL_NETWORKS = new BlockList();
-for (const [network, prefix] of [['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12], ['192.168.0.0', 16]] as const) {
+for (const [network, prefix] of [
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.168.0.0', 16],
+] as const) {
   LOCAL_NETWORKS.addSubnet(network, prefix, 'ipv4');
 }
-for (const [network, prefix] of [['::', 96], ['fe80::', 10], ['fec0::', 10], ['fc00::', 7]] as const) LOCAL_NETWORKS.addSubnet(network, prefix, 'ipv6');
+for (const [network, prefix] of [
+  ['::', 96],
+  ['fe80::', 10],
+  ['fec0::', 10],
+  ['fc00::', 7],
+] as const)
+  LOCAL_NETWORKS.addSubnet(network, prefix, 'ipv6');
 
 /** Names that resolve on the viewer's own machine or network: localhost, mDNS, private-use and home domains. */
 const LOCAL_NAME_SUFFIXES = ['localhost', 'local', 'internal', 'home.arpa'];
@@ -89,7 +103,9 @@ export type TAvatarChange = { kind: 'url'; url: string } | { kind: 'image'; decl
 
 export const ZAvatarInput = z
   .strictObject({
-    url: ZAvatarUrl.optional().meta({ description: `An https URL of a picture on a public host (at most ${MAX_AVATAR_URL} characters, no credentials)` }),
+    url: ZAvatarUrl.optional().meta({
+      description: `An https URL of a picture on a public host (at most ${MAX_AVATAR_URL} characters, no credentials)`,
+    }),
     image: z
       .string()
       .max(MAX_IMAGE_FIELD)
@@ -99,7 +115,11 @@ export const ZAvatarInput = z
           `An uploaded picture in base64: a data URL (\`data:image/png;base64,…\`) or bare base64 with contentType. PNG, JPEG, WebP or GIF, ` +
           `at most ${MAX_AVATAR_BYTES} bytes decoded (413), ${MAX_AVATAR_SIDE} pixels a side and ${MAX_PIXELS_PER_BYTE} pixels a byte; its type is read from its bytes (415 when not one of these, or not the declared one)`,
       }),
-    contentType: z.string().max(100).optional().meta({ description: 'The type of a bare base64 image: image/png, image/jpeg, image/webp or image/gif' }),
+    contentType: z
+      .string()
+      .max(100)
+      .optional()
+      .meta({ description: 'The type of a bare base64 image: image/png, image/jpeg, image/webp or image/gif' }),
   })
   .transform((input, ctx): TAvatarChange => {
     if ((input.url === undefined) === (input.image === undefined)) {
@@ -107,17 +127,26 @@ export const ZAvatarInput = z
       return z.NEVER;
     }
     if (input.url !== undefined) {
-      if (input.contentType !== undefined) ctx.addIssue({ code: 'custom', path: ['contentType'], message: 'goes only with image' });
+      if (input.contentType !== undefined)
+        ctx.addIssue({ code: 'custom', path: ['contentType'], message: 'goes only with image' });
       return { kind: 'url', url: input.url };
     }
     const image = input.image!;
     const dataUrl = image.toLowerCase().startsWith('data:') ? parseDataUrl(image) : undefined;
     if (image.toLowerCase().startsWith('data:') && !dataUrl) {
-      ctx.addIssue({ code: 'custom', path: ['image'], message: 'must be a base64 data URL (data:<type>;base64,<data>)' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['image'],
+        message: 'must be a base64 data URL (data:<type>;base64,<data>)',
+      });
       return z.NEVER;
     }
     if (dataUrl && input.contentType !== undefined) {
-      ctx.addIssue({ code: 'custom', path: ['contentType'], message: 'give the type once: in the data URL or in contentType' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['contentType'],
+        message: 'give the type once: in the data URL or in contentType',
+      });
       return z.NEVER;
     }
     if (!dataUrl && input.contentType === undefined) {
@@ -134,7 +163,13 @@ export const ZAvatarInput = z
 
 export const ZAvatarRef = z.strictObject({
   userId: z.string().min(1, 'is required').max(64).meta({ description: 'The user whose avatar it is (their id)' }),
-  v: z.string().max(64).optional().meta({ description: 'The version in the userAvatar path: with the current one the answer may be cached for a day' }),
+  v: z
+    .string()
+    .max(64)
+    .optional()
+    .meta({
+      description: 'The version in the userAvatar path: with the current one the answer may be cached for a day',
+    }),
 });
 
 export const ZAvatarImage = z.object({

@@ -24,7 +24,10 @@ export function avatarPath(userId: string, etag: string): string {
   return `/api/user/avatar/${encodeURIComponent(userId)}?v=${etag.slice(0, VERSION_LENGTH)}`;
 }
 
-function imageError<C extends 'BAD_REQUEST' | 'PAYLOAD_TOO_LARGE' | 'UNSUPPORTED_MEDIA_TYPE'>(code: C, message: string): AppError<C> {
+function imageError<C extends 'BAD_REQUEST' | 'PAYLOAD_TOO_LARGE' | 'UNSUPPORTED_MEDIA_TYPE'>(
+  code: C,
+  message: string,
+): AppError<C> {
   return new AppError(code, message, { issues: [{ path: 'image', message }] });
 }
 
@@ -35,18 +38,26 @@ function imageError<C extends 'BAD_REQUEST' | 'PAYLOAD_TOO_LARGE' | 'UNSUPPORTED
 function checkedImage(change: Extract<TAvatarChange, { kind: 'image' }>): { type: TAvatarType; bytes: Buffer } {
   const declared = change.declaredType === 'image/jpg' ? 'image/jpeg' : change.declaredType;
   if (!(AVATAR_TYPES as readonly string[]).includes(declared)) {
-    throw imageError('UNSUPPORTED_MEDIA_TYPE', `Unsupported image type ${JSON.stringify(change.declaredType.slice(0, 60))}: send image/png, image/jpeg, image/webp or image/gif`);
+    throw imageError(
+      'UNSUPPORTED_MEDIA_TYPE',
+      `Unsupported image type ${JSON.stringify(change.declaredType.slice(0, 60))}: send image/png, image/jpeg, image/webp or image/gif`,
+    );
   }
   // Judged before decoding: base64 carries 3 bytes in 4 characters, less its padding.
   const padding = change.base64.endsWith('==') ? 2 : change.base64.endsWith('=') ? 1 : 0;
   const size = (change.base64.length / 4) * 3 - padding;
-  if (size > MAX_AVATAR_BYTES) throw imageError('PAYLOAD_TOO_LARGE', `The image has ${size} bytes; at most ${MAX_AVATAR_BYTES} are accepted`);
+  if (size > MAX_AVATAR_BYTES)
+    throw imageError('PAYLOAD_TOO_LARGE', `The image has ${size} bytes; at most ${MAX_AVATAR_BYTES} are accepted`);
   const bytes = Buffer.from(change.base64, 'base64');
   const sniffed = sniffImage(bytes);
   if (!sniffed) throw imageError('UNSUPPORTED_MEDIA_TYPE', 'The image is not a PNG, JPEG, WebP or GIF');
-  if (sniffed.type !== declared) throw imageError('UNSUPPORTED_MEDIA_TYPE', `The image is ${sniffed.type}, not the declared ${declared}`);
+  if (sniffed.type !== declared)
+    throw imageError('UNSUPPORTED_MEDIA_TYPE', `The image is ${sniffed.type}, not the declared ${declared}`);
   if (sniffed.width < 1 || sniffed.height < 1 || sniffed.width > MAX_AVATAR_SIDE || sniffed.height > MAX_AVATAR_SIDE) {
-    throw imageError('BAD_REQUEST', `The image is ${sniffed.width} × ${sniffed.height} pixels; each side must be 1 to ${MAX_AVATAR_SIDE}`);
+    throw imageError(
+      'BAD_REQUEST',
+      `The image is ${sniffed.width} × ${sniffed.height} pixels; each side must be 1 to ${MAX_AVATAR_SIDE}`,
+    );
   }
   if (sniffed.width * sniffed.height > bytes.length * MAX_PIXELS_PER_BYTE) {
     throw imageError(
@@ -62,7 +73,10 @@ function checkedImage(change: Extract<TAvatarChange, { kind: 'image' }>): { type
  * transaction); the row of the picture and the profile's URL are written together, so every answer
  * names the picture that is stored. A URL drops an uploaded picture.
  */
-export async function setAvatar(deps: TDepsOf<'db' | 'now'> & TAssemblyCaches, { userId, change }: { userId: string; change: TAvatarChange }): Promise<TProfile> {
+export async function setAvatar(
+  deps: TDepsOf<'db' | 'now'> & TAssemblyCaches,
+  { userId, change }: { userId: string; change: TAvatarChange },
+): Promise<TProfile> {
   const profile = await writeAvatar(deps, { userId, change });
   await dropCachedAssemblies(deps);
   return profile;
@@ -77,7 +91,10 @@ async function dropCachedAssemblies(deps: TAssemblyCaches): Promise<void> {
   await Promise.all([deps.caches.item.invalidateAll(), deps.caches.list.invalidateAll()]);
 }
 
-async function writeAvatar(deps: TDepsOf<'db' | 'now'>, { userId, change }: { userId: string; change: TAvatarChange }): Promise<TProfile> {
+async function writeAvatar(
+  deps: TDepsOf<'db' | 'now'>,
+  { userId, change }: { userId: string; change: TAvatarChange },
+): Promise<TProfile> {
   const now = deps.now();
   if (change.kind === 'url') {
     return transaction(deps.db, async (tx) => {
@@ -90,15 +107,24 @@ async function writeAvatar(deps: TDepsOf<'db' | 'now'>, { userId, change }: { us
   const etag = createHash('sha256').update(bytes).digest('hex');
   return transaction(deps.db, async (tx) => {
     // The profile first: an account deleted meanwhile is a 401 and nothing is written.
-    const profile = await updateOwnProfile({ db: tx, now: () => now }, { userId, set: { avatarUrl: avatarPath(userId, etag) } });
+    const profile = await updateOwnProfile(
+      { db: tx, now: () => now },
+      { userId, set: { avatarUrl: avatarPath(userId, etag) } },
+    );
     const picture = { contentType: type, bytes, etag, updatedAt: now };
-    await tx.insert(userAvatars).values({ userId, ...picture }).onConflictDoUpdate({ target: userAvatars.userId, set: picture });
+    await tx
+      .insert(userAvatars)
+      .values({ userId, ...picture })
+      .onConflictDoUpdate({ target: userAvatars.userId, set: picture });
     return profile;
   });
 }
 
 /** DELETE /user/avatar: back to none (the uploaded picture, if any, is deleted with it). */
-export async function removeAvatar(deps: TDepsOf<'db' | 'now'> & TAssemblyCaches, { userId }: { userId: string }): Promise<TProfile> {
+export async function removeAvatar(
+  deps: TDepsOf<'db' | 'now'> & TAssemblyCaches,
+  { userId }: { userId: string },
+): Promise<TProfile> {
   const now = deps.now();
   const profile = await transaction(deps.db, async (tx) => {
     const changed = await updateOwnProfile({ db: tx, now: () => now }, { userId, set: { avatarUrl: null } });
@@ -110,7 +136,10 @@ export async function removeAvatar(deps: TDepsOf<'db' | 'now'> & TAssemblyCaches
 }
 
 /** GET /user/avatar/{userId}: the uploaded picture; 404 when the user has none (a URL avatar is served by its own host). */
-export async function getAvatar(deps: TDepsOf<'db'>, { userId, v }: { userId: string; v?: string }): Promise<TAvatarImage> {
+export async function getAvatar(
+  deps: TDepsOf<'db'>,
+  { userId, v }: { userId: string; v?: string },
+): Promise<TAvatarImage> {
   const row = await deps.db.select().from(userAvatars).where(eq(userAvatars.userId, userId)).get();
   if (!row) throw new AppError('NOT_FOUND', 'This user has no uploaded avatar');
   return {

@@ -26,7 +26,10 @@ export function nameSkeleton(name: string): string {
 }
 
 const conflict = (field: 'username' | 'alternativeName', message: string) =>
-  new AppError('CONFLICT', message, { key: field === 'username' ? 'signup.userAlreadyHas' : 'request.conflict', data: { field } });
+  new AppError('CONFLICT', message, {
+    key: field === 'username' ? 'signup.userAlreadyHas' : 'request.conflict',
+    data: { field },
+  });
 
 /** An account whose username or display name looks like `username`: through the two skeleton indexes. */
 function usernameLookalike(db: TDb, username: string) {
@@ -57,7 +60,8 @@ export function lookalikeQueries(db: TDb, name: string, userId: string) {
  * that inserts the account, so that two sign-ups (or a sign-up and a rename) cannot both pass.
  */
 export async function assertUsernameUnlike(tx: TDb, username: string): Promise<void> {
-  if (await usernameLookalike(tx, username).get()) throw conflict('username', 'Username looks like the name of another account: choose another');
+  if (await usernameLookalike(tx, username).get())
+    throw conflict('username', 'Username looks like the name of another account: choose another');
 }
 
 /** 409 when a display name looks like another account's username (its own username is fine). Run in the transaction that stores it. */
@@ -92,7 +96,10 @@ export async function fillNameSkeletons(db: TDb): Promise<number> {
       for (const row of rows) {
         await tx
           .update(users)
-          .set({ usernameSkeleton: nameSkeleton(row.username), alternativeNameSkeleton: row.alternativeName === null ? null : nameSkeleton(row.alternativeName) })
+          .set({
+            usernameSkeleton: nameSkeleton(row.username),
+            alternativeNameSkeleton: row.alternativeName === null ? null : nameSkeleton(row.alternativeName),
+          })
           .where(eq(users.id, row.id));
       }
     });
@@ -104,6 +111,8 @@ export async function fillNameSkeletons(db: TDb): Promise<number> {
 export function skeletonsOf(names: { username?: string; alternativeName?: string | null }) {
   return {
     ...(names.username !== undefined && { usernameSkeleton: nameSkeleton(names.username) }),
-    ...(names.alternativeName !== undefined && { alternativeNameSkeleton: names.alternativeName === null ? null : nameSkeleton(names.alternativeName) }),
+    ...(names.alternativeName !== undefined && {
+      alternativeNameSkeleton: names.alternativeName === null ? null : nameSkeleton(names.alternativeName),
+    }),
   };
 }

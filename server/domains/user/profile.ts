@@ -89,7 +89,15 @@ export async function updateOwnProfile(
   {
     userId,
     set,
-  }: { userId: string; set: Partial<Pick<typeof users.$inferInsert, 'alternativeName' | 'alternativeNameSkeleton' | 'avatarUrl' | 'introduction' | 'language'>> },
+  }: {
+    userId: string;
+    set: Partial<
+      Pick<
+        typeof users.$inferInsert,
+        'alternativeName' | 'alternativeNameSkeleton' | 'avatarUrl' | 'introduction' | 'language'
+      >
+    >;
+  },
 ): Promise<TProfile> {
   const [row] = await deps.db
     .update(users)
@@ -101,7 +109,10 @@ export async function updateOwnProfile(
 }
 
 /** POST /user/me: the fields of `attr` given are set (`''` clears one: stored as null), the others kept. */
-export function updateProfileAttr(deps: TDepsOf<'db' | 'now'>, { userId, attr }: { userId: string } & TUpdateMeInput): Promise<TProfile> {
+export function updateProfileAttr(
+  deps: TDepsOf<'db' | 'now'>,
+  { userId, attr }: { userId: string } & TUpdateMeInput,
+): Promise<TProfile> {
   const set: { introduction?: string | null; language?: string | null } = {};
   if (attr.introduction !== undefined) set.introduction = attr.introduction === '' ? null : attr.introduction;
   if (attr.language !== undefined) set.language = attr.language === '' ? null : attr.language;
@@ -112,10 +123,16 @@ export function updateProfileAttr(deps: TDepsOf<'db' | 'now'>, { userId, attr }:
  * PUT /user/changeAlternativeName: the display name (trimmed by its schema); `''` removes it. 409 when
  * it looks like another account's username (names.ts), checked in the transaction that stores it.
  */
-export function changeAlternativeName(deps: TDepsOf<'db' | 'now'>, { userId, name }: { userId: string; name: string }): Promise<TProfile> {
+export function changeAlternativeName(
+  deps: TDepsOf<'db' | 'now'>,
+  { userId, name }: { userId: string; name: string },
+): Promise<TProfile> {
   const alternativeName = name === '' ? null : name;
   return transaction(deps.db, async (tx) => {
     if (alternativeName !== null) await assertDisplayNameUnlike(tx, userId, alternativeName);
-    return updateOwnProfile({ ...deps, db: tx }, { userId, set: { alternativeName, ...skeletonsOf({ alternativeName }) } });
+    return updateOwnProfile(
+      { ...deps, db: tx },
+      { userId, set: { alternativeName, ...skeletonsOf({ alternativeName }) } },
+    );
   });
 }

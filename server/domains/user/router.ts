@@ -4,7 +4,15 @@ import { avatarRouter } from './procedures/avatar';
 import { assembliesRouter, likesRouter } from './procedures/lists';
 import { profileRouter } from './procedures/profile';
 import { getOwnProfile, getPublicProfile } from './profile';
-import { ZChangePasswordInput, ZProfile, ZPublicProfile, ZSignedIn, ZSignInInput, ZSignUpInput, ZUserRef } from './schemas';
+import {
+  ZChangePasswordInput,
+  ZProfile,
+  ZPublicProfile,
+  ZSignedIn,
+  ZSignInInput,
+  ZSignUpInput,
+  ZUserRef,
+} from './schemas';
 import { invalidateSession } from './session';
 import { authedProcedure, publicProcedure, router } from '../../trpc';
 
@@ -18,7 +26,7 @@ export const userRouter = router({
         protect: false,
         summary: 'Create an account and sign in',
         description:
-          'A captcha answer is either captchaCode (the base64 ALTCHA payload solving a GET /captcha challenge) or captcha (the web client\'s SVG answer); ' +
+          "A captcha answer is either captchaCode (the base64 ALTCHA payload solving a GET /captcha challenge) or captcha (the web client's SVG answer); " +
           'one of them is required when the server sets SIGNUP_CAPTCHA=required. `data` is the signed-in account, as for sign-in. ' +
           "409 when the username or e-mail is taken, when the username looks like another account's username or display name, " +
           "or the display name like another account's username (case and Unicode's confusables ignored; data.field names which).",
@@ -39,7 +47,8 @@ export const userRouter = router({
         tags: ['user'],
         protect: false,
         summary: 'Sign in with username or e-mail',
-        description: '`data` is the account: token, userId, username, role[] and the rest the web client keeps. A captcha answer (SVG), when given, is verified first.',
+        description:
+          '`data` is the account: token, userId, username, role[] and the rest the web client keeps. A captcha answer (SVG), when given, is verified first.',
       },
     })
     .input(ZSignInInput)
@@ -56,7 +65,15 @@ export const userRouter = router({
     .query(({ ctx }) => getOwnProfile(ctx.deps, { userId: ctx.user.id })),
 
   info: publicProcedure
-    .meta({ openapi: { method: 'GET', path: '/user/info', tags: ['user'], protect: false, summary: 'Public profile of a user' } })
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/user/info',
+        tags: ['user'],
+        protect: false,
+        summary: 'Public profile of a user',
+      },
+    })
     .input(ZUserRef)
     .output(ZPublicProfile)
     .query(({ input, ctx }) => getPublicProfile(ctx.deps, { id: input.id })),
@@ -69,7 +86,8 @@ export const userRouter = router({
         tags: ['user'],
         protect: true,
         summary: 'Change password; ends every session and returns a new token',
-        description: 'A wrong currentPassword is a 403. All existing tokens of the account stop working, including the one used for this call.',
+        description:
+          'A wrong currentPassword is a 403. All existing tokens of the account stop working, including the one used for this call.',
       },
     })
     .input(ZChangePasswordInput)
@@ -78,7 +96,9 @@ export const userRouter = router({
     .mutation(({ input, ctx }) => changePassword(ctx.deps, { ...input, userId: ctx.user.id })),
 
   signout: authedProcedure
-    .meta({ openapi: { method: 'POST', path: '/user/signout', tags: ['user'], summary: 'End this session', protect: true } })
+    .meta({
+      openapi: { method: 'POST', path: '/user/signout', tags: ['user'], summary: 'End this session', protect: true },
+    })
     .input(ZNoInput)
     .output(ZEmpty)
     .mutation(async ({ ctx }) => {

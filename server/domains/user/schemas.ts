@@ -36,23 +36,33 @@ export type TRoleName = z.infer<typeof ZRoleName>;
  */
 export const ZAlternativeName = zText({ max: MAX_ALTERNATIVE_NAME, kind: 'name' });
 
-const ZRoles = z.array(ZRoleName).meta({ description: 'Role names: `["normal"]` for a user, `["admin"]` for an administrator' });
+const ZRoles = z
+  .array(ZRoleName)
+  .meta({ description: 'Role names: `["normal"]` for a user, `["admin"]` for an administrator' });
 
 export const ZUserAttr = z.object({
   introduction: z.string().meta({ description: "Profile text, plain text as the user wrote it; '' when none" }),
-  language: z.string().meta({ description: "Preferred language, a tag such as `en-US` or `zh-CN`; '' when none chosen" }),
+  language: z
+    .string()
+    .meta({ description: "Preferred language, a tag such as `en-US` or `zh-CN`; '' when none chosen" }),
 });
 
 /** How a user is shown: what a profile and the signed-in account both hold (UserIdentity in the OpenAPI document). */
 const identityFields = {
   username: z.string().meta({ description: 'The unique sign-in name' }),
-  alternativeName: z.string().nullable().meta({ description: 'Display name (PUT /user/changeAlternativeName); null when none (clients show username)' }),
+  alternativeName: z
+    .string()
+    .nullable()
+    .meta({ description: 'Display name (PUT /user/changeAlternativeName); null when none (clients show username)' }),
   userAvatar: z.string().nullable().meta({
-    description: 'Avatar: the https URL the user gave, or the path of the uploaded image served here (`/api/user/avatar/{id}?v=…`); null when none',
+    description:
+      'Avatar: the https URL the user gave, or the path of the uploaded image served here (`/api/user/avatar/{id}?v=…`); null when none',
   }),
   role: ZRoles,
 };
-export const ZUserIdentity = z.object(identityFields).meta({ description: 'How a user is shown (PublicProfile, Session)' });
+export const ZUserIdentity = z
+  .object(identityFields)
+  .meta({ description: 'How a user is shown (PublicProfile, Session)' });
 
 const profileFields = {
   id: z.string().meta({ description: 'The user id' }),
@@ -67,7 +77,9 @@ export const ZPublicProfile = z.object({
 });
 export type TPublicProfile = z.infer<typeof ZPublicProfile>;
 
-export const ZProfile = ZPublicProfile.extend({ email: z.string().meta({ description: 'The e-mail address of the account (shown to its owner only)' }) });
+export const ZProfile = ZPublicProfile.extend({
+  email: z.string().meta({ description: 'The e-mail address of the account (shown to its owner only)' }),
+});
 export type TProfile = z.infer<typeof ZProfile>;
 
 /** The signed-in account, as the web client keeps it (its UserLocalResult): sign-up, sign-in, password change. */
@@ -85,9 +97,15 @@ export const ZSignUpInput = z
     username: ZUsername.meta({ description: 'The sign-in name: 3-32 of A-Z a-z 0-9 _ -' }),
     email: z.email('must be a valid e-mail address').max(254).meta({ description: 'E-mail address, unique' }),
     password: ZPassword.meta({ description: 'The password, 8-256 characters' }),
-    captchaCode: ZCaptchaCode.optional().meta({ description: 'The contract\'s captcha: base64 ALTCHA payload solving GET /captcha' }),
-    captcha: ZClientCaptcha.optional().meta({ description: "The web client's SVG captcha answer; `''` or `{}` is no answer" }),
-    alternativeName: ZAlternativeName.optional().meta({ description: "The web client's display name, stored as PUT /user/changeAlternativeName stores it ('' is none)" }),
+    captchaCode: ZCaptchaCode.optional().meta({
+      description: "The contract's captcha: base64 ALTCHA payload solving GET /captcha",
+    }),
+    captcha: ZClientCaptcha.optional().meta({
+      description: "The web client's SVG captcha answer; `''` or `{}` is no answer",
+    }),
+    alternativeName: ZAlternativeName.optional().meta({
+      description: "The web client's display name, stored as PUT /user/changeAlternativeName stores it ('' is none)",
+    }),
   })
   .transform((input, ctx) => ({
     username: input.username,
@@ -102,12 +120,20 @@ export const ZSignInInput = z
   .strictObject({
     username: z.string().min(1, 'is required').max(254).meta({ description: 'Username or e-mail' }),
     password: z.string().min(1, 'is required').max(256),
-    captcha: ZClientCaptcha.optional().meta({ description: "The web client's SVG captcha answer: verified when given; `{}` is no answer" }),
+    captcha: ZClientCaptcha.optional().meta({
+      description: "The web client's SVG captcha answer: verified when given; `{}` is no answer",
+    }),
   })
   .transform(({ username, password, captcha }) => ({ login: username, password, captcha }));
 export type TSignInInput = z.output<typeof ZSignInInput>;
 
-export const ZUserRef = z.strictObject({ id: z.string().min(1, 'is required').max(64).meta({ description: 'The user to show: their id (the userId of their assemblies and comments)' }) });
+export const ZUserRef = z.strictObject({
+  id: z
+    .string()
+    .min(1, 'is required')
+    .max(64)
+    .meta({ description: 'The user to show: their id (the userId of their assemblies and comments)' }),
+});
 
 export const ZChangePasswordInput = z.strictObject({
   currentPassword: z.string().min(1, 'is required').max(256),
@@ -138,7 +164,9 @@ const ZLanguage = z
 /** POST /user/me: the web client's profile form. A field left out is unchanged; `''` clears it. */
 export const ZUpdateMeInput = z.strictObject({
   attr: z.strictObject({
-    introduction: ZIntroduction.optional().meta({ description: `Profile text (plain text, at most ${MAX_INTRODUCTION} characters)` }),
+    introduction: ZIntroduction.optional().meta({
+      description: `Profile text (plain text, at most ${MAX_INTRODUCTION} characters)`,
+    }),
     language: ZLanguage.optional().meta({ description: 'Preferred language: a tag such as `en-US` or `zh-CN`' }),
   }),
 });
@@ -156,7 +184,10 @@ export const ZOwnListInput = z.strictObject({ ...zPageInput(20) }).superRefine(w
 
 /** user/space/assemblys, user/space/likes: a user's public lists. */
 export const ZSpaceListInput = z
-  .strictObject({ userId: z.string().min(1, 'is required').max(64).meta({ description: "The user whose space it is (their id)" }), ...zPageInput(20) })
+  .strictObject({
+    userId: z.string().min(1, 'is required').max(64).meta({ description: 'The user whose space it is (their id)' }),
+    ...zPageInput(20),
+  })
   .superRefine(withinWindow);
 
 /** A page of assemblies in the list item form of GET /assembly/list. */

@@ -41,7 +41,10 @@ export async function createSession(deps: TDepsOf<'db' | 'now'>, { userId }: { u
 }
 
 /** Returns the session's user, or null for an unknown or expired token. Slides the expiry when half used. */
-export async function validateSessionToken(deps: TDepsOf<'db' | 'now'>, { token }: { token: string }): Promise<TAuth | null> {
+export async function validateSessionToken(
+  deps: TDepsOf<'db' | 'now'>,
+  { token }: { token: string },
+): Promise<TAuth | null> {
   const now = deps.now();
   const { db } = deps;
   const sessionId = sessionIdFromToken(token);
@@ -53,7 +56,13 @@ export async function validateSessionToken(deps: TDepsOf<'db' | 'now'>, { token 
   const row = await db
     .select({
       expiresAt: ofSession(sessions.expiresAt).mapWith(sessions.expiresAt),
-      user: { id: users.id, username: users.username, email: users.email, role: users.role, createdAt: users.createdAt },
+      user: {
+        id: users.id,
+        username: users.username,
+        email: users.email,
+        role: users.role,
+        createdAt: users.createdAt,
+      },
     })
     .from(users)
     .where(eq(users.id, ofSession(sessions.userId)))

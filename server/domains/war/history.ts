@@ -29,10 +29,19 @@ function historyQueries(db: TDb) {
     );
     const bucketOf = sql<number>`cast((${warSnapshots.capturedAt} - ${sql.placeholder('fromMs')}) / ${sql.placeholder('bucketMs')} as integer)`;
     return {
-      last: d.select({ at: max(warSnapshots.capturedAt) }).from(warSnapshots).where(eq(warSnapshots.seasonId, sql.placeholder('seasonId'))).prepare(),
+      last: d
+        .select({ at: max(warSnapshots.capturedAt) })
+        .from(warSnapshots)
+        .where(eq(warSnapshots.seasonId, sql.placeholder('seasonId')))
+        .prepare(),
       // SQLite returns the bare column `id` from the row holding max(captured_at): the bucket's last snapshot.
       perBucket: d
-        .select({ bucket: bucketOf, n: count(), lastAt: sql<number>`max(${warSnapshots.capturedAt})`, lastId: warSnapshots.id })
+        .select({
+          bucket: bucketOf,
+          n: count(),
+          lastAt: sql<number>`max(${warSnapshots.capturedAt})`,
+          lastId: warSnapshots.id,
+        })
         .from(warSnapshots)
         .where(inWindow)
         .groupBy(bucketOf)
@@ -60,15 +69,23 @@ function historyQueries(db: TDb) {
  * same number of buckets (60, 96, 168); empty buckets are listed with snapshotCount 0. The grouping
  * runs in SQL over the (season_id, captured_at) index; only the bucket aggregates reach JS.
  */
-export async function warHistory(deps: TDepsOf<'db' | 'now'>, input: { range: THistoryRange; season?: string | number }): Promise<TWarHistory> {
+export async function warHistory(
+  deps: TDepsOf<'db' | 'now'>,
+  input: { range: THistoryRange; season?: string | number },
+): Promise<TWarHistory> {
   const { db } = deps;
   const now = deps.now();
   const seasonKey = input.season === undefined ? 'current' : `${typeof input.season}:${input.season}`;
   return warMemo(db, `history/${input.range}/${seasonKey}`, now, () => computeHistory(db, input, now));
 }
 
-async function computeHistory(db: TDb, input: { range: THistoryRange; season?: string | number }, now: Date): Promise<TWarHistory> {
-  const season = input.season === undefined ? await requireCurrentSeason(db, now) : await resolveSeason(db, input.season);
+async function computeHistory(
+  db: TDb,
+  input: { range: THistoryRange; season?: string | number },
+  now: Date,
+): Promise<TWarHistory> {
+  const season =
+    input.season === undefined ? await requireCurrentSeason(db, now) : await resolveSeason(db, input.season);
   const { bucketMs, buckets: bucketCount } = HISTORY_RANGES[input.range];
   const base = { season: toSeason(season, now), range: input.range, bucketSeconds: bucketMs / 1000 };
   const q = historyQueries(db);

@@ -22,8 +22,15 @@ export async function importWarFile(
     // One transaction: snapshots may use the zones and companies of the same file, and a bad
     // snapshot leaves the reference data unwritten too.
     return await transaction(deps.db, async (tx) => {
-      const reference = hasReference && checked.success ? await upsertWarReferenceIn(tx, checked.data) : { seasons: 0, zones: 0, companies: 0 };
-      const snapshots = file.snapshots.length > 0 ? (await recordSnapshotsIn(tx, file.snapshots, now, (index) => `snapshots[${index}]`, input.onProgress)).ids.length : 0;
+      const reference =
+        hasReference && checked.success
+          ? await upsertWarReferenceIn(tx, checked.data)
+          : { seasons: 0, zones: 0, companies: 0 };
+      const snapshots =
+        file.snapshots.length > 0
+          ? (await recordSnapshotsIn(tx, file.snapshots, now, (index) => `snapshots[${index}]`, input.onProgress)).ids
+              .length
+          : 0;
       return { ...reference, snapshots };
     });
   } catch (error) {

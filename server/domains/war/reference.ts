@@ -15,10 +15,15 @@ export async function upsertWarReference(deps: TDepsOf<'db'>, input: TWarReferen
 /** upsertWarReference inside the caller's transaction (the import of a war file). */
 export async function upsertWarReferenceIn(tx: TDb, input: TWarReferenceInput): Promise<TWarReferenceResult> {
   const issues = await checkSeasons(tx, input.seasons, 'seasons');
-  if (issues.length > 0) throw new AppError('BAD_REQUEST', `Invalid input: ${issues[0]!.path}: ${issues[0]!.message}`, { issues });
+  if (issues.length > 0)
+    throw new AppError('BAD_REQUEST', `Invalid input: ${issues[0]!.path}: ${issues[0]!.message}`, { issues });
   await writeSeasons(tx, input.seasons);
   for (const zone of input.zones) {
-    await tx.insert(warZones).values(zone).onConflictDoUpdate({ target: warZones.id, set: { name: zone.name } }).run();
+    await tx
+      .insert(warZones)
+      .values(zone)
+      .onConflictDoUpdate({ target: warZones.id, set: { name: zone.name } })
+      .run();
   }
   for (const company of input.companies) {
     await tx

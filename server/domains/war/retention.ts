@@ -13,7 +13,10 @@ const DAY_MS = 86_400_000;
  * seasons keep an hourly history (the 7d range stays complete) instead of being lost. The cutoff is
  * rounded down to a whole hour so an hour is never half thinned.
  */
-export async function thinWarSnapshots(deps: TDepsOf<'db' | 'now'>, input: { olderThanDays: number }): Promise<TThinResult> {
+export async function thinWarSnapshots(
+  deps: TDepsOf<'db' | 'now'>,
+  input: { olderThanDays: number },
+): Promise<TThinResult> {
   const now = deps.now();
   const cutoffMs = Math.floor((now.getTime() - input.olderThanDays * DAY_MS) / HOUR_MS) * HOUR_MS;
   const cutoff = new Date(cutoffMs);

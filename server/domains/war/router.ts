@@ -27,7 +27,16 @@ export const warRouter = router({
     .query(({ ctx }) => latestState(ctx.deps)),
 
   listSeasons: publicProcedure
-    .meta({ openapi: { method: 'GET', path: '/stateOfWar/seasons', tags: ['stateOfWar'], protect: false, summary: 'Seasons with their time spans and snapshot coverage' }, http: { cacheControl: 'public, max-age=300' } })
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/stateOfWar/seasons',
+        tags: ['stateOfWar'],
+        protect: false,
+        summary: 'Seasons with their time spans and snapshot coverage',
+      },
+      http: { cacheControl: 'public, max-age=300' },
+    })
     .input(ZNoInput)
     .output(ZSeasonList)
     .query(({ ctx }) => listSeasons(ctx.deps)),
@@ -55,7 +64,8 @@ export const warRouter = router({
         tags: ['stateOfWar'],
         protect: false,
         summary: 'Company standings over time, bucketed (1h by minute, 1d by 15 minutes, 7d by hour)',
-        description: 'The window ends with the bucket holding the season\'s last snapshot; buckets are aligned to UTC minutes, quarter-hours or hours.',
+        description:
+          "The window ends with the bucket holding the season's last snapshot; buckets are aligned to UTC minutes, quarter-hours or hours.",
       },
       http: bySeasonStatus,
     })

@@ -24,20 +24,28 @@ export const ZSeasonInput = z
     id: ZSeasonId,
     key: z
       .string()
-      .regex(/^[A-Za-z][A-Za-z0-9]{0,63}$/, 'must be 1-64 letters and digits starting with a letter (e.g. gutsAndGlory)')
+      .regex(
+        /^[A-Za-z][A-Za-z0-9]{0,63}$/,
+        'must be 1-64 letters and digits starting with a letter (e.g. gutsAndGlory)',
+      )
       .optional(),
     name: zText({ min: 1, max: 100 }).optional(),
     number: z.number().int().min(0).max(100_000),
     startDate: ZDate,
     endDate: ZDate,
   })
-  .refine((season) => season.endDate >= season.startDate, { path: ['endDate'], message: 'must not be before startDate' });
+  .refine((season) => season.endDate >= season.startDate, {
+    path: ['endDate'],
+    message: 'must not be before startDate',
+  });
 export type TSeasonInput = z.infer<typeof ZSeasonInput>;
 
 /** A season identifier as the API accepts it: its id (`y2s4`), its key (`gutsAndGlory`) or its number. */
 export const ZSeasonRef = zRef(64);
 
-export const ZSeasonStatus = z.enum(['active', 'upcoming', 'ended']).meta({ description: 'upcoming before startsAt, active from startsAt until endsAt, ended after' });
+export const ZSeasonStatus = z
+  .enum(['active', 'upcoming', 'ended'])
+  .meta({ description: 'upcoming before startsAt, active from startsAt until endsAt, ended after' });
 export type TSeasonStatus = z.infer<typeof ZSeasonStatus>;
 
 export const ZSeasonOut = z.object({
@@ -64,7 +72,10 @@ export const ZZoneInput = z.strictObject({ id: ZSlug, name: zText({ min: 1, max:
 export const ZCompanyInput = z.strictObject({
   id: ZSlug,
   name: zText({ min: 1, max: 100 }),
-  color: z.string().regex(/^#[0-9a-fA-F]{6}$/, 'must be a colour #rrggbb').default('#808080'),
+  color: z
+    .string()
+    .regex(/^#[0-9a-fA-F]{6}$/, 'must be a colour #rrggbb')
+    .default('#808080'),
 });
 
 function uniqueBy<T>(key: (item: T) => string, what: string) {
@@ -73,7 +84,8 @@ function uniqueBy<T>(key: (item: T) => string, what: string) {
     items.forEach((item, index) => {
       const value = key(item);
       const first = seen.get(value);
-      if (first !== undefined) check.addIssue({ code: 'custom', path: [index, what], message: `duplicates [${first}]` });
+      if (first !== undefined)
+        check.addIssue({ code: 'custom', path: [index, what], message: `duplicates [${first}]` });
       else seen.set(value, index);
     });
   };
@@ -82,8 +94,16 @@ function uniqueBy<T>(key: (item: T) => string, what: string) {
 export const ZWarReferenceInput = z
   .strictObject({
     seasons: z.array(ZSeasonInput).max(500).default([]),
-    zones: z.array(ZZoneInput).max(500).superRefine(uniqueBy((zone) => zone.id, 'id')).default([]),
-    companies: z.array(ZCompanyInput).max(100).superRefine(uniqueBy((company) => company.id, 'id')).default([]),
+    zones: z
+      .array(ZZoneInput)
+      .max(500)
+      .superRefine(uniqueBy((zone) => zone.id, 'id'))
+      .default([]),
+    companies: z
+      .array(ZCompanyInput)
+      .max(100)
+      .superRefine(uniqueBy((company) => company.id, 'id'))
+      .default([]),
   })
   .refine((input) => input.seasons.length + input.zones.length + input.companies.length > 0, {
     message: 'give at least one of seasons, zones, companies',
@@ -110,7 +130,10 @@ export const ZSnapshotInput = z.strictObject({
       z.strictObject({
         zoneId: ZSlug,
         controlledBy: ZSlug.nullable().meta({ description: 'Controlling company id; null while contested' }),
-        scores: z.record(ZSlug, ZScore).default({}).meta({ description: 'Score of each company in the zone, by company id' }),
+        scores: z
+          .record(ZSlug, ZScore)
+          .default({})
+          .meta({ description: 'Score of each company in the zone, by company id' }),
       }),
     )
     .max(500)
@@ -147,10 +170,14 @@ export const ZWarImportFile = z
   .strict();
 
 export const ZThinInput = z
-  .strictObject({ olderThanDays: zInt({ min: 1, max: 3650 }).optional().meta({ description: 'Default WAR_THIN_AFTER_DAYS' }) })
+  .strictObject({
+    olderThanDays: zInt({ min: 1, max: 3650 }).optional().meta({ description: 'Default WAR_THIN_AFTER_DAYS' }),
+  })
   .prefault({});
 export const ZThinResult = z.object({
-  cutoff: z.string().meta({ description: 'Snapshots before it (a whole hour) were thinned to the first of each hour and season' }),
+  cutoff: z
+    .string()
+    .meta({ description: 'Snapshots before it (a whole hour) were thinned to the first of each hour and season' }),
   deleted: z.number().int().meta({ description: 'Snapshots deleted' }),
 });
 export type TThinResult = z.infer<typeof ZThinResult>;
@@ -175,7 +202,9 @@ export const ZCompanyStanding = z.object({
 export const ZWarState = z.object({
   season: ZSeasonOut,
   capturedAt: z.string().nullable().meta({ description: 'Time of the snapshot; null when the season has none yet' }),
-  companies: z.array(ZCompanyStanding).meta({ description: 'Every company scored in the snapshot, highest first; empty without one' }),
+  companies: z
+    .array(ZCompanyStanding)
+    .meta({ description: 'Every company scored in the snapshot, highest first; empty without one' }),
   zones: z
     .array(
       z.object({
@@ -208,7 +237,9 @@ export const ZWarState = z.object({
 });
 export type TWarState = z.infer<typeof ZWarState>;
 
-export const ZSeasonStateInput = z.strictObject({ season: ZSeasonRef.meta({ description: 'Season id (y2s4), key (gutsAndGlory) or number' }) });
+export const ZSeasonStateInput = z.strictObject({
+  season: ZSeasonRef.meta({ description: 'Season id (y2s4), key (gutsAndGlory) or number' }),
+});
 
 export const ZSeasonSummary = ZSeasonOut.extend({
   snapshotCount: z.number().int().meta({ description: 'Snapshots recorded for the season' }),
@@ -220,7 +251,12 @@ export type TSeasonSummary = z.infer<typeof ZSeasonSummary>;
 
 export const ZSeasonList = z.object({
   items: z.array(ZSeasonSummary).meta({ description: 'Every season, in order of start' }),
-  currentSeasonId: z.string().nullable().meta({ description: 'The current season (the latest started one still running, else the last ended); null before any' }),
+  currentSeasonId: z
+    .string()
+    .nullable()
+    .meta({
+      description: 'The current season (the latest started one still running, else the last ended); null before any',
+    }),
 });
 export type TSeasonList = z.infer<typeof ZSeasonList>;
 
@@ -229,7 +265,9 @@ export type THistoryRange = z.infer<typeof ZHistoryRange>;
 
 export const ZWarHistoryInput = z
   .strictObject({
-    range: ZHistoryRange.default('1d').meta({ description: '1h (1-minute buckets), 1d (15 minutes, the default) or 7d (1 hour)' }),
+    range: ZHistoryRange.default('1d').meta({
+      description: '1h (1-minute buckets), 1d (15 minutes, the default) or 7d (1 hour)',
+    }),
     season: ZSeasonRef.optional().meta({ description: 'Season id, key or number; default the current season' }),
   })
   .prefault({});
@@ -246,21 +284,33 @@ export const ZBucketCompany = z.object({
 
 export const ZWarHistory = z.object({
   season: ZSeasonOut,
-  range: ZHistoryRange.meta({ description: 'The range asked: 1h (60 buckets of 1 minute), 1d (96 of 15 minutes) or 7d (168 of 1 hour)' }),
+  range: ZHistoryRange.meta({
+    description: 'The range asked: 1h (60 buckets of 1 minute), 1d (96 of 15 minutes) or 7d (168 of 1 hour)',
+  }),
   bucketSeconds: z.number().int().meta({ description: 'Length of a bucket in seconds: 60, 900 or 3600' }),
-  from: z.string().nullable().meta({ description: 'Start of the first bucket (inclusive); null when the season has no snapshot' }),
+  from: z
+    .string()
+    .nullable()
+    .meta({ description: 'Start of the first bucket (inclusive); null when the season has no snapshot' }),
   to: z.string().nullable().meta({ description: 'End of the last bucket (exclusive)' }),
   lastSnapshotAt: z.string().nullable().meta({ description: "The season's last snapshot; null when it has none" }),
   buckets: z
     .array(
       z.object({
-        start: z.string().meta({ description: 'Start of the bucket (inclusive), on a whole UTC minute, quarter-hour or hour' }),
+        start: z
+          .string()
+          .meta({ description: 'Start of the bucket (inclusive), on a whole UTC minute, quarter-hour or hour' }),
         end: z.string().meta({ description: 'End of the bucket (exclusive)' }),
         snapshotCount: z.number().int().meta({ description: 'Snapshots in the bucket; 0 for an empty one' }),
         lastSnapshotAt: z.string().nullable().meta({ description: 'The last snapshot in the bucket; null when empty' }),
-        companies: z.array(ZBucketCompany).meta({ description: 'The companies scored in the bucket, highest score at its last snapshot first' }),
+        companies: z
+          .array(ZBucketCompany)
+          .meta({ description: 'The companies scored in the bucket, highest score at its last snapshot first' }),
       }),
     )
-    .meta({ description: "Oldest first; the last holds the season's last snapshot, so a range always has all its buckets. Empty when the season has no snapshot" }),
+    .meta({
+      description:
+        "Oldest first; the last holds the season's last snapshot, so a range always has all its buckets. Empty when the season has no snapshot",
+    }),
 });
 export type TWarHistory = z.infer<typeof ZWarHistory>;

@@ -80,9 +80,17 @@ export async function checkSeasons(db: TDb, input: TSeasonInput[], pathPrefix: s
   const seen = { id: new Map<string, number>(), key: new Map<string, number>(), number: new Map<number, number>() };
   input.forEach((season, index) => {
     const key = season.key ?? season.id;
-    for (const [kind, value] of [['id', season.id], ['key', key], ['number', season.number]] as const) {
+    for (const [kind, value] of [
+      ['id', season.id],
+      ['key', key],
+      ['number', season.number],
+    ] as const) {
       const map = seen[kind] as Map<string | number, number>;
-      if (map.has(value)) issues.push({ path: `${pathPrefix}[${index}].${kind}`, message: `duplicates ${pathPrefix}[${map.get(value)}]` });
+      if (map.has(value))
+        issues.push({
+          path: `${pathPrefix}[${index}].${kind}`,
+          message: `duplicates ${pathPrefix}[${map.get(value)}]`,
+        });
       else map.set(value, index);
     }
   });
@@ -92,8 +100,14 @@ export async function checkSeasons(db: TDb, input: TSeasonInput[], pathPrefix: s
     .from(seasons)
     .where(
       or(
-        inArray(seasons.key, input.map((season) => season.key ?? season.id)),
-        inArray(seasons.number, input.map((season) => season.number)),
+        inArray(
+          seasons.key,
+          input.map((season) => season.key ?? season.id),
+        ),
+        inArray(
+          seasons.number,
+          input.map((season) => season.number),
+        ),
       ),
     )
     .all();
@@ -137,7 +151,11 @@ export async function resolveSeason(db: TDb, ref: string | number): Promise<TSea
   const text = String(ref).trim();
   let row: TSeasonRow | undefined;
   if (/^\d{1,9}$/.test(text)) {
-    row = await db.select().from(seasons).where(eq(seasons.number, Number(text))).get();
+    row = await db
+      .select()
+      .from(seasons)
+      .where(eq(seasons.number, Number(text)))
+      .get();
   } else {
     row =
       (await db.select().from(seasons).where(eq(seasons.id, text.toLowerCase())).get()) ??
@@ -179,4 +197,3 @@ export async function listSeasonRows(db: TDb): Promise<TSeasonRow[]> {
 export function seasonCovers(row: TSeasonRow, atMs: number): boolean {
   return row.startsAt.getTime() <= atMs && atMs < row.endsAt.getTime();
 }
-

@@ -1,7 +1,14 @@
 /** War snapshots: checking and recording them (admin API, imports) and the batch writer the demo seed shares. */
 import { and, between, eq, sql } from 'drizzle-orm';
 import type { TDb } from '../../../db/client';
-import { warCompanies, warCompanyScores, warHotspots, warSnapshots, warZoneControl, warZones } from '../../../db/schema';
+import {
+  warCompanies,
+  warCompanyScores,
+  warHotspots,
+  warSnapshots,
+  warZoneControl,
+  warZones,
+} from '../../../db/schema';
 import { insertInChunks } from '../../../db/bulk';
 import { transaction } from '../../../db/transaction';
 import type { TDepsOf, TProgressListener } from '../../deps';
@@ -33,7 +40,8 @@ export async function writeSnapshotBatch(
   input: { snapshots: TPreparedSnapshot[]; onProgress?: TProgressListener },
 ): Promise<number[]> {
   const tx = deps.db;
-  const report = (stage: string) => input.onProgress && ((done: number, total: number) => input.onProgress!(stage, done, total));
+  const report = (stage: string) =>
+    input.onProgress && ((done: number, total: number) => input.onProgress!(stage, done, total));
   if (input.snapshots.length === 0) return [];
   const highest = await tx.get<{ id: number | null }>(
     sql`SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'war_snapshots'), 0), coalesce((SELECT max(id) FROM war_snapshots), 0)) AS id`,
@@ -43,20 +51,31 @@ export async function writeSnapshotBatch(
   await insertInChunks(
     tx,
     warSnapshots,
-    input.snapshots.map((snapshot, index) => ({ id: ids[index]!, seasonId: snapshot.seasonId, capturedAt: new Date(snapshot.capturedAtMs) })),
+    input.snapshots.map((snapshot, index) => ({
+      id: ids[index]!,
+      seasonId: snapshot.seasonId,
+      capturedAt: new Date(snapshot.capturedAtMs),
+    })),
     report('writing war snapshots'),
   );
   await insertInChunks(
     tx,
     warCompanyScores,
-    input.snapshots.flatMap((snapshot, index) => snapshot.companies.map((entry) => ({ snapshotId: ids[index]!, companyId: entry.companyId, score: entry.score }))),
+    input.snapshots.flatMap((snapshot, index) =>
+      snapshot.companies.map((entry) => ({ snapshotId: ids[index]!, companyId: entry.companyId, score: entry.score })),
+    ),
     report('writing company scores'),
   );
   await insertInChunks(
     tx,
     warZoneControl,
     input.snapshots.flatMap((snapshot, index) =>
-      snapshot.zones.map((zone) => ({ snapshotId: ids[index]!, zoneId: zone.zoneId, controllerId: zone.controllerId, scores: zone.scores })),
+      snapshot.zones.map((zone) => ({
+        snapshotId: ids[index]!,
+        zoneId: zone.zoneId,
+        controllerId: zone.controllerId,
+        scores: zone.scores,
+      })),
     ),
     report('writing zone control'),
   );
@@ -96,21 +115,33 @@ export async function recordSnapshots(
  * season instead of one lookup per snapshot (a season's import is thousands of them, and each is a
  * round trip on a libSQL server).
  */
-async function storedSnapshotInstants(tx: TDb, inputs: TSnapshotInput[], seasons: Map<string, TSeasonRow | null>): Promise<Set<string>> {
+async function storedSnapshotInstants(
+  tx: TDb,
+  inputs: TSnapshotInput[],
+  seasons: Map<string, TSeasonRow | null>,
+): Promise<Set<string>> {
   const ranges = new Map<string, { from: number; to: number }>();
   for (const input of inputs) {
     const season = seasons.get(String(input.season));
     const at = Date.parse(input.capturedAt);
     if (!season || Number.isNaN(at)) continue;
     const range = ranges.get(season.id);
-    ranges.set(season.id, range ? { from: Math.min(range.from, at), to: Math.max(range.to, at) } : { from: at, to: at });
+    ranges.set(
+      season.id,
+      range ? { from: Math.min(range.from, at), to: Math.max(range.to, at) } : { from: at, to: at },
+    );
   }
   const stored = new Set<string>();
   for (const [seasonId, range] of ranges) {
     const rows = await tx
       .select({ capturedAt: warSnapshots.capturedAt })
       .from(warSnapshots)
-      .where(and(eq(warSnapshots.seasonId, seasonId), between(warSnapshots.capturedAt, new Date(range.from), new Date(range.to))))
+      .where(
+        and(
+          eq(warSnapshots.seasonId, seasonId),
+          between(warSnapshots.capturedAt, new Date(range.from), new Date(range.to)),
+        ),
+      )
       .all();
     for (const row of rows) stored.add(`${seasonId}@${row.capturedAt.getTime()}`);
   }
@@ -145,23 +176,34 @@ export async function recordSnapshotsIn(
     const capturedAtMs = Date.parse(input.capturedAt);
     if (!season) issues.push({ path: at('season'), message: `unknown season "${ref}"` });
     else if (!seasonCovers(season, capturedAtMs)) {
-      issues.push({ path: at('capturedAt'), message: `is outside season ${season.id} (${season.startDate} to ${season.endDate})` });
+      issues.push({
+        path: at('capturedAt'),
+        message: `is outside season ${season.id} (${season.startDate} to ${season.endDate})`,
+      });
     }
-    if (capturedAtMs > now.getTime() + FUTURE_TOLERANCE_MS) issues.push({ path: at('capturedAt'), message: 'is in the future' });
+    if (capturedAtMs > now.getTime() + FUTURE_TOLERANCE_MS)
+      issues.push({ path: at('capturedAt'), message: 'is in the future' });
     input.companies.forEach((entry, position) => {
-      if (!companyIds.has(entry.companyId)) issues.push({ path: at(`companies[${position}].companyId`), message: `unknown company "${entry.companyId}"` });
+      if (!companyIds.has(entry.companyId))
+        issues.push({ path: at(`companies[${position}].companyId`), message: `unknown company "${entry.companyId}"` });
     });
     input.zones.forEach((zone, position) => {
-      if (!zoneIds.has(zone.zoneId)) issues.push({ path: at(`zones[${position}].zoneId`), message: `unknown zone "${zone.zoneId}"` });
+      if (!zoneIds.has(zone.zoneId))
+        issues.push({ path: at(`zones[${position}].zoneId`), message: `unknown zone "${zone.zoneId}"` });
       if (zone.controlledBy !== null && !companyIds.has(zone.controlledBy)) {
         issues.push({ path: at(`zones[${position}].controlledBy`), message: `unknown company "${zone.controlledBy}"` });
       }
       for (const companyId of Object.keys(zone.scores)) {
-        if (!companyIds.has(companyId)) issues.push({ path: at(`zones[${position}].scores.${companyId}`), message: `unknown company "${companyId}"` });
+        if (!companyIds.has(companyId))
+          issues.push({
+            path: at(`zones[${position}].scores.${companyId}`),
+            message: `unknown company "${companyId}"`,
+          });
       }
     });
     input.hotspots.forEach((hotspot, position) => {
-      if (!zoneIds.has(hotspot.zoneId)) issues.push({ path: at(`hotspots[${position}].zoneId`), message: `unknown zone "${hotspot.zoneId}"` });
+      if (!zoneIds.has(hotspot.zoneId))
+        issues.push({ path: at(`hotspots[${position}].zoneId`), message: `unknown zone "${hotspot.zoneId}"` });
       if (hotspot.endsAt !== undefined && Date.parse(hotspot.endsAt) <= capturedAtMs) {
         issues.push({ path: at(`hotspots[${position}].endsAt`), message: 'must be after capturedAt' });
       }
@@ -169,9 +211,17 @@ export async function recordSnapshotsIn(
     if (season) {
       const instant = `${season.id}@${capturedAtMs}`;
       const first = seenInstants.get(instant);
-      if (first !== undefined) issues.push({ path: at('capturedAt'), message: `duplicates the snapshot at ${pathOf(first) || 'index ' + first}` });
+      if (first !== undefined)
+        issues.push({
+          path: at('capturedAt'),
+          message: `duplicates the snapshot at ${pathOf(first) || 'index ' + first}`,
+        });
       seenInstants.set(instant, index);
-      if (storedInstants.has(instant)) issues.push({ path: at('capturedAt'), message: `a snapshot of season ${season.id} at ${new Date(capturedAtMs).toISOString()} already exists` });
+      if (storedInstants.has(instant))
+        issues.push({
+          path: at('capturedAt'),
+          message: `a snapshot of season ${season.id} at ${new Date(capturedAtMs).toISOString()} already exists`,
+        });
     }
     if (issues.length > before || !season) continue;
     prepared.push({

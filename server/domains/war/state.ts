@@ -2,11 +2,25 @@
 import { asc, count, desc, eq, max, min, sql } from 'drizzle-orm';
 import type { TDb } from '../../../db/client';
 import { prepared } from '../../../db/prepared';
-import { warCompanies, warCompanyScores, warHotspots, warSnapshots, warZoneControl, warZones } from '../../../db/schema';
+import {
+  warCompanies,
+  warCompanyScores,
+  warHotspots,
+  warSnapshots,
+  warZoneControl,
+  warZones,
+} from '../../../db/schema';
 import type { TDepsOf } from '../../deps';
 import { AppError } from '../../errors';
 import { warMemo } from '../../infra/cache/war-memo';
-import { findCurrentSeason, listSeasonRows, requireCurrentSeason, resolveSeason, toSeason, type TSeasonRow } from './seasons';
+import {
+  findCurrentSeason,
+  listSeasonRows,
+  requireCurrentSeason,
+  resolveSeason,
+  toSeason,
+  type TSeasonRow,
+} from './seasons';
 import type { TSeasonList, TWarState } from './schemas';
 
 /** Every company's name and colour by id. */
@@ -22,11 +36,27 @@ async function seasonState(db: TDb, season: TSeasonRow, now: Date): Promise<TWar
   const q = prepared(db, 'war.seasonState', (d) => {
     const snapshotId = sql.placeholder('snapshotId');
     return {
-      snapshot: d.select().from(warSnapshots).where(eq(warSnapshots.seasonId, sql.placeholder('seasonId'))).orderBy(desc(warSnapshots.capturedAt)).limit(1).prepare(),
+      snapshot: d
+        .select()
+        .from(warSnapshots)
+        .where(eq(warSnapshots.seasonId, sql.placeholder('seasonId')))
+        .orderBy(desc(warSnapshots.capturedAt))
+        .limit(1)
+        .prepare(),
       zones: d.select().from(warZones).prepare(),
       scores: d.select().from(warCompanyScores).where(eq(warCompanyScores.snapshotId, snapshotId)).prepare(),
-      control: d.select().from(warZoneControl).where(eq(warZoneControl.snapshotId, snapshotId)).orderBy(asc(warZoneControl.zoneId)).prepare(),
-      hotspots: d.select().from(warHotspots).where(eq(warHotspots.snapshotId, snapshotId)).orderBy(asc(warHotspots.id)).prepare(),
+      control: d
+        .select()
+        .from(warZoneControl)
+        .where(eq(warZoneControl.snapshotId, snapshotId))
+        .orderBy(asc(warZoneControl.zoneId))
+        .prepare(),
+      hotspots: d
+        .select()
+        .from(warHotspots)
+        .where(eq(warHotspots.snapshotId, snapshotId))
+        .orderBy(asc(warHotspots.id))
+        .prepare(),
     };
   });
   const snapshot = await q.snapshot.get({ seasonId: season.id });
@@ -37,10 +67,16 @@ async function seasonState(db: TDb, season: TSeasonRow, now: Date): Promise<TWar
   const zones = await q.control.all({ snapshotId: snapshot.id });
   const hotspots = await q.hotspots.all({ snapshotId: snapshot.id });
   const controlled = new Map<string, number>();
-  for (const zone of zones) if (zone.controllerId) controlled.set(zone.controllerId, (controlled.get(zone.controllerId) ?? 0) + 1);
+  for (const zone of zones)
+    if (zone.controllerId) controlled.set(zone.controllerId, (controlled.get(zone.controllerId) ?? 0) + 1);
   const company = (id: string) => companies.get(id) ?? { name: id, color: '#808080' };
   const standings = scores
-    .map((entry) => ({ id: entry.companyId, ...company(entry.companyId), score: entry.score, zonesControlled: controlled.get(entry.companyId) ?? 0 }))
+    .map((entry) => ({
+      id: entry.companyId,
+      ...company(entry.companyId),
+      score: entry.score,
+      zonesControlled: controlled.get(entry.companyId) ?? 0,
+    }))
     .sort((a, b) => b.score - a.score || a.id.localeCompare(b.id))
     .map((entry, index) => ({ ...entry, rank: index + 1 }));
   return {
@@ -72,13 +108,17 @@ export async function latestState(deps: TDepsOf<'db' | 'now'>): Promise<TWarStat
   return warMemo(db, 'latest', now, async () => {
     const season = await requireCurrentSeason(db, now);
     const state = await seasonState(db, season, now);
-    if (state.capturedAt === null) throw new AppError('NOT_FOUND', `No war snapshot recorded yet for the current season ${season.id}`);
+    if (state.capturedAt === null)
+      throw new AppError('NOT_FOUND', `No war snapshot recorded yet for the current season ${season.id}`);
     return state;
   });
 }
 
 /** The newest state of a season given by id, key or number; 404 for an unknown season. */
-export async function stateOfSeason(deps: TDepsOf<'db' | 'now'>, input: { season: string | number }): Promise<TWarState> {
+export async function stateOfSeason(
+  deps: TDepsOf<'db' | 'now'>,
+  input: { season: string | number },
+): Promise<TWarState> {
   const now = deps.now();
   return seasonState(deps.db, await resolveSeason(deps.db, input.season), now);
 }
@@ -89,7 +129,12 @@ export async function listSeasons(deps: TDepsOf<'db' | 'now'>): Promise<TSeasonL
   const now = deps.now();
   const rows = await listSeasonRows(db);
   const stats = await db
-    .select({ seasonId: warSnapshots.seasonId, n: count(), first: min(warSnapshots.capturedAt), last: max(warSnapshots.capturedAt) })
+    .select({
+      seasonId: warSnapshots.seasonId,
+      n: count(),
+      first: min(warSnapshots.capturedAt),
+      last: max(warSnapshots.capturedAt),
+    })
     .from(warSnapshots)
     .groupBy(warSnapshots.seasonId)
     .all();

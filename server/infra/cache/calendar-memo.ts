@@ -116,7 +116,11 @@ export async function memoizedFeed(
     pending = (async () => {
       const text = await build(season.row);
       memo.builds++;
-      memo.feeds.set<TFeedEntry>(key, { calendarVersion: versions.calendar, season: season.fingerprint, text }, { bytes: Buffer.byteLength(text) });
+      memo.feeds.set<TFeedEntry>(
+        key,
+        { calendarVersion: versions.calendar, season: season.fingerprint, text },
+        { bytes: Buffer.byteLength(text) },
+      );
       return text;
     })().finally(() => memo.building.delete(buildKey));
     memo.building.set(buildKey, pending);

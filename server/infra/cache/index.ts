@@ -47,7 +47,10 @@ export class CacheScope {
 
   /** Drops one entry, and the stored answers kept under its key (an item's), here and, through the bus, on every instance. */
   async invalidate(key: string): Promise<void> {
-    await Promise.all([this.lru.invalidate(this.prefix + key), this.lru.invalidatePrefix(this.prefix + key + ENTITY_ANSWERS_SEPARATOR)]);
+    await Promise.all([
+      this.lru.invalidate(this.prefix + key),
+      this.lru.invalidatePrefix(this.prefix + key + ENTITY_ANSWERS_SEPARATOR),
+    ]);
   }
 
   /** Drops every entry of the scope (stored answers included) here and on every instance. */

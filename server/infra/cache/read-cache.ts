@@ -114,10 +114,17 @@ export class MemoryReadCache implements TReadCache {
     // Whatever the key held before is superseded, stored or not.
     this.drop(key);
     if (this.options.maxBytes !== undefined && bytes > this.options.maxBytes) return;
-    this.entries.set(key, { value, bytes, expiresAt: this.now() + Math.min(options.ttlMs ?? this.options.ttlMs, this.options.ttlMs) });
+    this.entries.set(key, {
+      value,
+      bytes,
+      expiresAt: this.now() + Math.min(options.ttlMs ?? this.options.ttlMs, this.options.ttlMs),
+    });
     this.bytes += bytes;
     // Least recently used first, until both bounds hold.
-    while (this.entries.size > this.options.maxEntries || (this.options.maxBytes !== undefined && this.bytes > this.options.maxBytes)) {
+    while (
+      this.entries.size > this.options.maxEntries ||
+      (this.options.maxBytes !== undefined && this.bytes > this.options.maxBytes)
+    ) {
       const oldest = this.entries.keys().next().value;
       if (oldest === undefined) break;
       this.drop(oldest);

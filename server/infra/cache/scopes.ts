@@ -12,4 +12,3 @@ const SCOPE_PREFIX: Record<TCacheScopeName, string> = {
 export function scopePrefix(scope: TCacheScopeName): string {
   return SCOPE_PREFIX[scope];
 }
-

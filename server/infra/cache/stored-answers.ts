@@ -23,7 +23,14 @@ export interface TStoredAnswersRule {
 /** The stored-answers rule a procedure declares in `meta.http.stored`, resolved once at start-up. */
 export function storedAnswersRuleOf(meta: unknown): TStoredAnswersRule | undefined {
   const declared = (meta as { http?: THttpCaching } | undefined)?.http?.stored;
-  return declared && { prefix: scopePrefix(declared.scope), bypassParams: declared.bypassParams ?? [], keyParam: declared.key, counter: declared.counter };
+  return (
+    declared && {
+      prefix: scopePrefix(declared.scope),
+      bypassParams: declared.bypassParams ?? [],
+      keyParam: declared.key,
+      counter: declared.counter,
+    }
+  );
 }
 
 /**
@@ -80,14 +87,25 @@ export class StoredAnswers {
   /** The scope's key prefix, and the entity's when the route names one (undefined: not storable). */
   private prefixOf(rule: TStoredAnswersRule, entity: unknown): string | undefined {
     if (rule.keyParam === undefined) return rule.prefix;
-    return typeof entity === 'string' && ENTITY_KEY.test(entity) ? `${rule.prefix}${entity}${ENTITY_ANSWERS_SEPARATOR}` : undefined;
+    return typeof entity === 'string' && ENTITY_KEY.test(entity)
+      ? `${rule.prefix}${entity}${ENTITY_ANSWERS_SEPARATOR}`
+      : undefined;
   }
 
   /** The key of a REST request, or null when the route or request may not be served from the cache. */
-  restKey(rule: TStoredAnswersRule | undefined, method: string, req: IncomingMessage, path: string, search: string): string | null {
+  restKey(
+    rule: TStoredAnswersRule | undefined,
+    method: string,
+    req: IncomingMessage,
+    path: string,
+    search: string,
+  ): string | null {
     if (!rule || method !== 'GET') return null;
     if (req.headers.authorization !== undefined || req.headers['x-access-token'] !== undefined) return null;
-    const params = (rule.bypassParams.length > 0 && search !== '') || rule.keyParam !== undefined ? new URLSearchParams(search) : undefined;
+    const params =
+      (rule.bypassParams.length > 0 && search !== '') || rule.keyParam !== undefined
+        ? new URLSearchParams(search)
+        : undefined;
     if (params && rule.bypassParams.some((name) => params.has(name))) return null;
     const prefix = this.prefixOf(rule, rule.keyParam === undefined ? undefined : params?.get(rule.keyParam));
     return prefix === undefined ? null : `${prefix}rest:${path}?${search}`;
@@ -100,7 +118,10 @@ export class StoredAnswers {
   trpcKey(rule: TStoredAnswersRule | undefined, path: string, inputText: string | null): string | null {
     if (!rule) return null;
     if (inputText !== null && rule.bypassParams.some((name) => inputText.includes(`"${name}"`))) return null;
-    const prefix = this.prefixOf(rule, rule.keyParam === undefined ? undefined : entityOfTrpcInput(inputText, rule.keyParam));
+    const prefix = this.prefixOf(
+      rule,
+      rule.keyParam === undefined ? undefined : entityOfTrpcInput(inputText, rule.keyParam),
+    );
     return prefix === undefined ? null : `${prefix}trpc:${path}?${inputText ?? ''}`;
   }
 
@@ -118,7 +139,9 @@ export class StoredAnswers {
       return { body: stored.body, headers: stored.headers, ageSeconds };
     }
     const value = this.counters[stored.counter](stored.entity);
-    return value === undefined ? undefined : { body: stored.before + value + stored.after, headers: stored.headers, ageSeconds };
+    return value === undefined
+      ? undefined
+      : { body: stored.before + value + stored.after, headers: stored.headers, ageSeconds };
   }
 
   /**
@@ -132,12 +155,26 @@ export class StoredAnswers {
     const maxAge = MAX_AGE.exec(cacheControl);
     if (maxAge && Number(maxAge[1]) === 0) return;
     const now = this.nowMs();
-    const entry = { ttlMs: maxAge ? Number(maxAge[1]) * 1000 : undefined, bytes: Buffer.byteLength(body) + 2 * key.length + 512 };
+    const entry = {
+      ttlMs: maxAge ? Number(maxAge[1]) * 1000 : undefined,
+      bytes: Buffer.byteLength(body) + 2 * key.length + 512,
+    };
     if (rule?.counter) {
-      const split = splitAtCounter(body, rule.counter.field, (data as Record<string, unknown> | undefined)?.[rule.counter.field]);
-      const entity = rule.keyParam === undefined ? undefined : key.slice(rule.prefix.length, key.indexOf(ENTITY_ANSWERS_SEPARATOR, rule.prefix.length));
+      const split = splitAtCounter(
+        body,
+        rule.counter.field,
+        (data as Record<string, unknown> | undefined)?.[rule.counter.field],
+      );
+      const entity =
+        rule.keyParam === undefined
+          ? undefined
+          : key.slice(rule.prefix.length, key.indexOf(ENTITY_ANSWERS_SEPARATOR, rule.prefix.length));
       if (!split || entity === undefined) return;
-      this.cache.set<TStoredCountedResponse>(key, { ...split, entity, counter: rule.counter.name, headers: { ...headers }, storedAtMs: now }, entry);
+      this.cache.set<TStoredCountedResponse>(
+        key,
+        { ...split, entity, counter: rule.counter.name, headers: { ...headers }, storedAtMs: now },
+        entry,
+      );
       return;
     }
     // Bodies are the bulk of what the read cache holds by size: they count against its byte budget (the key in UTF-16, 2 bytes a character).

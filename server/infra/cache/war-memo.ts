@@ -25,7 +25,11 @@ const MAX_ENTRIES = 64;
 
 export async function warDataVersion(db: TDb): Promise<number> {
   const query = prepared(db, 'war.dataVersion', (d) =>
-    d.select({ version: dataVersions.version }).from(dataVersions).where(eq(dataVersions.name, sql.placeholder('name'))).prepare(),
+    d
+      .select({ version: dataVersions.version })
+      .from(dataVersions)
+      .where(eq(dataVersions.name, sql.placeholder('name')))
+      .prepare(),
   );
   return (await query.get({ name: 'war' }))?.version ?? 0;
 }
@@ -50,7 +54,8 @@ export async function warMemo<T>(db: TDb, key: string, now: Date, build: () => P
   const version = await warDataVersion(db);
   const memo = perDatabase(db, 'war.memo', () => new Map<string, TMemoEntry>());
   const entry = memo.get(key);
-  if (entry && entry.version === version && entry.validFromMs <= nowMs && nowMs < entry.validUntilMs) return entry.value as T;
+  if (entry && entry.version === version && entry.validFromMs <= nowMs && nowMs < entry.validUntilMs)
+    return entry.value as T;
   const window = await seasonWindow(db, nowMs);
   const value = await build();
   memo.delete(key);

@@ -45,7 +45,9 @@ export async function connectRedis(url: string, logger: TLogger): Promise<TRedis
   } catch (error) {
     client.disconnect();
     subscriber.disconnect();
-    throw new Error(`cannot connect to REDIS_URL ${redactRedisUrl(url)}: ${(error as Error).message}`, { cause: error });
+    throw new Error(`cannot connect to REDIS_URL ${redactRedisUrl(url)}: ${(error as Error).message}`, {
+      cause: error,
+    });
   }
   return {
     client,
@@ -76,7 +78,8 @@ export async function withRedisLock<T>(
   const token = `${redis.instanceId}:${randomUUID()}`;
   const deadline = Date.now() + options.waitMs;
   while ((await redis.client.set(key, token, 'PX', options.ttlMs, 'NX')) !== 'OK') {
-    if (Date.now() > deadline) throw new Error(`timed out after ${options.waitMs} ms waiting for the Redis lock ${key}`);
+    if (Date.now() > deadline)
+      throw new Error(`timed out after ${options.waitMs} ms waiting for the Redis lock ${key}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   try {

@@ -30,11 +30,16 @@ export class RedisExpiringKeys implements TExpiringKeys {
 
   async claim(key: string, expiresAtMs: number, nowMs: number): Promise<TClaim> {
     try {
-      const heldUntilMs = Number(await this.client.eval(CLAIM, 1, this.prefix + key, String(expiresAtMs), String(nowMs)));
+      const heldUntilMs = Number(
+        await this.client.eval(CLAIM, 1, this.prefix + key, String(expiresAtMs), String(nowMs)),
+      );
       return heldUntilMs > 0 ? { claimed: false, heldUntilMs } : { claimed: true };
     } catch (error) {
       if (!this.options.fallback) throw error;
-      this.options.logger?.warn({ err: error, prefix: this.prefix }, 'redis unavailable: holding keys in this instance');
+      this.options.logger?.warn(
+        { err: error, prefix: this.prefix },
+        'redis unavailable: holding keys in this instance',
+      );
       return this.options.fallback.claim(key, expiresAtMs, nowMs);
     }
   }

@@ -28,7 +28,12 @@ const check = authedProcedure
   .query(async ({ input, ctx }) => ({
     targetType: input.targetType,
     targetId: input.targetId,
-    ...(await checkLike(ctx.deps, { uuid: input.targetId, viewerId: ctx.user.id, password: input.password, guesses: passwordGuesses(ctx) })),
+    ...(await checkLike(ctx.deps, {
+      uuid: input.targetId,
+      viewerId: ctx.user.id,
+      password: input.password,
+      guesses: passwordGuesses(ctx),
+    })),
   }));
 
 const toggle = authedProcedure
@@ -41,14 +46,21 @@ const toggle = authedProcedure
       summary: 'Like an assembly, or take your like back',
       description:
         `Flips your like (one per user; the same likes as POST /assembly/like) and answers the new state and count. ${READ_RULE} ` +
-        "Your own assembly: 403. userId, if sent, must be your own id (403 otherwise). Likes switched off by the creator (assembly.attr.isLike: false): a new like is a 403 (data.key assembly.likesDisabled), taking yours back works. Concurrent toggles are applied one after the other.",
+        'Your own assembly: 403. userId, if sent, must be your own id (403 otherwise). Likes switched off by the creator (assembly.attr.isLike: false): a new like is a 403 (data.key assembly.likesDisabled), taking yours back works. Concurrent toggles are applied one after the other.',
     },
   })
   .input(ZLikeToggleInput)
   .output(ZLikeToggle)
   .mutation(async ({ input, ctx }) => {
-    if (input.userId !== undefined && input.userId !== ctx.user.id) throw new AppError('FORBIDDEN', 'userId is not yours: you can only like as yourself');
-    const result = await likeAssembly(ctx.deps, { uuid: input.targetId, userId: ctx.user.id, like: 'toggle', password: input.password, guesses: passwordGuesses(ctx) });
+    if (input.userId !== undefined && input.userId !== ctx.user.id)
+      throw new AppError('FORBIDDEN', 'userId is not yours: you can only like as yourself');
+    const result = await likeAssembly(ctx.deps, {
+      uuid: input.targetId,
+      userId: ctx.user.id,
+      like: 'toggle',
+      password: input.password,
+      guesses: passwordGuesses(ctx),
+    });
     return { targetType: input.targetType, targetId: input.targetId, isLiked: result.liked, likeCount: result.likes };
   });
 
@@ -68,7 +80,12 @@ const count = publicProcedure
   .query(async ({ input, ctx }) => ({
     targetType: input.targetType,
     targetId: input.targetId,
-    ...(await likeCount(ctx.deps, { uuid: input.targetId, viewerId: ctx.auth?.user.id, password: input.password, guesses: passwordGuesses(ctx) })),
+    ...(await likeCount(ctx.deps, {
+      uuid: input.targetId,
+      viewerId: ctx.auth?.user.id,
+      password: input.password,
+      guesses: passwordGuesses(ctx),
+    })),
   }));
 
 export const likesRouter = router({ check, toggle, count });

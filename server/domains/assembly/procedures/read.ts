@@ -6,7 +6,19 @@ import { listTrash as trashOf } from '../lifecycle';
 import { withIsLiked } from '../likes';
 import { listAssemblies } from '../list';
 import { itemEtag } from '../queries';
-import { MAX_LIST_WINDOW, MAX_SEARCH_RESULTS, ZAssemblyItem, ZAssemblyList, ZAttributes, ZAttributesInput, ZItemInput, ZListInput, ZTrashInput, ZTrashList, type TAssemblyItem } from '../schemas';
+import {
+  MAX_LIST_WINDOW,
+  MAX_SEARCH_RESULTS,
+  ZAssemblyItem,
+  ZAssemblyList,
+  ZAttributes,
+  ZAttributesInput,
+  ZItemInput,
+  ZListInput,
+  ZTrashInput,
+  ZTrashList,
+  type TAssemblyItem,
+} from '../schemas';
 
 export const list = publicProcedure
   .meta({
@@ -23,7 +35,9 @@ export const list = publicProcedure
   .input(ZListInput.prefault({}))
   .output(ZAssemblyList)
   // The page may be the shared cached one; the caller's own isLiked is set on a copy of it.
-  .query(async ({ input, ctx }) => withIsLiked(ctx.deps, { viewerId: ctx.auth?.user.id, page: await listAssemblies(ctx.deps, input) }));
+  .query(async ({ input, ctx }) =>
+    withIsLiked(ctx.deps, { viewerId: ctx.auth?.user.id, page: await listAssemblies(ctx.deps, input) }),
+  );
 
 export const getItem = publicProcedure
   .meta({
@@ -41,8 +55,14 @@ export const getItem = publicProcedure
     // Anonymous reads of a public assembly are stored under its uuid and replayed around its live view count.
     http: httpCaching<TAssemblyItem>({
       etag: itemEtag,
-      cacheControl: (view) => (view.isVisibility && view.assembly.visibility === 'publicly' ? undefined : 'private, no-cache'),
-      stored: { scope: 'item', key: 'uuid', bypassParams: ['force', 'password'], counter: { field: 'views', name: 'assemblyViews' } },
+      cacheControl: (view) =>
+        view.isVisibility && view.assembly.visibility === 'publicly' ? undefined : 'private, no-cache',
+      stored: {
+        scope: 'item',
+        key: 'uuid',
+        bypassParams: ['force', 'password'],
+        counter: { field: 'views', name: 'assemblyViews' },
+      },
     }),
   })
   .input(ZItemInput)
@@ -56,13 +76,31 @@ export const getItem = publicProcedure
   );
 
 export const getAttributes = publicProcedure
-  .meta({ openapi: { method: 'GET', path: '/assembly/attr', tags: ['assembly'], protect: false, summary: 'Computed attributes of an assembly from the catalog, and its settings (data)' } })
+  .meta({
+    openapi: {
+      method: 'GET',
+      path: '/assembly/attr',
+      tags: ['assembly'],
+      protect: false,
+      summary: 'Computed attributes of an assembly from the catalog, and its settings (data)',
+    },
+  })
   .input(ZAttributesInput)
   .output(ZAttributes)
-  .query(({ input, ctx }) => attributesOf(ctx.deps, { ...input, viewerId: ctx.auth?.user.id, guesses: passwordGuesses(ctx) }));
+  .query(({ input, ctx }) =>
+    attributesOf(ctx.deps, { ...input, viewerId: ctx.auth?.user.id, guesses: passwordGuesses(ctx) }),
+  );
 
 export const listTrash = authedProcedure
-  .meta({ openapi: { method: 'GET', path: '/assembly/trash', tags: ['assembly'], protect: true, summary: 'Your trashed assemblies (purged 30 days after deletion)' } })
+  .meta({
+    openapi: {
+      method: 'GET',
+      path: '/assembly/trash',
+      tags: ['assembly'],
+      protect: true,
+      summary: 'Your trashed assemblies (purged 30 days after deletion)',
+    },
+  })
   .input(ZTrashInput.prefault({}))
   .output(ZTrashList)
   .query(({ input, ctx }) => trashOf(ctx.deps, { ...input, userId: ctx.user.id }));

@@ -3,7 +3,20 @@ import { authedProcedure } from '../../../trpc';
 import { passwordGuesses } from '../access';
 import { editAssembly, publishAssembly, restoreAssembly, trashAssembly } from '../lifecycle';
 import { itemEtag } from '../queries';
-import { IF_MATCH_DESCRIPTION, ZAssembly, ZAttributesEditInput, ZAssemblyDraft, ZPublished, ZEditInput, ZLikeInput, ZLikeResult, ZRateInput, ZRateResult, ZTrashResult, ZUuidInput } from '../schemas';
+import {
+  IF_MATCH_DESCRIPTION,
+  ZAssembly,
+  ZAttributesEditInput,
+  ZAssemblyDraft,
+  ZPublished,
+  ZEditInput,
+  ZLikeInput,
+  ZLikeResult,
+  ZRateInput,
+  ZRateResult,
+  ZTrashResult,
+  ZUuidInput,
+} from '../schemas';
 import { likeAssembly, rateAssembly } from '../votes';
 
 export const publish = authedProcedure
@@ -43,7 +56,9 @@ export const edit = authedProcedure
   })
   .input(ZEditInput)
   .output(ZAssembly)
-  .mutation(({ input, ctx }) => editAssembly(ctx.deps, { userId: ctx.user.id, uuid: input.uuid, patch: input.data, ifMatch: input.ifMatch }));
+  .mutation(({ input, ctx }) =>
+    editAssembly(ctx.deps, { userId: ctx.user.id, uuid: input.uuid, patch: input.data, ifMatch: input.ifMatch }),
+  );
 
 export const editAttributes = authedProcedure
   .meta({
@@ -63,28 +78,69 @@ export const editAttributes = authedProcedure
   })
   .input(ZAttributesEditInput)
   .output(ZAssembly)
-  .mutation(({ input, ctx }) => editAssembly(ctx.deps, { userId: ctx.user.id, uuid: input.uuid, patch: input.data, ifMatch: input.ifMatch }));
+  .mutation(({ input, ctx }) =>
+    editAssembly(ctx.deps, { userId: ctx.user.id, uuid: input.uuid, patch: input.data, ifMatch: input.ifMatch }),
+  );
 
 export const remove = authedProcedure
-  .meta({ openapi: { method: 'POST', path: '/assembly/delete', tags: ['assembly'], protect: true, summary: 'Move your assembly to the trash' } })
+  .meta({
+    openapi: {
+      method: 'POST',
+      path: '/assembly/delete',
+      tags: ['assembly'],
+      protect: true,
+      summary: 'Move your assembly to the trash',
+    },
+  })
   .input(ZUuidInput)
   .output(ZTrashResult)
   .mutation(({ input, ctx }) => trashAssembly(ctx.deps, { userId: ctx.user.id, uuid: input.uuid }));
 
 export const restore = authedProcedure
-  .meta({ openapi: { method: 'POST', path: '/assembly/restore', tags: ['assembly'], protect: true, summary: 'Bring your assembly back from the trash', description: 'Only your own trash: anything else (not trashed, not yours, unknown) is a 404.' } })
+  .meta({
+    openapi: {
+      method: 'POST',
+      path: '/assembly/restore',
+      tags: ['assembly'],
+      protect: true,
+      summary: 'Bring your assembly back from the trash',
+      description: 'Only your own trash: anything else (not trashed, not yours, unknown) is a 404.',
+    },
+  })
   .input(ZUuidInput)
   .output(ZAssembly)
   .mutation(({ input, ctx }) => restoreAssembly(ctx.deps, { userId: ctx.user.id, uuid: input.uuid }));
 
 export const like = authedProcedure
-  .meta({ openapi: { method: 'POST', path: '/assembly/like', tags: ['assembly'], protect: true, summary: 'Like (or unlike) an assembly; one like per user', description: 'Likes switched off by the creator (assembly.attr.isLike: false): like: true is a 403 (data.key assembly.likesDisabled); like: false still takes yours back.' } })
+  .meta({
+    openapi: {
+      method: 'POST',
+      path: '/assembly/like',
+      tags: ['assembly'],
+      protect: true,
+      summary: 'Like (or unlike) an assembly; one like per user',
+      description:
+        'Likes switched off by the creator (assembly.attr.isLike: false): like: true is a 403 (data.key assembly.likesDisabled); like: false still takes yours back.',
+    },
+  })
   .input(ZLikeInput)
   .output(ZLikeResult)
-  .mutation(({ input, ctx }) => likeAssembly(ctx.deps, { ...input, userId: ctx.user.id, guesses: passwordGuesses(ctx) }));
+  .mutation(({ input, ctx }) =>
+    likeAssembly(ctx.deps, { ...input, userId: ctx.user.id, guesses: passwordGuesses(ctx) }),
+  );
 
 export const rate = authedProcedure
-  .meta({ openapi: { method: 'POST', path: '/assembly/rate', tags: ['assembly'], protect: true, summary: 'Rate an assembly 1 to 5; rating again changes your score' } })
+  .meta({
+    openapi: {
+      method: 'POST',
+      path: '/assembly/rate',
+      tags: ['assembly'],
+      protect: true,
+      summary: 'Rate an assembly 1 to 5; rating again changes your score',
+    },
+  })
   .input(ZRateInput)
   .output(ZRateResult)
-  .mutation(({ input, ctx }) => rateAssembly(ctx.deps, { ...input, userId: ctx.user.id, guesses: passwordGuesses(ctx) }));
+  .mutation(({ input, ctx }) =>
+    rateAssembly(ctx.deps, { ...input, userId: ctx.user.id, guesses: passwordGuesses(ctx) }),
+  );

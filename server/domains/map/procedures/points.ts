@@ -20,9 +20,18 @@ import {
   ZUpdatePoint,
   ZUserPointsInput,
 } from '../point-schemas';
-import { createPoint, deletePoint, getPoint, listCollectionPoints, listOrphanPoints, listUserPoints, updatePoint } from '../points';
+import {
+  createPoint,
+  deletePoint,
+  getPoint,
+  listCollectionPoints,
+  listOrphanPoints,
+  listUserPoints,
+  updatePoint,
+} from '../points';
 
-const READ_RULE = 'Readable by its owner, by anyone who can read its collection, and by anyone while it is in no collection with `public` 1; 404 otherwise.';
+const READ_RULE =
+  'Readable by its owner, by anyone who can read its collection, and by anyone while it is in no collection with `public` 1; 404 otherwise.';
 const OWNER_RULE = "Its owner only: someone else's point is a 403 if they can read it, 404 if not.";
 
 const create = authedProcedure
@@ -43,7 +52,16 @@ const create = authedProcedure
   .mutation(({ input, ctx }) => createPoint(ctx.deps, { userId: ctx.user.id, point: input }));
 
 const get = publicProcedure
-  .meta({ openapi: { method: 'GET', path: '/map/point/{uuid}', tags: ['map'], protect: false, summary: 'One point', description: READ_RULE } })
+  .meta({
+    openapi: {
+      method: 'GET',
+      path: '/map/point/{uuid}',
+      tags: ['map'],
+      protect: false,
+      summary: 'One point',
+      description: READ_RULE,
+    },
+  })
   .input(ZPointRef)
   .output(ZMapPoint)
   .query(({ input, ctx }) => getPoint(ctx.deps, { uuid: input.uuid, viewerId: ctx.auth?.user.id ?? null }));
@@ -67,7 +85,16 @@ const update = authedProcedure
   });
 
 const remove = authedProcedure
-  .meta({ openapi: { method: 'DELETE', path: '/map/point/{uuid}', tags: ['map'], protect: true, summary: 'Delete a point', description: OWNER_RULE } })
+  .meta({
+    openapi: {
+      method: 'DELETE',
+      path: '/map/point/{uuid}',
+      tags: ['map'],
+      protect: true,
+      summary: 'Delete a point',
+      description: OWNER_RULE,
+    },
+  })
   .input(ZPointRef)
   .output(ZPointDeleted)
   .mutation(async ({ input, ctx }) => {
@@ -101,7 +128,8 @@ const listOwn = authedProcedure
       tags: ['map'],
       protect: true,
       summary: 'Your points, newest change first',
-      description: 'One page (`pageSize` default 20). With `collectionUuid` (a collection you can read; 404 otherwise): your points in it, in its order.',
+      description:
+        'One page (`pageSize` default 20). With `collectionUuid` (a collection you can read; 404 otherwise): your points in it, in its order.',
     },
   })
   .input(ZUserPointsInput)
@@ -131,7 +159,8 @@ const listInCollection = publicProcedure
       tags: ['map'],
       protect: false,
       summary: "A collection's points, in its order",
-      description: 'One page (`pageSize` default 50). The collection must be readable: public, yours, or shared with you; 404 otherwise.',
+      description:
+        'One page (`pageSize` default 50). The collection must be readable: public, yours, or shared with you; 404 otherwise.',
     },
   })
   .input(ZCollectionPointsInput)

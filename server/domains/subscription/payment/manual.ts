@@ -48,7 +48,10 @@ export const manualProvider: TPaymentProvider = {
   id: 'manual',
 
   async createCheckout(request, config) {
-    return { paymentUrl: config.PAYMENT_MANUAL_URL.replaceAll('{orderId}', encodeURIComponent(request.orderId)), providerRef: null };
+    return {
+      paymentUrl: config.PAYMENT_MANUAL_URL.replaceAll('{orderId}', encodeURIComponent(request.orderId)),
+      providerRef: null,
+    };
   },
 
   parseWebhook({ rawBody, headers, now }, config) {
@@ -68,7 +71,9 @@ export const manualProvider: TPaymentProvider = {
     const expected = createHmac('sha256', manualSecret(config)).update(`${t}.`).update(rawBody).digest();
     if (!timingSafeEqual(expected, Buffer.from(given, 'hex'))) throw unauthorized('Webhook signature does not match');
     if (Math.abs(now.getTime() / 1000 - Number(t)) > MANUAL_SIGNATURE_TOLERANCE_SECONDS) {
-      throw unauthorized(`Webhook signature timestamp is more than ${MANUAL_SIGNATURE_TOLERANCE_SECONDS} seconds away from now`);
+      throw unauthorized(
+        `Webhook signature timestamp is more than ${MANUAL_SIGNATURE_TOLERANCE_SECONDS} seconds away from now`,
+      );
     }
     let json: unknown;
     try {
@@ -80,7 +85,11 @@ export const manualProvider: TPaymentProvider = {
     if (!envelope.success) throw invalidEvent(envelope.error);
     // Acknowledged but not acted on, so a sender adding event types does not get retries forever.
     if (envelope.data.type !== 'order.paid') {
-      return { kind: 'ignored', eventId: envelope.data.eventId, reason: `event type "${envelope.data.type}" is not handled` };
+      return {
+        kind: 'ignored',
+        eventId: envelope.data.eventId,
+        reason: `event type "${envelope.data.type}" is not handled`,
+      };
     }
     const parsed = ZPaidEvent.safeParse(json);
     if (!parsed.success) throw invalidEvent(parsed.error);

@@ -22,7 +22,14 @@ export interface TCheckout {
 
 /** A verified webhook: either a payment of one of our orders, or an event we have no use for. */
 export type TWebhookEvent =
-  | { kind: 'paid'; eventId: string; orderId: string; amountMinor: number; currency: string; providerRef: string | null }
+  | {
+      kind: 'paid';
+      eventId: string;
+      orderId: string;
+      amountMinor: number;
+      currency: string;
+      providerRef: string | null;
+    }
   | { kind: 'ignored'; eventId: string; reason: string };
 
 export interface TWebhookRequest {

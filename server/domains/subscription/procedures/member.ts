@@ -4,7 +4,16 @@ import { listMyOrders } from '../order-reads';
 import { cancelOrder, createOrder } from '../orders';
 import { getHallVisibility, getMyStatus, setHallVisibility } from '../stats';
 import { authedProcedure } from '../../../trpc';
-import { ZCreateOrderInput, ZMyOrders, ZMyStatus, ZOrder, ZOrderRef, ZPageQuery, ZVisibility, ZVisibilityInput } from '../schemas';
+import {
+  ZCreateOrderInput,
+  ZMyOrders,
+  ZMyStatus,
+  ZOrder,
+  ZOrderRef,
+  ZPageQuery,
+  ZVisibility,
+  ZVisibilityInput,
+} from '../schemas';
 
 /** Printable ASCII, as Stripe and the IETF Idempotency-Key draft use; UUIDs fit. */
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
@@ -13,9 +22,13 @@ function idempotencyKeyOf(headers: Record<string, string | string[] | undefined>
   const value = headers['idempotency-key'];
   if (value === undefined) return undefined;
   if (typeof value !== 'string' || !IDEMPOTENCY_KEY.test(value)) {
-    throw new AppError('BAD_REQUEST', 'Invalid Idempotency-Key header: 1-255 printable ASCII characters without spaces', {
-      issues: [{ path: 'Idempotency-Key', message: 'must be 1-255 printable ASCII characters without spaces' }],
-    });
+    throw new AppError(
+      'BAD_REQUEST',
+      'Invalid Idempotency-Key header: 1-255 printable ASCII characters without spaces',
+      {
+        issues: [{ path: 'Idempotency-Key', message: 'must be 1-255 printable ASCII characters without spaces' }],
+      },
+    );
   }
   return value;
 }
@@ -28,7 +41,8 @@ export const myStatus = authedProcedure
       tags: ['subscription'],
       protect: true,
       summary: 'Membership expiry per tier id',
-      description: 'data maps each tier id the account ever held to { expiryTime }; a past expiryTime means the membership lapsed.',
+      description:
+        'data maps each tier id the account ever held to { expiryTime }; a past expiryTime means the membership lapsed.',
     },
   })
   .input(ZNoInput)
@@ -47,7 +61,9 @@ export const myOrders = authedProcedure
   })
   .input(ZPageQuery)
   .output(ZMyOrders)
-  .query(({ input, ctx }) => listMyOrders(ctx.deps, { userId: ctx.user.id, page: input.page, pageSize: input.pageSize }));
+  .query(({ input, ctx }) =>
+    listMyOrders(ctx.deps, { userId: ctx.user.id, page: input.page, pageSize: input.pageSize }),
+  );
 
 export const createOrderProcedure = authedProcedure
   .meta({
@@ -89,7 +105,15 @@ export const cancelOrderProcedure = authedProcedure
   .mutation(({ input, ctx }) => cancelOrder(ctx.deps, { userId: ctx.user.id, orderId: input.orderId }));
 
 export const hallVisibility = authedProcedure
-  .meta({ openapi: { method: 'GET', path: '/subscription/hall-visibility', tags: ['subscription'], protect: true, summary: 'Whether the caller is listed in the hall' } })
+  .meta({
+    openapi: {
+      method: 'GET',
+      path: '/subscription/hall-visibility',
+      tags: ['subscription'],
+      protect: true,
+      summary: 'Whether the caller is listed in the hall',
+    },
+  })
   .input(ZNoInput)
   .output(ZVisibility)
   .query(async ({ ctx }) => ({ visible: await getHallVisibility(ctx.deps, { userId: ctx.user.id }) }));
@@ -106,4 +130,6 @@ export const setHallVisibilityProcedure = authedProcedure
   })
   .input(ZVisibilityInput)
   .output(ZVisibility)
-  .mutation(async ({ input, ctx }) => ({ visible: await setHallVisibility(ctx.deps, { userId: ctx.user.id, visible: input.visible }) }));
+  .mutation(async ({ input, ctx }) => ({
+    visible: await setHallVisibility(ctx.deps, { userId: ctx.user.id, visible: input.visible }),
+  }));

@@ -5,7 +5,15 @@ import { publicProcedure } from '../../../trpc';
 import { ZHall, ZPageQuery, ZPlans, ZProgress } from '../schemas';
 
 export const plans = publicProcedure
-  .meta({ openapi: { method: 'GET', path: '/subscription/plans', tags: ['subscription'], protect: false, summary: 'Plans with their tiers, and the pay types' } })
+  .meta({
+    openapi: {
+      method: 'GET',
+      path: '/subscription/plans',
+      tags: ['subscription'],
+      protect: false,
+      summary: 'Plans with their tiers, and the pay types',
+    },
+  })
   .input(ZNoInput)
   .output(ZPlans)
   .query(({ ctx }) => listPlans(ctx.deps));
@@ -18,7 +26,8 @@ export const progress = publicProcedure
       tags: ['subscription'],
       protect: false,
       summary: "This UTC month's paid total against the monthly goal",
-      description: 'percent = paidTotal / goal * 100, two decimals, not capped at 100. supporterCount counts distinct payers this month.',
+      description:
+        'percent = paidTotal / goal * 100, two decimals, not capped at 100. supporterCount counts distinct payers this month.',
     },
   })
   .input(ZNoInput)

@@ -17,4 +17,6 @@ export const webhook = publicProcedure
   })
   .input(ZWebhookInput)
   .output(ZWebhookResult)
-  .mutation(({ input, ctx }) => receiveWebhook(ctx.deps, { payType: input.payType, rawBody: ctx.request.rawBody, headers: ctx.request.headers }));
+  .mutation(({ input, ctx }) =>
+    receiveWebhook(ctx.deps, { payType: input.payType, rawBody: ctx.request.rawBody, headers: ctx.request.headers }),
+  );

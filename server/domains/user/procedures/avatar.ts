@@ -4,7 +4,14 @@ import { httpCaching } from '../../../http/caching';
 import { ZNoInput } from '../../../schemas';
 import { authedProcedure, publicProcedure, router } from '../../../trpc';
 import { getAvatar, removeAvatar, setAvatar } from '../avatar';
-import { MAX_AVATAR_BYTES, MAX_AVATAR_URL, ZAvatarImage, ZAvatarInput, ZAvatarRef, type TAvatarImage } from '../avatar-schemas';
+import {
+  MAX_AVATAR_BYTES,
+  MAX_AVATAR_URL,
+  ZAvatarImage,
+  ZAvatarInput,
+  ZAvatarRef,
+  type TAvatarImage,
+} from '../avatar-schemas';
 import { MAX_AVATAR_SIDE, MAX_PIXELS_PER_BYTE } from '../image';
 import { ZProfile } from '../schemas';
 
@@ -32,7 +39,15 @@ const set = authedProcedure
   });
 
 const remove = authedProcedure
-  .meta({ openapi: { method: 'DELETE', path: '/user/avatar', tags: ['user'], protect: true, summary: 'Remove your avatar (back to none)' } })
+  .meta({
+    openapi: {
+      method: 'DELETE',
+      path: '/user/avatar',
+      tags: ['user'],
+      protect: true,
+      summary: 'Remove your avatar (back to none)',
+    },
+  })
   .input(ZNoInput)
   .output(ZProfile)
   .mutation(({ ctx }) => removeAvatar(ctx.deps, { userId: ctx.user.id }));
@@ -46,11 +61,14 @@ const get = publicProcedure
       protect: false,
       summary: "A user's uploaded avatar (the image itself)",
       description:
-        'REST answers the bytes with their type read at upload, X-Content-Type-Options: nosniff, Content-Security-Policy: default-src \'none\'; sandbox, ' +
+        "REST answers the bytes with their type read at upload, X-Content-Type-Options: nosniff, Content-Security-Policy: default-src 'none'; sandbox, " +
         'Content-Disposition: inline and the SHA-256 as ETag (If-None-Match: 304); with the current v, Cache-Control allows a day, else revalidation. ' +
         'Native tRPC answers the bytes in base64. 404 when the user has no uploaded avatar. Errors are envelopes.',
     },
-    http: httpCaching<TAvatarImage>({ etag: (image) => `"${image.etag}"`, cacheControl: (image) => (image.versioned ? 'public, max-age=86400' : 'public, no-cache') }),
+    http: httpCaching<TAvatarImage>({
+      etag: (image) => `"${image.etag}"`,
+      cacheControl: (image) => (image.versioned ? 'public, max-age=86400' : 'public, no-cache'),
+    }),
     rawResponse: { contentType: 'image/*' },
   })
   .input(ZAvatarRef)

@@ -3,7 +3,15 @@
 import { authedProcedure, router } from '../../../trpc';
 import { changePassword } from '../account';
 import { changeAlternativeName, updateProfileAttr } from '../profile';
-import { MAX_ALTERNATIVE_NAME, MAX_INTRODUCTION, ZChangeAlternativeNameInput, ZClientChangePasswordInput, ZProfile, ZSignedIn, ZUpdateMeInput } from '../schemas';
+import {
+  MAX_ALTERNATIVE_NAME,
+  MAX_INTRODUCTION,
+  ZChangeAlternativeNameInput,
+  ZClientChangePasswordInput,
+  ZProfile,
+  ZSignedIn,
+  ZUpdateMeInput,
+} from '../schemas';
 
 const update = authedProcedure
   .meta({
@@ -57,4 +65,8 @@ const changePasswordForm = authedProcedure
   .output(ZSignedIn)
   .mutation(({ input, ctx }) => changePassword(ctx.deps, { ...input, userId: ctx.user.id }));
 
-export const profileRouter = router({ update, changeAlternativeName: changeDisplayName, changePassword: changePasswordForm });
+export const profileRouter = router({
+  update,
+  changeAlternativeName: changeDisplayName,
+  changePassword: changePasswordForm,
+});
