@@ -143,7 +143,7 @@ export async function generate(file: string, options: TGenerateOptions): Promise
     // The default 2 MB page cache thrashes once the indexes of a million rows outgrow it.
     await db.run(sql`PRAGMA cache_size = -262144`);
     await step('migrate + demo seed', 1, async () => {
-      database.migrate();
+      await database.migrate();
       await seedDemoData(db, now);
     });
     const passwordHash = await hashPassword(BENCH_PASSWORD);
@@ -395,7 +395,7 @@ export async function generate(file: string, options: TGenerateOptions): Promise
         const snapshots: TPreparedSnapshot[] = [];
         const scores = DEMO_COMPANIES.map(() => 10_000 + Math.round(next() * 5_000));
         for (let at = range.from; at < range.to; at += SNAPSHOT_EVERY) {
-          scores.forEach((_, c) => (scores[c] = scores[c]! + Math.round(20 + next() * 40)));
+          for (let c = 0; c < scores.length; c++) scores[c] = scores[c]! + Math.round(20 + next() * 40);
           snapshots.push({
             seasonId: range.seasonId,
             capturedAtMs: at,

@@ -140,8 +140,10 @@ try {
   const samples: Record<string, { before: number[]; after: number[] }> = {};
   const hashing: number[] = [];
   const remembered = await calendarFeed(deps, { season: 'y2s4' });
-  const record = (cell: string, side: 'before' | 'after', ms: number) =>
-    (samples[cell] ??= { before: [], after: [] })[side].push(ms);
+  const record = (cell: string, side: 'before' | 'after', ms: number) => {
+    samples[cell] ??= { before: [], after: [] };
+    samples[cell][side].push(ms);
+  };
   for (let round = 0; round < rounds; round++) {
     record(
       'events.ics in process (builder + ETag)',

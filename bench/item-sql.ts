@@ -33,7 +33,7 @@ const FORMS: Record<string, string[]> = {
   ],
 };
 
-function time(db: Database.Database, statements: Database.Statement[]): number {
+function time(_db: Database.Database, statements: Database.Statement[]): number {
   let sink = 0;
   const started = process.hrtime.bigint();
   for (const uuid of uuids) {

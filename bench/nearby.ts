@@ -122,17 +122,15 @@ async function fill(db: TDb): Promise<void> {
       for (let start = 0; start < inCollections; start += perCollection) {
         const id = benchUuid(32, collections++);
         const size = Math.min(perCollection, inCollections - start);
-        await tx
-          .insert(mapCollections)
-          .values({
-            id,
-            authorId: ownerId,
-            title: `collection ${collections}`,
-            isPublic,
-            pointCount: size,
-            createdAt: now,
-            updatedAt: now,
-          });
+        await tx.insert(mapCollections).values({
+          id,
+          authorId: ownerId,
+          title: `collection ${collections}`,
+          isPublic,
+          pointCount: size,
+          createdAt: now,
+          updatedAt: now,
+        });
         if (shared) await tx.insert(mapCollectionShares).values({ collectionId: id, userId: caller, createdAt: now });
         for (let position = 0; position < size; position++)
           points.push({
@@ -270,7 +268,7 @@ async function statementTimes(db: TDb, callerId: string): Promise<void> {
     `\nThe statement alone (better-sqlite3 in this process, ms; ${BEFORE_REQUESTS} requests before, ${REQUESTS} now):\n\n| case | before p50 | before p99 | now p50 | now p99 | points before / now |\n|---|---:|---:|---:|---:|---|`,
   );
   client.exec('CREATE INDEX IF NOT EXISTS map_points_place ON map_points (latitude, longitude)');
-  let before;
+  let before: ReturnType<typeof time>[];
   try {
     before = CASES.map((c) =>
       time((viewer, query) => previousQuery(db, viewer, query).toSQL(), c.signedIn, c.query, BEFORE_REQUESTS),

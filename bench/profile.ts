@@ -104,7 +104,8 @@ const profile = JSON.parse(readFileSync(join(dir, file), 'utf8')) as {
   timeDeltas: number[];
 };
 const self = new Map<number, number>();
-profile.samples.forEach((id, index) => self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[index] ?? 0)));
+for (const [index, id] of profile.samples.entries())
+  self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[index] ?? 0));
 const total = [...self.values()].reduce((a, b) => a + b, 0);
 const answered = Math.max(1, result.requests.total);
 const byFunction = new Map<string, number>();

@@ -23,19 +23,9 @@
  * and trpc to both peers, the batch against single calls, RSS under load and start-up time.
  */
 import { spawnSync, type ChildProcess } from 'node:child_process';
-import {
-  closeSync,
-  existsSync,
-  mkdtempSync,
-  openSync,
-  readFileSync,
-  readSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, readSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir, cpus, loadavg, totalmem } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { buildDist } from '../scripts/build';
 import { NODE_MEMORY_FLAGS } from '../server/node-flags';

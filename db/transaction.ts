@@ -132,15 +132,12 @@ export function libsqlTransactionRunner(
 ): TRunner {
   return async (work) => {
     await gate.acquire();
-    let result;
-    try {
-      result = await base.transaction(async (tx) => {
+    const result = await base
+      .transaction(async (tx) => {
         registerTransactionRunner(tx, refuseNested);
         return options.sameTurn ? inOneTurn(() => work(tx as unknown as TDb)) : work(tx as unknown as TDb);
-      });
-    } finally {
-      gate.release();
-    }
+      })
+      .finally(() => gate.release());
     // An embedded replica: the transaction ran on the primary; bring the copy up to it and tell the
     // other instances (db/replica.ts) before the caller, and so its client, hears of the commit.
     await options.afterCommit?.();

@@ -24,7 +24,7 @@ import { startTestServer, type TTestServer } from '../test/support/helpers';
 
 export const EXAMPLES_FILE = 'server/openapi-examples.json';
 
-type TJson = Record<string, any>;
+type TJson = Record<string, unknown>;
 
 /** Arrays cut to their first two items, at any depth: an example shows the shape, not the whole list. */
 function trimmed(value: unknown): unknown {
@@ -64,6 +64,7 @@ class Recorder {
   }
 
   /** Records the operation's example: what it was sent, and the data it answered. */
+  // biome-ignore lint/suspicious/noExplicitAny: the recorder reads fields of the demo data's answers (uuids, tokens) to make the next call
   async call(key: string, call: TCall = {}): Promise<any> {
     const answer = await this.send(key, call);
     this.examples[key] = {
@@ -81,7 +82,8 @@ class Recorder {
    */
   async otherParameters(key: string, call: TCall): Promise<void> {
     await this.send(key, call);
-    const recorded = (this.examples[key] ??= {});
+    this.examples[key] ??= {};
+    const recorded = this.examples[key];
     recorded.parameters = { ...call.parameters, ...recorded.parameters };
   }
 }

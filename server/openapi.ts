@@ -104,6 +104,7 @@ import { ZPagination } from './schemas';
 import { UNLIMITED_API_PATHS } from './http/rate-limit';
 import { adminProcedure } from './trpc';
 
+// biome-ignore lint/suspicious/noExplicitAny: the document is JSON built and rewritten in place; its nodes are read by shape.
 type TJson = Record<string, any>;
 type TProcedure = Parameters<typeof getInputOutputParsers>[0];
 

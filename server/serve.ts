@@ -4,7 +4,7 @@ import { createLogger } from './logger';
 import { startServer } from './server';
 
 async function main(): Promise<void> {
-  let config;
+  let config: ReturnType<typeof loadConfig>;
   try {
     config = loadConfig();
   } catch (error) {

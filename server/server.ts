@@ -222,7 +222,7 @@ export async function startServer(
           clearTimeout(force);
           clearTimeout(grace);
           clearInterval(reaper);
-          stopJobs()
+          void stopJobs()
             .finally(() => shared?.close())
             .finally(() => {
               database.replica?.stopPeriodicSync();

@@ -28,9 +28,9 @@ export interface TTextRule {
   kind?: TTextKind;
 }
 
-// eslint-disable-next-line no-control-regex
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the rule is about control characters
 const CONTROL_IN_LINE = /[\u0000-\u001F\u007F-\u009F]/;
-// eslint-disable-next-line no-control-regex
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the rule is about control characters
 const CONTROL_IN_MULTILINE = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/;
 const LINE_SEPARATORS = /[\u2028\u2029]/;
 const UNPAIRED_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;

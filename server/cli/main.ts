@@ -57,6 +57,6 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-main(process.argv.slice(2)).then((code) => {
+void main(process.argv.slice(2)).then((code) => {
   process.exitCode = code;
 });

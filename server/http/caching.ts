@@ -10,6 +10,7 @@ import type { TStoredCounterName } from '../infra/cache/stored-answers';
  * Functions receive the procedure's validated output (`TOutput`: annotate the parameter) and the
  * service clock.
  */
+// biome-ignore lint/suspicious/noExplicitAny: tRPC's meta is one type for every procedure, so its default must take any procedure's output (a procedure's own meta is checked through httpCaching<T>).
 export interface THttpCaching<TOutput = any> {
   /**
    * Cache-Control of a successful answer, or a function of it; `undefined` leaves the surface's

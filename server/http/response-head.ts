@@ -87,5 +87,6 @@ export function startResponseHead(res: ServerResponse, fields: readonly THeaderV
 /** The response's head: the one the app started, or an empty one (a handler served on its own, in tests). */
 export function responseHeadOf(res: ServerResponse): ResponseHead {
   const holder = res as ServerResponse & { [HEAD]?: ResponseHead };
-  return (holder[HEAD] ??= new ResponseHead());
+  holder[HEAD] ??= new ResponseHead();
+  return holder[HEAD];
 }

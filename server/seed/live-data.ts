@@ -96,10 +96,10 @@ export function demoSnapshots(seasonId: string, lastMs: number, seed: number): T
   for (let index = 0; index < DEMO_SNAPSHOTS_PER_SEASON; index++) {
     const at = firstMs + index * SNAPSHOT_EVERY;
     // Rates drift so the lead changes hands now and then.
-    if (index % 144 === 0) rates.forEach((_, c) => (rates[c] = 20 + next() * 40));
-    scores.forEach((_, c) => (scores[c] = scores[c]! + Math.round(rates[c]! * (0.5 + next()))));
+    if (index % 144 === 0) for (let c = 0; c < rates.length; c++) rates[c] = 20 + next() * 40;
+    for (let c = 0; c < scores.length; c++) scores[c] = scores[c]! + Math.round(rates[c]! * (0.5 + next()));
     for (const zone of influence) {
-      zone.forEach((_, c) => (zone[c] = Math.max(0, zone[c]! + Math.round((next() - 0.48) * 40))));
+      for (let c = 0; c < zone.length; c++) zone[c] = Math.max(0, zone[c]! + Math.round((next() - 0.48) * 40));
     }
     if (index % 24 === 0) {
       const endsAt = Math.floor(at / (2 * HOUR)) * 2 * HOUR + 2 * HOUR;

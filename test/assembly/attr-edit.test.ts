@@ -80,14 +80,12 @@ Settings(
     assert.is(hidden.status, 200, hidden.text);
     assert.equal((await read()).password, true);
     assert.is((await app.rest('GET', `/api/assembly/item?uuid=${uuid}`)).body.data.isPassword, true);
-    const back = await app
-      .trpc(owner.token)
-      .assembly.editAttributes.mutate({
-        uuid,
-        assembly: { visibility: 'publicly', attr: { isLike: true } },
-        warehouse: { attr: { warehouseUseVersion: '3' } },
-        password: true,
-      });
+    const back = await app.trpc(owner.token).assembly.editAttributes.mutate({
+      uuid,
+      assembly: { visibility: 'publicly', attr: { isLike: true } },
+      warehouse: { attr: { warehouseUseVersion: '3' } },
+      password: true,
+    });
     assert.equal(back.assembly.attr, { isLike: true });
     assert.equal(back.warehouse, { attr: { warehouseUseVersion: '3' }, data: { crates: 3 } });
     assert.equal((await read()).password, false, 'public again: no password');

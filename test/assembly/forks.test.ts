@@ -1,7 +1,7 @@
 // Forks (issue 19): POST /assembly/fork on both surfaces, the fork's credit (cloningUuid) and the
 // original's forkCount on items and lists, access rules, the fork limit, N forks at once (one tRPC
 // batch through httpBatchLink, concurrent REST), and the purge of forks and of originals.
-import { TRPCClientError } from '@trpc/client';
+import type { TRPCClientError } from '@trpc/client';
 import { eq, sql } from 'drizzle-orm';
 import { suite } from '../support/suite';
 import * as assert from 'uvu/assert';

@@ -393,16 +393,16 @@ Item.run();
 
 const Misc = suite('read cache module and demo data');
 
-Misc('MemoryReadCache: get/set, invalidate by key and prefix, TTL, LRU bound', () => {
+Misc('MemoryReadCache: get/set, invalidate by key and prefix, TTL, LRU bound', async () => {
   let now = 0;
   const cache = new MemoryReadCache({ maxEntries: 3, ttlMs: 100, now: () => now });
   cache.set('a:1', 1);
   cache.set('a:2', 2);
   cache.set('b:1', 3);
   assert.is(cache.get('a:1'), 1);
-  cache.invalidatePrefix('a:');
+  await cache.invalidatePrefix('a:');
   assert.equal([cache.get('a:1'), cache.get('a:2'), cache.get('b:1')], [undefined, undefined, 3]);
-  cache.invalidate('b:1');
+  await cache.invalidate('b:1');
   assert.is(cache.get('b:1'), undefined);
   cache.set('x', 1);
   cache.set('y', 2);

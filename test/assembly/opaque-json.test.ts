@@ -47,7 +47,7 @@ Json(
     assert.is(jsonProblem({ a: [1, 'x', null, true, { b: {} }] }), undefined);
     assert.is(jsonProblem(nested(MAX_JSON_DEPTH + 1)), `must be JSON nested at most ${MAX_JSON_DEPTH} levels deep`);
     assert.is(jsonProblem(nested(100_000)), `must be JSON nested at most ${MAX_JSON_DEPTH} levels deep`);
-    // eslint-disable-next-line no-sparse-arrays
+    // biome-ignore lint/suspicious/noSparseArray: a sparse array is the input under test
     for (const value of [[1, , 2], Number.NaN, Infinity, new Date(), new Map(), 1n, undefined, () => 1]) {
       assert.ok(jsonProblem(value), String(value));
     }

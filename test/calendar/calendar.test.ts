@@ -127,20 +127,18 @@ Calendar(
 );
 
 Calendar('a replacement removes events not in the new list; other seasons are untouched', async ({ app, admin }) => {
-  await app
-    .trpc(admin)
-    .admin.calendar.replace.mutate({
-      season: 'y2s3',
-      events: [
-        {
-          id: 'oath',
-          title: 'Oath Week',
-          category: 'event',
-          startsAt: '2025-08-01T00:00:00Z',
-          endsAt: '2025-08-08T00:00:00Z',
-        },
-      ],
-    });
+  await app.trpc(admin).admin.calendar.replace.mutate({
+    season: 'y2s3',
+    events: [
+      {
+        id: 'oath',
+        title: 'Oath Week',
+        category: 'event',
+        startsAt: '2025-08-01T00:00:00Z',
+        endsAt: '2025-08-08T00:00:00Z',
+      },
+    ],
+  });
   await app.trpc(admin).admin.calendar.replace.mutate({ season: 'gutsAndGlory', events: [EVENTS[1]!] });
   const data = await app.trpc().calendar.getData.query({ season: 'y2s4' });
   assert.equal(Object.keys(data.events), ['maint-1']);

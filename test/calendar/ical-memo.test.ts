@@ -42,12 +42,10 @@ Memo.before(async (context) => {
   await setRole({ db: context.app.database.db }, { username: admin.username, role: 'admin' });
   context.admin = admin.token;
   await context.app.trpc(admin.token).admin.war.upsertReference.mutate({ seasons: SEASONS });
-  await context.app
-    .trpc(admin.token)
-    .admin.calendar.replace.mutate({
-      season: 'y2s4',
-      events: [event('kraken', 'Kraken Hunt'), event('fleet', 'Ghost Fleet')],
-    });
+  await context.app.trpc(admin.token).admin.calendar.replace.mutate({
+    season: 'y2s4',
+    events: [event('kraken', 'Kraken Hunt'), event('fleet', 'Ghost Fleet')],
+  });
 });
 Memo.after(async (context) => {
   await context.app.stop();
@@ -164,20 +162,18 @@ Memo('concurrent calls after a write share one build: a tRPC batch, parallel RES
 Memo('unknown seasons and events stay 404s on both surfaces and are not remembered', async ({ app, admin }) => {
   assert.is((await app.rest('GET', '/api/calendar/events.ics?season=y9s9')).status, 404);
   assert.is((await app.rest('GET', '/api/calendar/event.ics?season=y2s4&eventId=ghost')).status, 404);
-  await app
-    .trpc(admin)
-    .admin.war.upsertReference.mutate({
-      seasons: [
-        {
-          id: 'y9s9',
-          key: 'lateSeason',
-          number: 99,
-          name: 'Late Season',
-          startDate: '2026-03-01',
-          endDate: '2026-05-01',
-        },
-      ],
-    });
+  await app.trpc(admin).admin.war.upsertReference.mutate({
+    seasons: [
+      {
+        id: 'y9s9',
+        key: 'lateSeason',
+        number: 99,
+        name: 'Late Season',
+        startDate: '2026-03-01',
+        endDate: '2026-05-01',
+      },
+    ],
+  });
   await app.trpc(admin).admin.calendar.replace.mutate({ season: 'y2s4', events: [event('ghost', 'Ghost Ship')] });
   assert.is((await app.rest('GET', '/api/calendar/events.ics?season=y9s9')).status, 200);
   assert.match((await app.rest('GET', '/api/calendar/event.ics?season=y2s4&eventId=ghost')).text, /SUMMARY:Ghost Ship/);

@@ -676,12 +676,10 @@ Limits(
     assert.is(edit.status, 429);
     assert.is(
       await statusOf(
-        app
-          .trpc(other.token)
-          .comment.edit.mutate({
-            id: rest.find((response) => response.status === 200)!.body.data.id,
-            content: 'edited',
-          }),
+        app.trpc(other.token).comment.edit.mutate({
+          id: rest.find((response) => response.status === 200)!.body.data.id,
+          content: 'edited',
+        }),
       ),
       429,
     );

@@ -186,15 +186,15 @@ Global('without TRUST_PROXY, X-Forwarded-For does not change the client', async 
 
 Global.run();
 
-const Proxy = suite<{ app: TTestServer }>('TRUST_PROXY=1');
-Proxy.before(async (context) => {
+const Proxied = suite<{ app: TTestServer }>('TRUST_PROXY=1');
+Proxied.before(async (context) => {
   context.app = await startTestServer({ RATE_LIMIT_GLOBAL: 2, TRUST_PROXY: 1 });
 });
-Proxy.after(async (context) => {
+Proxied.after(async (context) => {
   await context.app.stop();
 });
 
-Proxy('each forwarded client has its own budget; a spoofed left-most entry is ignored', async ({ app }) => {
+Proxied('each forwarded client has its own budget; a spoofed left-most entry is ignored', async ({ app }) => {
   const call = (xff: string) => app.rest('GET', '/api/user/info?id=x', { headers: { 'x-forwarded-for': xff } });
   assert.is((await call('203.0.113.1')).status, 404);
   assert.is((await call('203.0.113.1')).status, 404);
@@ -203,7 +203,7 @@ Proxy('each forwarded client has its own budget; a spoofed left-most entry is ig
   assert.is((await call('198.51.100.9, 203.0.113.1')).status, 429, 'spoofed entry to the left does not help');
 });
 
-Proxy.run();
+Proxied.run();
 
 const Timing = suite<{ app: TTestServer }>('sign-in timing does not reveal accounts');
 Timing.before(async (context) => {

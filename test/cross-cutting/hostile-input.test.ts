@@ -281,7 +281,8 @@ async function sendTrpc(
     answers.push(...(operation.method === 'GET' ? await send() : await watch.run(label, 'tRPC', send)));
   }
   context.tally.requests.tRPC += inputs.length;
-  answers.forEach((answer, index) => checkAnswer(findings, labelOf(operation, 'tRPC', inputs[index]), answer));
+  for (const [index, answer] of answers.entries())
+    checkAnswer(findings, labelOf(operation, 'tRPC', inputs[index]), answer);
   return answers;
 }
 
@@ -384,13 +385,13 @@ Hostile('hand-picked malformed inputs on every field of every endpoint, on REST 
         indexes.map((index) => twins[index]),
         link,
       );
-      indexes.forEach((index, position) => (twinAnswers[index] = answers[position]!));
+      for (const [position, index] of indexes.entries()) twinAnswers[index] = answers[position]!;
     }
     await sendTrpc(context, findings, watch, operation, trpcOnly, 'httpLink');
 
     // Reads must give the same data; a write REST accepted ran twice (once a surface), so its data is not compared.
     const data = operation.method === 'GET' && !VOLATILE_DATA.has(operation.key) ? 'equal' : 'skip';
-    inputs.forEach((input, index) => {
+    inputs.forEach((_input, index) => {
       findings.add(
         () => `${labelOf(operation, 'tRPC', twins[index])()} vs REST`,
         differences(restAnswers[index]!, twinAnswers[index]!, { data }),

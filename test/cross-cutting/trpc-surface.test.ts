@@ -350,7 +350,7 @@ Wire(
     )
       .filter(([, procedure]) => {
         const input = procedure._def.inputs[0];
-        return input !== undefined && input.safeParse({}).success && !input.safeParse(undefined).success;
+        return input?.safeParse({}).success && !input.safeParse(undefined).success;
       })
       .map(([path]) => path);
     assert.equal(optionalButRequired, [], 'procedures that accept {} but not a missing input');

@@ -145,12 +145,16 @@ Edits(
         if (sweep > 0 && renamedFirst[surface] > 0) break;
         const uuid = await publishPrivate(app, owner, `Race ${surface} ${sweep} ${delay}`, 'first-secret');
         const finished: string[] = [];
-        const passwordChange = edit(app, surface, owner.token, uuid, { password: 'second-secret' }).then(
-          (outcome) => (finished.push('password'), outcome),
-        );
+        const passwordChange = edit(app, surface, owner.token, uuid, { password: 'second-secret' }).then((outcome) => {
+          finished.push('password');
+          return outcome;
+        });
         await sleep(delay);
         const rename = edit(app, surface, owner.token, uuid, { name: `Renamed ${surface} ${sweep} ${delay}` }).then(
-          (outcome) => (finished.push('rename'), outcome),
+          (outcome) => {
+            finished.push('rename');
+            return outcome;
+          },
         );
         const [a, b] = await Promise.all([passwordChange, rename]);
         const label = `${surface}, rename ${delay} ms after the password change`;
@@ -183,13 +187,15 @@ Edits(
     for (const surface of SURFACES) {
       const uuid = await publishPrivate(app, owner, `Public race ${surface}`, 'first-secret');
       const finished: string[] = [];
-      const passwordChange = edit(app, surface, owner.token, uuid, { password: 'second-secret' }).then(
-        (outcome) => (finished.push('password'), outcome),
-      );
+      const passwordChange = edit(app, surface, owner.token, uuid, { password: 'second-secret' }).then((outcome) => {
+        finished.push('password');
+        return outcome;
+      });
       await sleep(15);
-      const publicise = edit(app, surface, owner.token, uuid, { isPublic: true }).then(
-        (outcome) => (finished.push('public'), outcome),
-      );
+      const publicise = edit(app, surface, owner.token, uuid, { isPublic: true }).then((outcome) => {
+        finished.push('public');
+        return outcome;
+      });
       const [a, b] = await Promise.all([passwordChange, publicise]);
       assert.is(b.status, 200, `${surface}: made public: ${b.message}`);
       const row = await storedRow(app, uuid);

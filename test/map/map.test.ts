@@ -6,14 +6,14 @@ import { createCollection, updateCollection } from '../../server/domains/map/ser
 import { startTestServer, trpcError, type TTestServer } from '../support/helpers';
 
 type TUser = Awaited<ReturnType<TTestServer['signUp']>>;
-const Map = suite<{ app: TTestServer; alice: TUser; bob: TUser }>('map collections');
+const Collections = suite<{ app: TTestServer; alice: TUser; bob: TUser }>('map collections');
 
-Map.before(async (context) => {
+Collections.before(async (context) => {
   context.app = await startTestServer();
   context.alice = await context.app.signUp();
   context.bob = await context.app.signUp();
 });
-Map.after(async (context) => {
+Collections.after(async (context) => {
   await context.app.stop();
 });
 
@@ -28,7 +28,7 @@ async function createVia(app: TTestServer, token: string, body: Record<string, u
   return response.body.data;
 }
 
-Map('create over REST stores the collection and its points in order', async ({ app, alice }) => {
+Collections('create over REST stores the collection and its points in order', async ({ app, alice }) => {
   const created = await createVia(app, alice.token, {
     title: '  Trade hubs ',
     description: 'where to sell',
@@ -63,7 +63,7 @@ Map('create over REST stores the collection and its points in order', async ({ a
   assert.is(stored?.n, 2);
 });
 
-Map('create over tRPC; no token is a 401 on both surfaces', async ({ app, alice }) => {
+Collections('create over tRPC; no token is a 401 on both surfaces', async ({ app, alice }) => {
   const created = await app.trpc(alice.token).map.create.mutate({ title: 'Private leads', isPublic: false });
   assert.is(created.public, 0);
   assert.equal(created.points, []);
@@ -71,7 +71,7 @@ Map('create over tRPC; no token is a 401 on both surfaces', async ({ app, alice 
   assert.is((await trpcError(app.trpc().map.create.mutate({ title: 'x' }))).status, 401);
 });
 
-Map(
+Collections(
   'the web client\'s form: public 0, false or "0" is private; 1 public; sharedUsers []',
   async ({ app, alice, bob }) => {
     for (const flag of [0, false, '0', 'false']) {
@@ -145,7 +145,7 @@ Map(
   },
 );
 
-Map(
+Collections(
   "the contract's form (title, description, points) is still accepted; unknown fields are a 400 naming them",
   async ({ app, alice }) => {
     const contract = await createVia(app, alice.token, {
@@ -188,7 +188,7 @@ Map(
   },
 );
 
-Map(
+Collections(
   'a public collection is readable by anyone; a non-public one only by its author (404 otherwise)',
   async ({ app, alice, bob }) => {
     const open = await createVia(app, alice.token, { title: 'Open', points: POINTS });
@@ -227,7 +227,7 @@ Map(
   },
 );
 
-Map("GET /map/collections lists only the caller's, newest change first, paginated", async ({ app }) => {
+Collections("GET /map/collections lists only the caller's, newest change first, paginated", async ({ app }) => {
   const carol = await app.signUp();
   const dave = await app.signUp();
   await createVia(app, dave.token, { title: 'Dave only' });
@@ -260,7 +260,7 @@ Map("GET /map/collections lists only the caller's, newest change first, paginate
   assert.match(tooBig.body.message, /pageSize/);
 });
 
-Map('invalid points are a 400 naming the field, and nothing is written', async ({ app, alice }) => {
+Collections('invalid points are a 400 naming the field, and nothing is written', async ({ app, alice }) => {
   const before = await app.database.db.select({ n: count() }).from(mapCollections).get();
   const cases: [Record<string, unknown>, RegExp][] = [
     [{ title: 'p', latitude: 90.0001, longitude: 0 }, /points\[0\]\.latitude: must be between -90 and 90/],
@@ -308,7 +308,7 @@ Map('invalid points are a 400 naming the field, and nothing is written', async (
   assert.is(after?.n, before?.n);
 });
 
-Map('exactly 1,000 points is accepted', async ({ app, alice }) => {
+Collections('exactly 1,000 points is accepted', async ({ app, alice }) => {
   const points = Array.from({ length: 1000 }, (_, index) => ({
     title: `p${index}`,
     latitude: (index % 180) - 89.5,
@@ -320,7 +320,7 @@ Map('exactly 1,000 points is accepted', async ({ app, alice }) => {
   assert.is(created.points[999].latitude, (999 % 180) - 89.5);
 });
 
-Map('PUT by the author: fields change, points replace the set', async ({ app, alice }) => {
+Collections('PUT by the author: fields change, points replace the set', async ({ app, alice }) => {
   const created = await createVia(app, alice.token, { title: 'Before', description: 'd', points: POINTS });
   app.clock.advance(5000);
   const kept = created.points[0];
@@ -377,7 +377,7 @@ Map('PUT by the author: fields change, points replace the set', async ({ app, al
   assert.match(badPoint.body.message, /points\[0\]\.longitude/);
 });
 
-Map(
+Collections(
   'PUT and DELETE by others: 403 on a public collection, 404 on a non-public one, 401 without a token',
   async ({ app, alice, bob }) => {
     const open = await createVia(app, alice.token, { title: 'Open', points: POINTS });
@@ -409,7 +409,7 @@ Map(
   },
 );
 
-Map('DELETE by the author removes the collection and its points', async ({ app, alice }) => {
+Collections('DELETE by the author removes the collection and its points', async ({ app, alice }) => {
   const one = await createVia(app, alice.token, { title: 'Doomed', points: POINTS });
   const response = await app.rest('DELETE', `/api/map/collection/${one.uuid}`, { token: alice.token });
   assert.is(response.status, 200);
@@ -428,7 +428,7 @@ Map('DELETE by the author removes the collection and its points', async ({ app, 
   assert.is((await trpcError(app.trpc(alice.token).map.get.query({ uuid: two.uuid }))).status, 404);
 });
 
-Map('a failure half-way through a create leaves nothing written', async ({ app, alice }) => {
+Collections('a failure half-way through a create leaves nothing written', async ({ app, alice }) => {
   const { db } = app.database;
   // Called below the API's validation: point 150 breaks the table's CHECK after 100 points were inserted.
   const points = Array.from({ length: 160 }, (_, index) => ({
@@ -458,7 +458,7 @@ Map('a failure half-way through a create leaves nothing written', async ({ app, 
   assert.is(orphans?.n, 0, 'no points of the first chunk');
 });
 
-Map('a failure half-way through an update keeps the old title and points', async ({ app, alice }) => {
+Collections('a failure half-way through an update keeps the old title and points', async ({ app, alice }) => {
   const { db } = app.database;
   const created = await createVia(app, alice.token, { title: 'Intact', points: POINTS });
   const points = Array.from({ length: 140 }, (_, index) => ({
@@ -482,7 +482,7 @@ Map('a failure half-way through an update keeps the old title and points', async
   assert.equal(after.body.data.points, created.points);
 });
 
-Map('the OpenAPI document lists the map paths with their methods', async ({ app }) => {
+Collections('the OpenAPI document lists the map paths with their methods', async ({ app }) => {
   const document = (await app.rest('GET', '/api/openapi.json')).body as any;
   assert.ok(document.paths['/map/collections'].get);
   assert.ok(document.paths['/map/collection'].post);
@@ -490,4 +490,4 @@ Map('the OpenAPI document lists the map paths with their methods', async ({ app 
   assert.is(document.paths['/map/collection/{uuid}'].get.security, undefined, 'the read is public');
 });
 
-Map.run();
+Collections.run();

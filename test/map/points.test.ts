@@ -621,12 +621,10 @@ Points(
 
     // 1,000 points per collection: adding past it is a 409, and so is creating into a full one.
     const frank = await app.signUp();
-    const full = await app
-      .trpc(frank.token)
-      .map.create.mutate({
-        title: 'Full',
-        points: Array.from({ length: 1000 }, (_, i) => ({ title: `p${i}`, latitude: 0, longitude: 0 })),
-      });
+    const full = await app.trpc(frank.token).map.create.mutate({
+      title: 'Full',
+      points: Array.from({ length: 1000 }, (_, i) => ({ title: `p${i}`, latitude: 0, longitude: 0 })),
+    });
     const extra = await app.trpc(frank.token).map.points.create.mutate({ title: 'extra', latitude: 0, longitude: 0 });
     assert.is(
       (

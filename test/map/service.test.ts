@@ -11,35 +11,38 @@ interface TCtx {
   other: { caller: TCaller; id: string; username: string };
 }
 
-const Map = suite<TCtx>('map services (in process)');
+const Collections = suite<TCtx>('map services (in process)');
 
-Map.before(async (context) => {
+Collections.before(async (context) => {
   context.app = await startInProcess();
   context.author = await context.app.signUp();
   context.other = await context.app.signUp();
 });
 
-Map.after(({ app }) => app.close());
+Collections.after(({ app }) => app.close());
 
-Map('a private collection exists only for its author; a public one for everyone', async ({ app, author, other }) => {
-  const secret = await author.caller.map.create({ title: 'Secret', isPublic: false });
-  const open = await author.caller.map.create({ title: 'Open' });
-  assert.is(open.public, 1, 'public unless said otherwise');
-  assert.equal([open.userId, open.username], [author.id, author.username]);
-  assert.is((await author.caller.map.get({ uuid: secret.uuid })).title, 'Secret');
-  assert.is(await errorCodeOf(other.caller.map.get({ uuid: secret.uuid })), 'NOT_FOUND');
-  assert.is(await errorCodeOf(app.anonymous.map.get({ uuid: secret.uuid })), 'NOT_FOUND');
-  assert.is((await app.anonymous.map.get({ uuid: open.uuid })).title, 'Open');
-  // Writes: a hidden collection stays hidden (404); a visible one is refused (403).
-  assert.is(await errorCodeOf(other.caller.map.update({ uuid: secret.uuid, title: 'Mine' })), 'NOT_FOUND');
-  assert.is(await errorCodeOf(other.caller.map.update({ uuid: open.uuid, title: 'Mine' })), 'FORBIDDEN');
-  assert.is(await errorCodeOf(other.caller.map.delete({ uuid: open.uuid })), 'FORBIDDEN');
-  // Made private, the public one disappears for others too.
-  await author.caller.map.update({ uuid: open.uuid, isPublic: false });
-  assert.is(await errorCodeOf(app.anonymous.map.get({ uuid: open.uuid })), 'NOT_FOUND');
-});
+Collections(
+  'a private collection exists only for its author; a public one for everyone',
+  async ({ app, author, other }) => {
+    const secret = await author.caller.map.create({ title: 'Secret', isPublic: false });
+    const open = await author.caller.map.create({ title: 'Open' });
+    assert.is(open.public, 1, 'public unless said otherwise');
+    assert.equal([open.userId, open.username], [author.id, author.username]);
+    assert.is((await author.caller.map.get({ uuid: secret.uuid })).title, 'Secret');
+    assert.is(await errorCodeOf(other.caller.map.get({ uuid: secret.uuid })), 'NOT_FOUND');
+    assert.is(await errorCodeOf(app.anonymous.map.get({ uuid: secret.uuid })), 'NOT_FOUND');
+    assert.is((await app.anonymous.map.get({ uuid: open.uuid })).title, 'Open');
+    // Writes: a hidden collection stays hidden (404); a visible one is refused (403).
+    assert.is(await errorCodeOf(other.caller.map.update({ uuid: secret.uuid, title: 'Mine' })), 'NOT_FOUND');
+    assert.is(await errorCodeOf(other.caller.map.update({ uuid: open.uuid, title: 'Mine' })), 'FORBIDDEN');
+    assert.is(await errorCodeOf(other.caller.map.delete({ uuid: open.uuid })), 'FORBIDDEN');
+    // Made private, the public one disappears for others too.
+    await author.caller.map.update({ uuid: open.uuid, isPublic: false });
+    assert.is(await errorCodeOf(app.anonymous.map.get({ uuid: open.uuid })), 'NOT_FOUND');
+  },
+);
 
-Map(
+Collections(
   'points keep their order and their given uuids; an update with points replaces the whole set',
   async ({ author }) => {
     const given = '7a1f4c2e-5b3d-4e6f-8a9b-0c1d2e3f4a5b';
@@ -83,7 +86,7 @@ Map(
   },
 );
 
-Map("own collections: only the caller's, newest change first, paged", async ({ app }) => {
+Collections("own collections: only the caller's, newest change first, paged", async ({ app }) => {
   const me = await app.signUp();
   const first = await me.caller.map.create({ title: 'First' });
   app.clock.advance(1000);
@@ -113,4 +116,4 @@ Map("own collections: only the caller's, newest change first, paged", async ({ a
   );
 });
 
-Map.run();
+Collections.run();

@@ -174,9 +174,8 @@ ClientPackage(
     const errorLines = new Set(
       [...refused.stdout.matchAll(/^wrong\.ts\((\d+),\d+\): error TS\d+/gm)].map((match) => Number(match[1])),
     );
-    WRONG_CALLS.forEach((call, index) =>
-      assert.ok(errorLines.has(FIRST_WRONG_LINE + index), `not refused: ${call}\n${refused.stdout}`),
-    );
+    for (const [index, call] of WRONG_CALLS.entries())
+      assert.ok(errorLines.has(FIRST_WRONG_LINE + index), `not refused: ${call}\n${refused.stdout}`);
   },
 );
 

@@ -453,7 +453,7 @@ ListBounds(
         Math.round(Math.log10(2 * likes + views / 10 + 1) * 100) / 100 + createdAt / (12 * 3600 * 1000);
       const near = (actual: number[] | undefined, expected: number[], label: string) =>
         assert.ok(
-          actual && actual.every((value, i) => Math.abs(value - expected[i]!) < 1e-9),
+          actual?.every((value, i) => Math.abs(value - expected[i]!) < 1e-9),
           `${label}: ${actual} against ${expected}`,
         );
       const filled = await keys();

@@ -105,7 +105,7 @@ Build(
     const env = { DATABASE_URL: `file:${join(dir, 'cli.db')}` };
     const help = await run(['cli.js', 'help'], dist, env);
     assert.is(help.status, 0);
-    const names = [...help.stdout.matchAll(/^  ([a-z][a-z-]+)\b/gm)].map((match) => match[1]!);
+    const names = [...help.stdout.matchAll(/^ {2}([a-z][a-z-]+)\b/gm)].map((match) => match[1]!);
     for (const expected of ['migrate', 'seed', 'create-admin', 'backup', 'restore'])
       assert.ok(names.includes(expected), `help lists ${expected}`);
     await Promise.all(

@@ -152,7 +152,7 @@ Envelope.run();
 
 const Routing = suite('REST routing: static paths win, case-sensitive, 500s reveal nothing');
 
-const probe = (name: string) =>
+const probe = (_name: string) =>
   publicProcedure
     .input(z.object({ id: z.string().optional() }))
     .output(z.object({ served: z.string(), id: z.string().optional() }));

@@ -172,7 +172,7 @@ Wire('plain JSON is sent as { json } unwalked; anything superjson annotates stil
     { big: 10n },
     { map: new Map([['k', 1]]) },
     { set: new Set([1]) },
-    // eslint-disable-next-line no-sparse-arrays
+    // biome-ignore lint/suspicious/noSparseArray: a sparse array is the input under test
     [1, , 3],
     { twice: [shared, shared] },
     undefined,

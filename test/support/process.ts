@@ -112,7 +112,7 @@ export function startServerProcess(args: string[], options: TSpawnOptions = {}):
       });
     });
     child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    exited.then((code) => {
+    void exited.then((code) => {
       clearTimeout(timer);
       if (!started) reject(new Error(`server exited with ${code}:\n${output}`));
     });

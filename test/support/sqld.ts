@@ -76,7 +76,12 @@ export async function startSqld(dbPath: string, options: { port?: number } = {})
     let exited = false;
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const exit = new Promise<void>((resolve) => child.once('exit', () => ((exited = true), resolve())));
+    const exit = new Promise<void>((resolve) =>
+      child.once('exit', () => {
+        exited = true;
+        resolve();
+      }),
+    );
     const stop = async () => {
       if (exited) return;
       child.kill('SIGTERM');

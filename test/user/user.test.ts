@@ -333,14 +333,12 @@ Accounts(
       },
     });
     assert.is(emptyObject.status, 200);
-    const viaTrpc = await app
-      .trpc()
-      .user.signup.mutate({
-        username: 'form_trpc',
-        email: 't@forms.test',
-        password: 'long password',
-        alternativeName: 'T',
-      });
+    const viaTrpc = await app.trpc().user.signup.mutate({
+      username: 'form_trpc',
+      email: 't@forms.test',
+      password: 'long password',
+      alternativeName: 'T',
+    });
     assert.is(viaTrpc.username, 'form_trpc');
     const halfAnswer = await app.rest('POST', '/api/user/signup', {
       body: {

@@ -112,11 +112,9 @@ War('an admin loads seasons (community format), zones and companies; clashes are
   assert.is(clash.status, 400);
   assert.equal(clash.body.data.issues, [{ path: 'seasons[0].number', message: 'is already used by season y2s4' }]);
   const backwards = await trpcError(
-    app
-      .trpc(admin)
-      .admin.war.upsertReference.mutate({
-        seasons: [{ id: 'y9s9', number: 99, startDate: '2030-02-01', endDate: '2030-01-01' }],
-      }),
+    app.trpc(admin).admin.war.upsertReference.mutate({
+      seasons: [{ id: 'y9s9', number: 99, startDate: '2030-02-01', endDate: '2030-01-01' }],
+    }),
   );
   assert.is(backwards.status, 400);
   assert.match(backwards.message, /seasons\[0\]\.endDate/);

@@ -37,7 +37,7 @@ Client(
     if (attr.language) attr.language = (attr.language as { value: string }).value;
     const saved = await send(app, 'POST', 'user/me', { token: deckhand, data: { attr } });
     assert.is(saved.status, 200, saved.text);
-    assert.is(saved.body.code, 200, 'notice.success(t(`basic.tips.${result.code}`))');
+    assert.is(saved.body.code, 200, 'notice.success(t(`basic.tips.` + result.code)): what Information.vue shows');
     const after = (await send(app, 'GET', 'user/me', { token: deckhand })).body.data;
     assert.equal(after.attr, { introduction: 'Deckhand of the Red Isle. Ask for the hulk.', language: 'en-US' });
     // Saved again untouched: the combobox holds the string 'en-US', whose `.value` is undefined, so language is left out (axios drops it): unchanged.

@@ -134,12 +134,9 @@ export const ZAttributes = z.object({
       warehouse: z
         .object({ attr: ZJsonObject.meta({ description: "The warehouse's settings as stored" }) })
         .meta({ description: "The web client's warehouse settings" }),
-      password: z
-        .boolean()
-        .meta({
-          description:
-            'The assembly has a password (never the password itself; assembly.attr.password is always empty)',
-        }),
+      password: z.boolean().meta({
+        description: 'The assembly has a password (never the password itself; assembly.attr.password is always empty)',
+      }),
     })
     .meta({ description: "The web client's settings of the assembly, as its settings panel reads them" }),
 });

@@ -173,13 +173,10 @@ export const ZAttributesEditInput = z
       .meta({ description: 'visibility and the display settings (attr; attr.password as on edit)' }),
     wheel: ZClientWheel.pick({ attr: true }).optional(),
     warehouse: ZClientWarehouse.pick({ attr: true }).optional(),
-    password: z
-      .boolean()
-      .optional()
-      .meta({
-        description:
-          'What GET /assembly/attr answers (whether there is a password), sent back by the web client: ignored',
-      }),
+    password: z.boolean().optional().meta({
+      description:
+        'What GET /assembly/attr answers (whether there is a password), sent back by the web client: ignored',
+    }),
     ifMatch: z
       .string()
       .min(1, 'must not be empty')

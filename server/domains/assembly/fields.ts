@@ -15,7 +15,7 @@ export const ZCatalogId = z
   .string()
   .min(1, 'must not be empty')
   .max(100, 'must be at most 100 characters')
-  // eslint-disable-next-line no-control-regex
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the rule is about control characters
   .regex(/^[^\u0000-\u001f\u007f-\u009f]*$/, 'must not contain control characters');
 export const ZName = zText({ min: 1, max: 80 });
 export const ZDescription = zText({ max: 2000, kind: 'multiline' });

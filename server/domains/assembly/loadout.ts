@@ -165,8 +165,9 @@ export function computeAttributes(loadout: TLoadout, resolved: TResolvedLoadout)
   for (const entry of loadout.weapons) {
     const item = items.get(entry.itemId);
     const slot = hull?.slots[entry.slot];
-    if (!item || item.category !== 'weapon' || !slot) continue;
-    const reloadSeconds = item.reloadSpeedMs && item.reloadSpeedMs > 0 ? item.reloadSpeedMs / 1000 : null;
+    if (item?.category !== 'weapon' || !slot) continue;
+    const reloadMs = item.reloadSpeedMs ?? 0;
+    const reloadSeconds = reloadMs > 0 ? reloadMs / 1000 : null;
     const perMount = reloadSeconds ? ((item.damagePerShot ?? 0) * (item.projectilesPerShot ?? 1)) / reloadSeconds : 0;
     const slotDps = perMount * slot.gunPorts;
     dps[SIDE_OF[entry.slot] ?? 'auxiliary'] += slotDps;
@@ -200,7 +201,7 @@ export function computeAttributes(loadout: TLoadout, resolved: TResolvedLoadout)
 
   for (const itemId of loadout.furnitures) {
     const item = items.get(itemId);
-    if (!item || item.category !== 'furniture') continue;
+    if (item?.category !== 'furniture') continue;
     weight += item.weight ?? 0;
     gearScore += item.gearScore ?? 0;
     for (const perk of item.perks) perks.push({ perk, source: 'furniture', itemId: item.id });

@@ -226,28 +226,18 @@ const summaryFields = {
     .nullable()
     .meta({ description: "The creator's id; null when the creator chose to be anonymous (attr.isAnonymous)" }),
   username: z.string().meta({ description: "The creator's name; '' when anonymous" }),
-  userAvatar: z
-    .string()
-    .nullable()
-    .meta({
-      description:
-        "The creator's avatar (an https URL, or /api/user/avatar/{userId}?v=… for an uploaded picture); null without one or when anonymous",
-    }),
+  userAvatar: z.string().nullable().meta({
+    description:
+      "The creator's avatar (an https URL, or /api/user/avatar/{userId}?v=… for an uploaded picture); null without one or when anonymous",
+  }),
   likes: z.number().int().meta({ description: 'How many users like it' }),
-  views: z
-    .number()
-    .int()
-    .meta({
-      description:
-        'How many times it was read (GET /assembly/item); counted in batches, so a read shows a little later',
-    }),
-  forkCount: z
-    .number()
-    .int()
-    .meta({
-      description:
-        'How many assemblies were forked from this one by other users (POST /assembly/fork) and are not purged; trashed forks still count',
-    }),
+  views: z.number().int().meta({
+    description: 'How many times it was read (GET /assembly/item); counted in batches, so a read shows a little later',
+  }),
+  forkCount: z.number().int().meta({
+    description:
+      'How many assemblies were forked from this one by other users (POST /assembly/fork) and are not purged; trashed forks still count',
+  }),
   rating: ZRating,
   shipId: z.string().meta({ description: 'Its hull (catalog id)' }),
   ship: ZHullSummary.nullable().meta({
@@ -289,13 +279,10 @@ export const ZAssembly = z.object({
     .meta({ description: 'A password is needed to read the content (true only on the locked answer)' }),
   isOwner: z.boolean().meta({ description: 'The caller is the creator' }),
   isLiked: z.boolean().meta({ description: 'The caller likes it (false for anonymous callers and for the creator)' }),
-  cloningUuid: z
-    .string()
-    .nullable()
-    .meta({
-      description:
-        'The uuid of the assembly this one was forked from (POST /assembly/fork), while that one exists (in the trash too); null when not a fork, or once the original is purged',
-    }),
+  cloningUuid: z.string().nullable().meta({
+    description:
+      'The uuid of the assembly this one was forked from (POST /assembly/fork), while that one exists (in the trash too); null when not a fork, or once the original is purged',
+  }),
 });
 /** The view of one assembly (GET /assembly/item, and the answer of every write that returns it). */
 export type TAssemblyView = z.infer<typeof ZAssembly>;

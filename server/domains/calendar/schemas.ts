@@ -61,13 +61,10 @@ export const ZCalendarEvent = z.object({
   id: z.string().meta({ description: 'The event, unique within the season' }),
   name: z.string().meta({ description: 'The title given when the calendar was imported' }),
   description: z.string().meta({ description: 'Empty when none was given' }),
-  duration: z
-    .number()
-    .int()
-    .meta({
-      description:
-        'UTC days the event runs on, counting its first and last day (an event ending at midnight ends the day before)',
-    }),
+  duration: z.number().int().meta({
+    description:
+      'UTC days the event runs on, counting its first and last day (an event ending at midnight ends the day before)',
+  }),
   occurrences: z
     .array(
       z.object({

@@ -25,12 +25,10 @@ export const ZChallenge = z.object({
     .meta({ description: "ALTCHA: the server's signature of the challenge, sent back with the solution" }),
   maxnumber: z.number().int().optional().meta({ description: 'ALTCHA: the number is at most this' }),
   expiresAt: ZTimestamp.meta({ description: 'Both the ALTCHA challenge and the SVG picture expire then' }),
-  hash: z
-    .string()
-    .meta({
-      description:
-        'SVG captcha: send back as `captcha.encryptCaptcha`, with the text read from `content` as `captcha.response`',
-    }),
+  hash: z.string().meta({
+    description:
+      'SVG captcha: send back as `captcha.encryptCaptcha`, with the text read from `content` as `captcha.response`',
+  }),
   content: z.string().meta({ description: 'SVG captcha: an SVG image of 4 characters (case does not matter)' }),
 });
 export type TChallenge = z.infer<typeof ZChallenge>;

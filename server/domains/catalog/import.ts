@@ -80,6 +80,7 @@ function itemRow(key: string, entry: unknown, now: Date): TItemRow | string {
 }
 
 // Ids travel in JSON and query strings only; refuse just the unusable ones (empty, huge, control characters).
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the rule is about control characters
 const ID_PATTERN = /^[^\u0000-\u001f\u007f]{1,100}$/u;
 const CHUNK = 100;
 

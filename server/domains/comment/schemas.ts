@@ -124,12 +124,9 @@ export const ZComment = z.object({
   userName: z
     .string()
     .meta({ description: "The author's display name (alternativeName, else username); the client's Comment type" }),
-  username: z
-    .string()
-    .meta({
-      description:
-        "The author's username (the sign-in name, unique, never a display name): what CommentWidget.vue shows",
-    }),
+  username: z.string().meta({
+    description: "The author's username (the sign-in name, unique, never a display name): what CommentWidget.vue shows",
+  }),
   userAvatar: z.string().nullable().meta({ description: "The author's avatar URL, or null" }),
   createTime: ZTimestamp.meta({ description: "When it was written; the client's Comment type" }),
   createdTime: ZTimestamp.meta({ description: 'The same instant, under the name CommentWidget.vue reads' }),

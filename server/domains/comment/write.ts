@@ -49,16 +49,14 @@ export async function createComment(
   const id = randomUUID();
   const row = await transaction(db, async (tx) => {
     const target = assertStillCommentable(checked, await findTargetById(tx, checked.id), input.userId);
-    await tx
-      .insert(assemblyComments)
-      .values({
-        id,
-        assemblyId: target.id,
-        authorId: input.userId,
-        content: input.content,
-        createdAt: now,
-        updatedAt: now,
-      });
+    await tx.insert(assemblyComments).values({
+      id,
+      assemblyId: target.id,
+      authorId: input.userId,
+      content: input.content,
+      createdAt: now,
+      updatedAt: now,
+    });
     return await findComment(tx, id);
   });
   if (!row) throw new AppError('INTERNAL_SERVER_ERROR', `Comment ${id} was written but cannot be read back`);

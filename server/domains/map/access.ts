@@ -142,7 +142,7 @@ export async function findPoint(
 /** The point if `userId` owns it; 404 when they cannot read it, 403 when they can but do not own it. */
 export async function ownedPoint(db: TDb, uuid: string, userId: string, action: string): Promise<TPointRow> {
   const row = await findPoint(db, uuid, userId);
-  if (!row || !row.readable) throw new AppError('NOT_FOUND', POINT_NOT_FOUND);
+  if (!row?.readable) throw new AppError('NOT_FOUND', POINT_NOT_FOUND);
   if (row.ownerId !== userId) throw new AppError('FORBIDDEN', `Only its owner may ${action} this point`);
   return row;
 }

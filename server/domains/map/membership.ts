@@ -46,8 +46,7 @@ async function ownPoints(
   return ids.map((id) => {
     const row = found.get(id);
     const path = `pointUuids[${pointUuids.findIndex((uuid) => uuid.toLowerCase() === id)}]`;
-    if (!row || !row.readable)
-      throw new AppError('NOT_FOUND', `${path}: ${POINT_NOT_FOUND}`, { data: { field: path } });
+    if (!row?.readable) throw new AppError('NOT_FOUND', `${path}: ${POINT_NOT_FOUND}`, { data: { field: path } });
     if (row.ownerId !== userId)
       throw new AppError('FORBIDDEN', `${path}: only its owner may move this point`, { data: { field: path } });
     return row;

@@ -74,12 +74,10 @@ const ZPointSharedUsers = z
 
 const pointVisibility = {
   public: ZPublicFlag.optional(),
-  isPublic: zBool()
-    .optional()
-    .meta({
-      description:
-        'Readable by anyone while the point is in no collection (in a collection it is as visible as the collection)',
-    }),
+  isPublic: zBool().optional().meta({
+    description:
+      'Readable by anyone while the point is in no collection (in a collection it is as visible as the collection)',
+  }),
   sharedUsers: ZPointSharedUsers.optional(),
 };
 
@@ -157,12 +155,10 @@ export const ZMapPoint = z.object({
   longitude: z.number().meta({ description: 'Longitude in degrees' }),
   address: z.string().nullable().meta({ description: 'Where it is in words; null when none' }),
   tags: z.array(z.string()).meta({ description: 'Its tags' }),
-  public: z
-    .union([z.literal(0), z.literal(1)])
-    .meta({
-      description:
-        "The point's own flag: 1 lets anyone read it while it is in no collection; in a collection it is as visible as the collection",
-    }),
+  public: z.union([z.literal(0), z.literal(1)]).meta({
+    description:
+      "The point's own flag: 1 lets anyone read it while it is in no collection; in a collection it is as visible as the collection",
+  }),
   sharedUsers: z.array(z.string()).meta({ description: 'Always []: a point is shared through its collection' }),
   createdAt: ZTimestamp.meta({ description: 'When it was created' }),
   updatedAt: ZTimestamp.meta({ description: 'When it last changed' }),

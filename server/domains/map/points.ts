@@ -67,7 +67,7 @@ export async function getPoint(
   { uuid, viewerId }: { uuid: string; viewerId: string | null },
 ): Promise<TMapPoint> {
   const row = await findPoint(deps.db, uuid.toLowerCase(), viewerId);
-  if (!row || !row.readable) throw new AppError('NOT_FOUND', POINT_NOT_FOUND);
+  if (!row?.readable) throw new AppError('NOT_FOUND', POINT_NOT_FOUND);
   return toMapPoint(row);
 }
 

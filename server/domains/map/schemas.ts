@@ -69,12 +69,10 @@ const ZSharedUsers = z
   });
 
 const visibilityFields = {
-  isPublic: zBool()
-    .optional()
-    .meta({
-      description:
-        'Readable by everyone (true) or by its author and the users it is shared with (false); private when absent on create',
-    }),
+  isPublic: zBool().optional().meta({
+    description:
+      'Readable by everyone (true) or by its author and the users it is shared with (false); private when absent on create',
+  }),
   public: ZPublicFlag.optional(),
   sharedUsers: ZSharedUsers.optional(),
 };

@@ -176,9 +176,12 @@ export async function signIn(
   const name = login.toLowerCase();
   const column = name.includes('@') ? users.email : users.usernameKey;
   const row = await db.select().from(users).where(eq(column, name)).get();
-  const valid = await limitGuess([{ limit: failures, key: failureKey(row, name) }], async () =>
-    row ? verifyPassword(row.passwordHash, password) : (await burnPasswordCheck(password), false),
-  );
+  const valid = await limitGuess([{ limit: failures, key: failureKey(row, name) }], async () => {
+    if (row) return verifyPassword(row.passwordHash, password);
+    // An unknown name costs what a known one does: the same hashing, always wrong.
+    await burnPasswordCheck(password);
+    return false;
+  });
   if (!row || !valid) throw badCredentials();
   const session = await createSessionIfCurrent(db, row.id, row.passwordHash, now);
   if (!session) throw badCredentials();

@@ -61,6 +61,7 @@ function isLocalHost(hostname: string): boolean {
  * spaces or control characters, on a public host.
  */
 function avatarUrlProblem(value: string): string | undefined {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the rule is about control characters
   if (/[\s\u0000-\u001f\u007f]/.test(value)) return 'must not contain spaces or control characters';
   let url: URL;
   try {
@@ -163,13 +164,9 @@ export const ZAvatarInput = z
 
 export const ZAvatarRef = z.strictObject({
   userId: z.string().min(1, 'is required').max(64).meta({ description: 'The user whose avatar it is (their id)' }),
-  v: z
-    .string()
-    .max(64)
-    .optional()
-    .meta({
-      description: 'The version in the userAvatar path: with the current one the answer may be cached for a day',
-    }),
+  v: z.string().max(64).optional().meta({
+    description: 'The version in the userAvatar path: with the current one the answer may be cached for a day',
+  }),
 });
 
 export const ZAvatarImage = z.object({

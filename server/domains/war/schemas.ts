@@ -251,12 +251,9 @@ export type TSeasonSummary = z.infer<typeof ZSeasonSummary>;
 
 export const ZSeasonList = z.object({
   items: z.array(ZSeasonSummary).meta({ description: 'Every season, in order of start' }),
-  currentSeasonId: z
-    .string()
-    .nullable()
-    .meta({
-      description: 'The current season (the latest started one still running, else the last ended); null before any',
-    }),
+  currentSeasonId: z.string().nullable().meta({
+    description: 'The current season (the latest started one still running, else the last ended); null before any',
+  }),
 });
 export type TSeasonList = z.infer<typeof ZSeasonList>;
 

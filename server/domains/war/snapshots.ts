@@ -214,7 +214,7 @@ export async function recordSnapshotsIn(
       if (first !== undefined)
         issues.push({
           path: at('capturedAt'),
-          message: `duplicates the snapshot at ${pathOf(first) || 'index ' + first}`,
+          message: `duplicates the snapshot at ${pathOf(first) || `index ${first}`}`,
         });
       seenInstants.set(instant, index);
       if (storedInstants.has(instant))

@@ -1,4 +1,4 @@
-import { MemoryReadCache, type TEntryOptions, type TReadCache } from './read-cache';
+import type { MemoryReadCache, TEntryOptions, TReadCache } from './read-cache';
 import type { TInvalidationBus } from '../redis/invalidation';
 
 /**
