@@ -15,6 +15,7 @@ import { databaseWriteProblem } from './domains/health/service';
 import { connectSharedState, type TSharedState } from './infra/redis';
 import { withRedisLock } from './infra/redis/connection';
 import { fillNameSkeletons } from './domains/user/names';
+import { browsableBaseUrls } from './listen-addresses';
 
 export const REQUEST_TIMEOUT_MS = 30_000;
 export const HEADERS_TIMEOUT_MS = 20_000;
@@ -174,7 +175,8 @@ export async function startServer(
     const accounts = `${DEMO_USERS.map((user) => `${user.username} (${user.role})`).join(' and ')}, password "${DEMO_USERS[0].password}"`;
     // The first lines a developer sees: where to start, and how to sign in.
     if (config.NODE_ENV !== 'production') {
-      logger.info({ docs: `${url}/api/docs` }, `Tidewatch: API docs at ${url}/api/docs`);
+      const docs = browsableBaseUrls(config.HOST, port).map((base) => `${base}/api/docs`);
+      logger.info({ docs }, `Tidewatch: API docs at ${docs.join(', ')}`);
       if (demoAccounts) logger.info(`demo accounts: ${accounts}`);
     } else if (demoAccounts) {
       logger.warn(

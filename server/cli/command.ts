@@ -6,9 +6,10 @@ import { AppError } from '../errors';
 import { loadConfig, type TConfig } from '../config';
 import type { TProgressListener } from '../deps';
 import { fillNameSkeletons } from '../domains/user/names';
+import { cliInvocation } from './invocation';
 import { createProgressReporter } from './progress';
 
-/** One CLI command. Each lives in its own file under server/cli/ and is listed in server/cli.ts. */
+/** One CLI command. Each lives in its own file under server/cli/ and is listed in server/cli/main.ts. */
 export interface TCommand {
   name: string;
   usage: string;
@@ -56,7 +57,7 @@ export async function runCommand(command: TCommand, argv: string[], print: (line
     strict: true,
   });
   if (values.help) {
-    print(`Usage: npm run cli -- ${command.usage}\n\n${command.description}`);
+    print(`Usage: ${cliInvocation()} ${command.usage}\n\n${command.description}`);
     return;
   }
   let opened: TDatabase | undefined;

@@ -7,6 +7,7 @@ import { createAdminCommand, migrateCommand, seedCommand } from './core-commands
 import { orderConfirmCommand, ordersExpireCommand, subscriptionImportCommand } from './subscription-commands';
 import { LIVE_DATA_COMMANDS } from './live-data-commands';
 import { AppError } from '../errors';
+import { cliInvocation } from './invocation';
 
 /** Every command, in the order `help` lists them. Add new ones here. */
 const COMMANDS: TCommand[] = [
@@ -24,7 +25,7 @@ const COMMANDS: TCommand[] = [
 ];
 
 function printHelp(): void {
-  console.log('Usage: npm run cli -- <command> [options]\n\nCommands:');
+  console.log(`Usage: ${cliInvocation()} <command> [options]\n\nCommands:`);
   for (const command of COMMANDS) console.log(`  ${command.usage}\n      ${command.description}`);
   console.log('\nEvery command takes --help. The database is DATABASE_URL (default file:./data/tidewatch.db).');
 }
@@ -37,7 +38,7 @@ async function main(argv: string[]): Promise<number> {
   }
   const command = COMMANDS.find((candidate) => candidate.name === name);
   if (!command) {
-    console.error(`Unknown command "${name}". Run "npm run cli -- help" for the list.`);
+    console.error(`Unknown command "${name}". Run "${cliInvocation()} help" for the list.`);
     return 2;
   }
   try {
@@ -45,7 +46,7 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   } catch (error) {
     if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
-      console.error(`${name}: ${(error as Error).message}\nUsage: npm run cli -- ${command.usage}`);
+      console.error(`${name}: ${(error as Error).message}\nUsage: ${cliInvocation()} ${command.usage}`);
       return 2;
     }
     if (error instanceof ConfigError || error instanceof AppError) {

@@ -27,7 +27,7 @@ export async function seedDemoCatalog(db: TDb, now: Date): Promise<boolean> {
   return true;
 }
 
-/** The demo's private assembly password, given in the README so the password rule can be tried. */
+/** The demo's private assembly password, given in docs/setup.md so the password rule can be tried. */
 export const DEMO_ASSEMBLY_PASSWORD = 'raider-pass';
 
 type TDemoAssembly = TAssemblyDraft & { creator: 'captain' | 'deckhand'; hoursAgo: number };

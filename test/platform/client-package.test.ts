@@ -187,6 +187,20 @@ ClientPackage("the TypeScript snippets of the package's README type-check as one
   assert.is(checked.status, 0, checked.stdout);
 });
 
+// README.md and docs/client.md show the clients in use too: each file's snippets are one module of the consumer.
+ClientPackage('the TypeScript snippets of README.md and docs/client.md type-check', async ({ project }) => {
+  for (const [file, module] of [
+    ['README.md', 'readme-root.ts'],
+    ['docs/client.md', 'docs-client.ts'],
+  ] as const) {
+    const snippets = fencedBlocks(ROOT, file).filter((block) => block.info === 'ts');
+    assert.ok(snippets.length >= 1, `${file}: ${snippets.length} snippets`);
+    writeFileSync(join(project, module), snippets.map((block) => block.body).join('\n'));
+    const checked = await typeCheck(project, [module]);
+    assert.is(checked.status, 0, `${file}: ${checked.stdout}`);
+  }
+});
+
 ClientPackage(
   'a plain .mjs script calls the live server through both clients, signed out and signed in',
   async ({ project, app }) => {

@@ -105,6 +105,8 @@ Build(
     const env = { DATABASE_URL: `file:${join(dir, 'cli.db')}` };
     const help = await run(['cli.js', 'help'], dist, env);
     assert.is(help.status, 0);
+    // Run from the build, the usage names the build's command, not the checkout's `npm run cli --`.
+    assert.match(help.stdout, /^Usage: node cli\.js <command>/);
     const names = [...help.stdout.matchAll(/^ {2}([a-z][a-z-]+)\b/gm)].map((match) => match[1]!);
     for (const expected of ['migrate', 'seed', 'create-admin', 'backup', 'restore'])
       assert.ok(names.includes(expected), `help lists ${expected}`);
@@ -114,7 +116,7 @@ Build(
         assert.is(commandHelp.status, 0, `${name} --help: ${commandHelp.stderr}`);
         assert.match(
           commandHelp.stdout,
-          new RegExp(`^Usage: npm run cli -- ${name}\\b`),
+          new RegExp(`^Usage: node cli\\.js ${name}\\b`),
           `${name} --help prints its usage`,
         );
         assert.ok(commandHelp.stdout.split('\n').length >= 3, `${name} --help describes the command`);
@@ -122,7 +124,7 @@ Build(
         assert.is(bad.status, 2, `${name} rejects an unknown option`);
         assert.match(
           bad.stderr,
-          new RegExp(`^${name}: .*no-such-option[\\s\\S]*Usage: npm run cli -- ${name}`),
+          new RegExp(`^${name}: .*no-such-option[\\s\\S]*Usage: node cli\\.js ${name}`),
           `${name}: ${bad.stderr}`,
         );
       }),
@@ -132,7 +134,7 @@ Build(
     assert.match(migrate.stdout, /migrations applied/);
     const unknown = await run(['cli.js', 'sail-away'], dist, env);
     assert.is(unknown.status, 2);
-    assert.match(unknown.stderr, /Unknown command "sail-away"/);
+    assert.match(unknown.stderr, /Unknown command "sail-away". Run "node cli\.js help"/);
     const none = await run(['cli.js'], dist, env);
     assert.is(none.status, 2, 'no command: the list, and a usage exit code');
     assert.match(none.stdout, /Commands:/);

@@ -15,7 +15,7 @@ function run(args: string[], env: Record<string, string> = {}) {
 }
 
 type TAuth = 'public' | 'token';
-/** Every endpoint of SPEC.md section 4 with its auth column (restore: the creator's token, DESIGN.md). */
+/** Every endpoint of the interface contract with its auth column (restore: the creator's token); docs/decisions.md. */
 const CONTRACT: Record<string, [method: string, path: string, auth: TAuth][]> = {
   assembly: [
     ['get', '/assembly/list', 'public'],

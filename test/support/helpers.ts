@@ -169,7 +169,7 @@ export async function trpcError(call: Promise<unknown>): Promise<{ status: numbe
   throw new Error('expected the tRPC call to fail');
 }
 
-// A copy of shared/data/community-sample (glow-prow-data, AGPL-3.0), kept in the repo so tests need nothing outside it.
+// A copy of the community data set's sample (glow-prow-data, AGPL-3.0), kept in the repo so tests need nothing outside it.
 export const SAMPLE_DIR = join(import.meta.dirname, '..', 'fixtures', 'community-sample');
 
 /** The community catalog sample in its import format: `ships.json` and `items.json`, keyed by id. */

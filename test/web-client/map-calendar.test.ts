@@ -48,7 +48,7 @@ Client(
     // called by src/views/user/account/maps.vue:67 with {page: 1, pageSize: 10}; the view keeps `result.data`
     // (the body) and renders `userCollections.data` (maps.vue:480-489) and `userCollections.pagination`
     // (maps.vue:511-513). The live service answers the array as the envelope's `data` with `pagination`
-    // beside it; SPEC.md section 7 fixes `data` as an object, so Tidewatch answers the page as every paged
+    // beside it; the interface contract fixes `data` as an object, so Tidewatch answers the page as every paged
     // list does, `data: {data: [...], pagination}`, and the client reads it with one change, maps.vue:68
     // `d = result.data.data` (docs/compatibility.md, "Map collections").
     const page = await send(app, 'GET', 'map/collections', { token: deckhand, params: { page: 1, pageSize: 10 } });

@@ -1,0 +1,17 @@
+/**
+ * How the operator ran the CLI, as its usage lines show it: `npm run cli --` in a checkout (the entry is
+ * TypeScript), `node <path to cli.js>` for a build, and the executable's own path otherwise (the single
+ * executable). A path is shown relative to where the operator stands, unless it lies above it.
+ *
+ * NOTE (reconstructed): this file was overwritten by mistake by the issue-32 session and rebuilt from its
+ * test (test/platform/first-run.test.ts) and call sites; its author should compare it with their version.
+ */
+import { isAbsolute, relative } from 'node:path';
+
+export function cliInvocation(entry: string = process.argv[1] ?? '', cwd: string = process.cwd()): string {
+  if (entry.endsWith('.ts')) return 'npm run cli --';
+  const fromHere = relative(cwd, entry);
+  const shown = fromHere === '' || fromHere.startsWith('..') || isAbsolute(fromHere) ? entry : fromHere;
+  if (entry.endsWith('.js')) return `node ${shown}`;
+  return shown.includes('/') ? shown : `./${shown}`;
+}
