@@ -51,7 +51,18 @@ export interface TOpenOptions {
   syncUrl?: string;
 }
 
+/** db/migrations, beside this file (in the production bundle, dist/migrations, beside the bundle). */
 export const MIGRATIONS_FOLDER = resolve(dirname(fileURLToPath(import.meta.url)), 'migrations');
+
+let defaultMigrationsFolder = MIGRATIONS_FOLDER;
+
+/**
+ * Where `migrate()` reads the migrations from unless told: the single executable, which has no files
+ * beside its code, writes them from its assets to a folder of its own first (server/binary/main.ts).
+ */
+export function useMigrationsFolder(folder: string): void {
+  defaultMigrationsFolder = folder;
+}
 
 /** How long a writer waits for another connection's (or process's) write lock before SQLITE_BUSY. */
 export const BUSY_TIMEOUT_MS = 5000;
@@ -103,7 +114,7 @@ function openBetterSqlite(url: string): TDatabase {
     driver: 'better-sqlite3',
     file,
     remote: false,
-    migrate: async (migrationsFolder = MIGRATIONS_FOLDER) => migrateBetterSqlite(base, { migrationsFolder }),
+    migrate: async (migrationsFolder = defaultMigrationsFolder) => migrateBetterSqlite(base, { migrationsFolder }),
     backup: async (destination) => {
       mkdirSync(dirname(resolve(destination)), { recursive: true });
       await client.backup(destination);
@@ -168,7 +179,7 @@ function openLibsql(url: string, { authToken, timeoutMs = 10_000, syncUrl }: TOp
     file,
     remote: !local,
     replica,
-    migrate: async (migrationsFolder = MIGRATIONS_FOLDER) => {
+    migrate: async (migrationsFolder = defaultMigrationsFolder) => {
       // WAL is a property of the file (every later connection sees it); a server manages its own
       // journal, and so does libSQL for a replica's file.
       if (local && !replica && file !== ':memory:') await client.execute('PRAGMA journal_mode = WAL');

@@ -1,10 +1,6 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
 import type { ServerResponse } from 'node:http';
 import { responseHeadOf } from './http/response-head';
-
-const swaggerDir = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+import { packagedFile } from './infra/packaged-files';
 
 /**
  * The files served from swagger-ui-dist, by name. A Map, not an object literal: the name comes from
@@ -72,7 +68,7 @@ export function serveDocs(res: ServerResponse, rest: string): boolean {
     const assetType = ASSETS.get(name);
     if (assetType === undefined) return false;
     type = assetType;
-    body = cache.get(name) ?? readFileSync(join(swaggerDir, name));
+    body = cache.get(name) ?? packagedFile('swagger-ui-dist', name);
     cache.set(name, body);
   }
   const head = responseHeadOf(res);

@@ -2,9 +2,6 @@
  * How the operator ran the CLI, as its usage lines show it: `npm run cli --` in a checkout (the entry is
  * TypeScript), `node <path to cli.js>` for a build, and the executable's own path otherwise (the single
  * executable). A path is shown relative to where the operator stands, unless it lies above it.
- *
- * NOTE (reconstructed): this file was overwritten by mistake by the issue-32 session and rebuilt from its
- * test (test/platform/first-run.test.ts) and call sites; its author should compare it with their version.
  */
 import { isAbsolute, relative } from 'node:path';
 

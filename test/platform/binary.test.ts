@@ -1,0 +1,270 @@
+// The single executable (issue 32: scripts/build-binary.ts, server/binary/, docs/binary.md), built once and run as
+// a self-hoster runs it: from an empty directory, with `env -i`, a PATH holding no node, npm, python3, make or cc,
+// and a fresh HOME. Left out under TEST_DATABASE=sqld (it serves a local file); on CI's libSQL pass it runs with
+// DATABASE_DRIVER=libsql, so each native SQLite library serves from inside it on one pass.
+import { createHash } from 'node:crypto';
+import {
+  appendFileSync,
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import * as assert from 'uvu/assert';
+import { suite } from '../support/suite';
+import { HULK, rest, SAMPLE_DIR, TEST_DRIVER, trpcClient } from '../support/helpers';
+import { skippedUnderSqld } from '../support/sqld';
+import { bareEnvironment, buildTestBinary, runBinary, startBinary, type TBuiltBinary } from '../support/binary';
+
+const VERSION = JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'package.json'), 'utf8')).version;
+const NAME = 'single executable: built, then run as a self-hoster runs it';
+
+const outdir = mkdtempSync(join(tmpdir(), 'tidewatch-binary-'));
+const built: TBuiltBinary | string | undefined = skippedUnderSqld(NAME, 'it serves a local file')
+  ? undefined
+  : await buildTestBinary(outdir);
+const Binary = suite(NAME);
+Binary.after(() => rmSync(outdir, { recursive: true, force: true }));
+
+/** A fresh empty directory to run in, and the variables of `env -i` (the driver under test added). */
+function place(extra: Record<string, string> = {}): { cwd: string; env: Record<string, string> } {
+  const cwd = mkdtempSync(join(tmpdir(), 'tidewatch-run-'));
+  return { cwd, env: bareEnvironment({ ...(TEST_DRIVER && { DATABASE_DRIVER: TEST_DRIVER }), ...extra }) };
+}
+
+const sha256 = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
+const mode = (path: string) => statSync(path).mode & 0o777;
+
+function oneLine(stderr: string): string {
+  const lines = stderr.split('\n').filter((line) => line.trim() !== '');
+  assert.is(lines.length, 1, `one line, got:\n${stderr}`);
+  return lines[0]!;
+}
+
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+function tests(binary: TBuiltBinary): void {
+  const run = (args: string[], options: Parameters<typeof runBinary>[2]) => runBinary(binary.file, args, options);
+
+  Binary('one file under 150 MB, with a SHA-256 file that sha256sum -c reads', () => {
+    assert.ok(binary.bytes < 150 * 1024 * 1024, `${(binary.bytes / 1024 / 1024).toFixed(1)} MB`);
+    assert.is(sha256(binary.file), binary.sha256);
+    assert.is(readFileSync(`${binary.file}.sha256`, 'utf8'), `${binary.sha256}  ${basename(binary.file)}\n`);
+  });
+
+  Binary('--version, --help, and a mistaken option', async () => {
+    const { cwd, env } = place();
+    const version = await run(['--version'], { cwd, env });
+    assert.is(version.status, 0, version.stderr);
+    assert.match(
+      version.stdout.trim(),
+      new RegExp(
+        `^tidewatch ${VERSION.replace(/\./g, '\\.')} \\(commit ([0-9a-f]{12}(-dirty)?|unknown), Node\\.js 26\\.\\d+\\.\\d+, linux-${process.arch}\\)$`,
+      ),
+    );
+    const help = await run(['--help'], { cwd, env });
+    assert.is(help.status, 0);
+    assert.match(help.stdout, /^Usage: tidewatch \[--config <file>\]/);
+    const wrong = await run(['--port', '80'], { cwd, env });
+    assert.is(wrong.status, 2);
+    assert.match(wrong.stderr, /^tidewatch: unknown option --port\nUsage: /);
+  });
+
+  Binary(
+    'from an empty directory: a catalog import, then it serves (health, sign-up, publish, list, an iCalendar feed, the docs page and its assets, a captcha picture) on both surfaces; backup and restore; SIGTERM',
+    async () => {
+      const { cwd, env } = place({ PORT: '0', LOG_LEVEL: 'info' });
+      for (const tool of ['node', 'npm', 'python3', 'make', 'cc'])
+        assert.not.ok(existsSync(join(env.PATH!, tool)), `${tool} is not on PATH`);
+      const imported = await run(['import-catalog', join(SAMPLE_DIR, 'ships.json'), join(SAMPLE_DIR, 'items.json')], {
+        cwd,
+        env,
+      });
+      assert.is(imported.status, 0, imported.stderr);
+      assert.match(imported.stdout, /^hulls: \d+ \(\d+ new/m);
+
+      const server = await startBinary(binary.file, [], { cwd, env });
+      try {
+        assert.ok(existsSync(join(cwd, 'tidewatch.db')), 'the database is ./tidewatch.db');
+        const client = trpcClient(server.url);
+        assert.is((await rest(server.url, 'GET', '/api/health')).body.data.database, 'ok');
+        assert.is((await client.health.get.query()).database, 'ok');
+        const signup = await rest(server.url, 'POST', '/api/user/signup', {
+          body: { username: 'first_mate', email: 'first@example.test', password: 'correct horse battery' },
+        });
+        assert.is(signup.status, 200, signup.text);
+        const token = signup.body.data.token as string;
+        const published = await trpcClient(server.url, token).assembly.publish.mutate({
+          ...HULK,
+          name: 'Binary brawler',
+        });
+        const listed = await rest(server.url, 'GET', '/api/assembly/list');
+        assert.ok(listed.body.data.data.some((item: { uuid: string }) => item.uuid === published.uuid));
+        assert.ok((await client.assembly.list.query({})).data.some((item) => item.uuid === published.uuid));
+
+        const feed = await fetch(`${server.url}/api/calendar/events.ics?season=y3s4`);
+        assert.is(feed.headers.get('content-type'), 'text/calendar; charset=utf-8');
+        const ics = await feed.text();
+        assert.match(ics, /^BEGIN:VCALENDAR\r\n/);
+        assert.is(await client.calendar.eventsFeed.query({ season: 'y3s4' }), ics);
+
+        assert.match(await (await fetch(`${server.url}/api/docs`)).text(), /swagger-ui-bundle\.js/);
+        const swagger = join(import.meta.dirname, '..', '..', 'node_modules', 'swagger-ui-dist');
+        for (const asset of [
+          'swagger-ui.css',
+          'swagger-ui-bundle.js',
+          'swagger-ui-standalone-preset.js',
+          'favicon-32x32.png',
+        ]) {
+          const answer = await fetch(`${server.url}/api/docs/${asset}`);
+          assert.is(answer.status, 200, asset);
+          assert.ok(Buffer.from(await answer.arrayBuffer()).equals(readFileSync(join(swagger, asset))), asset);
+        }
+        const captcha = await rest(server.url, 'GET', '/api/captcha');
+        assert.match(captcha.body.data.content, /^<svg[^>]*>.*<path[^>]* d="M/, 'svg-captcha drew with its font');
+
+        const cache = join(cwd, '.tidewatch-cache');
+        const [build] = readdirSync(cache);
+        assert.is(mode(join(cache, build!)), 0o700, 'the cache directory is private');
+        assert.is(mode(join(cache, build!, 'native', 'better_sqlite3.node')), 0o600, 'and so are its files');
+
+        const backup = await run(['backup', 'backups/copy.db'], { cwd, env });
+        assert.is(backup.status, 0, backup.stderr);
+        const refused = await run(['restore', 'backups/copy.db'], { cwd, env });
+        assert.is(refused.status, 1, 'no restore under a running server');
+        assert.match(refused.stderr, /a running Tidewatch server \(or another command\) has .*tidewatch\.db open/);
+
+        server.child.kill('SIGTERM');
+        assert.is(await server.exited, 0);
+        assert.match(server.output(), /"msg":"stopped"/);
+      } finally {
+        server.child.kill('SIGKILL');
+      }
+      const admin = await run(
+        ['create-admin', 'quartermaster', '--email', 'qm@example.test', '--password', 'long password'],
+        {
+          cwd,
+          env,
+        },
+      );
+      assert.is(admin.status, 0, admin.stderr);
+      const restored = await run(['restore', 'backups/copy.db'], { cwd, env });
+      assert.is(restored.status, 0, restored.stderr);
+      assert.match(restored.stdout, /^restored .*tidewatch\.db from .*copy\.db/m);
+      const gone = await run(['create-admin', 'quartermaster'], { cwd, env });
+      assert.is(gone.status, 2, 'the account made after the backup is gone');
+      assert.is((await run(['create-admin', 'first_mate'], { cwd, env })).status, 0, 'the one in the backup is back');
+    },
+  );
+
+  Binary('started twice on one database, the second refuses, as npm start does', async () => {
+    const { cwd, env } = place({ PORT: String(await freePort()), LOG_LEVEL: 'info' });
+    const first = await startBinary(binary.file, [], { cwd, env });
+    try {
+      const second = await run([], { cwd, env });
+      assert.is(second.status, 1);
+      assert.match(
+        oneLine(second.stderr),
+        new RegExp(`^tidewatch failed to start: cannot listen on 127\\.0\\.0\\.1:${env.PORT}: the port is in use`),
+      );
+      assert.is((await rest(first.url, 'GET', '/api/health')).status, 200, 'the first one still serves');
+    } finally {
+      first.child.kill('SIGTERM');
+      await first.exited;
+    }
+  });
+
+  Binary(
+    'a file in the cache that is not what was built, or open to others, is written again before it is used',
+    async () => {
+      const { cwd, env } = place();
+      assert.is((await run(['migrate'], { cwd, env })).status, 0);
+      const cache = join(cwd, '.tidewatch-cache');
+      const build = readdirSync(cache)[0]!;
+      const addon = join(cache, build, 'native', 'better_sqlite3.node');
+      const journal = join(cache, build, 'migrations', 'meta', '_journal.json');
+      const [addonHash, journalHash] = [sha256(addon), sha256(journal)];
+      appendFileSync(addon, 'x');
+      chmodSync(journal, 0o644);
+      const again = await run(['migrate'], { cwd, env });
+      assert.is(again.status, 0, again.stderr);
+      assert.is(sha256(addon), addonHash);
+      assert.equal([mode(addon), mode(journal), sha256(journal)], [0o600, 0o600, journalHash]);
+    },
+  );
+
+  Binary(
+    '--config <file>: the variables by the same names, under the environment; a name that is no setting is refused',
+    async () => {
+      const { cwd, env } = place();
+      writeFileSync(join(cwd, 'tidewatch.env'), '# settings\nDATABASE_URL=file:./from-file.db\nLOG_LEVEL="warn"\n');
+      assert.is((await run(['--config', 'tidewatch.env', 'migrate'], { cwd, env })).status, 0);
+      assert.ok(existsSync(join(cwd, 'from-file.db')));
+      const overridden = await run(['--config=tidewatch.env', 'migrate'], {
+        cwd,
+        env: { ...env, DATABASE_URL: 'file:./from-env.db' },
+      });
+      assert.is(overridden.status, 0, overridden.stderr);
+      assert.ok(existsSync(join(cwd, 'from-env.db')), 'the environment wins');
+      writeFileSync(join(cwd, 'typo.env'), 'PROT=8080\n');
+      const typo = await run(['--config', 'typo.env'], { cwd, env });
+      assert.is(typo.status, 1);
+      assert.match(
+        oneLine(typo.stderr),
+        /^tidewatch failed to start: the config file typo\.env sets PROT, which is not a setting/,
+      );
+    },
+  );
+
+  Binary('processes that meet an empty cache together each write it whole, and all start', async () => {
+    const { cwd, env } = place({ XDG_CACHE_HOME: mkdtempSync(join(tmpdir(), 'tidewatch-shared-cache-')) });
+    const runs = await Promise.all(
+      [1, 2, 3, 4].map((n) => run(['migrate'], { cwd, env: { ...env, DATABASE_URL: `file:./db${n}.db` } })),
+    );
+    for (const result of runs) assert.is(result.status, 0, result.stderr);
+    const cache = join(env.XDG_CACHE_HOME!, 'tidewatch');
+    const native = join(cache, readdirSync(cache)[0]!, 'native');
+    assert.equal(readdirSync(native).sort(), [
+      `argon2.linux-${process.arch}-gnu.node`,
+      'better_sqlite3.node',
+      `libsql.linux-${process.arch}-gnu.node`,
+    ]);
+  });
+
+  Binary('a cache directory it cannot write to: one line that names it and says what to do', async () => {
+    const { cwd, env } = place();
+    const readOnly = join(cwd, 'read-only');
+    mkdirSync(readOnly, { mode: 0o555 });
+    // Root writes anywhere: in CI (root) the executable runs as nobody, as a systemd service runs as its own user.
+    const asNobody = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
+    for (const dir of [cwd, outdir]) chmodSync(dir, 0o755);
+    const failed = await run(['migrate'], { cwd, env: { ...env, XDG_CACHE_HOME: readOnly }, ...asNobody });
+    assert.is(failed.status, 1);
+    assert.match(
+      oneLine(failed.stderr),
+      /^tidewatch: cannot create the cache directory .*\/read-only\/tidewatch\/[^ ]+ \(EACCES\): set XDG_CACHE_HOME to a directory/,
+    );
+  });
+}
+
+if (typeof built === 'object') tests(built);
+else if (typeof built === 'string') {
+  console.log(`  skipped: ${NAME}: ${built}`);
+  Binary.skip('the single executable', () => {});
+}
+
+Binary.run();
