@@ -26,6 +26,7 @@ import { MemoryExpiringKeys } from './infra/expiring-keys';
 import { MemoryReadCache } from './infra/cache/read-cache';
 import { createLiveDataRuntime } from './domains/drop/runtime';
 import type { TDropCurrentSnapshot } from './domains/drop/schemas';
+import { validateSessionToken } from './domains/user/session';
 import { createCaches } from './infra/cache';
 import { localBus } from './infra/redis/invalidation';
 import { ViewCounter } from './infra/view-counter';
@@ -98,6 +99,7 @@ export function createDeps(
     ),
     views: new ViewCounter(),
     shared,
+    validateSession: validateSessionToken,
   };
 }
 

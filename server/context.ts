@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import type { TDb } from '../db/client';
+import type { TAuth } from './auth';
 import type { TAppDeps, TServiceDeps } from './deps';
-import { validateSessionToken, type TAuth } from './domains/user/session';
 
 /** Headers a procedure wants on its response (Cache-Control, Retry-After); both surfaces apply them. */
 export type TResponseHeaders = Record<string, string>;
@@ -93,7 +93,7 @@ export async function createContext(options: {
   const auth =
     token === null || token.length > MAX_TOKEN_LENGTH
       ? null
-      : await validateSessionToken({ db: options.db, now: options.deps.now }, { token });
+      : await options.deps.validateSession({ db: options.db, now: options.deps.now }, { token });
   return createContextInner({
     db: options.db,
     deps: options.deps,

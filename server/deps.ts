@@ -1,31 +1,33 @@
 // The deps a service receives: the app's long-lived parts, built once at start-up, and the call's database.
 import type { TDb } from '../db/client';
+import type { TAuth } from './auth';
 import type { TConfig } from './config';
 import type { TRateLimits } from './http/rate-limit';
 import type { TLogger } from './logger';
-import type { TCaptchaService } from './domains/captcha/service';
 import type { TCaches } from './infra/cache';
-import type { TDropCurrentSnapshot } from './domains/drop/schemas';
-import type { TLiveDataRuntime } from './domains/drop/runtime';
 import type { ViewCounter } from './infra/view-counter';
 import type { TSharedState } from './infra/redis';
 
-/** Long-lived parts of the app, built once at start-up and shared by every request. */
+/**
+ * Long-lived parts of the app, built once at start-up (app.ts createDeps) and shared by every request.
+ * A domain that keeps a part of its own adds it here from its own file, so that this layer names no
+ * domain: `declare module '../../deps' { interface TAppDeps { … } }` (captcha/service.ts: `captcha`,
+ * drop/runtime.ts: `liveData`).
+ */
 export interface TAppDeps {
   config: TConfig;
-  captcha: TCaptchaService;
   limits: TRateLimits;
   logger: TLogger;
   /** The service clock; tests replace it. */
   now: () => Date;
   /** The caches by named scope (server/infra/cache/index.ts says what each holds and what drops it). */
-  caches: TCaches<TDropCurrentSnapshot>;
-  /** Drop-campaign cache and refresh throttle. */
-  liveData: TLiveDataRuntime;
+  caches: TCaches;
   /** Assembly views counted since the last batched write (a `perInstance` job flushes them). */
   views: ViewCounter;
   /** Redis shared by several instances (REDIS_URL), or undefined for a single process. */
   shared?: TSharedState;
+  /** The session an access token names, or null for an unknown or expired one (the user domain's validateSessionToken). */
+  validateSession(deps: TDepsOf<'db' | 'now'>, input: { token: string }): Promise<TAuth | null>;
 }
 
 /**

@@ -18,25 +18,7 @@
  * In the production bundle (scripts/build.ts) neither applies: drizzle-orm is inlined. Before Node
  * 22.15 (no `module.registerHooks`) nothing is registered and Node resolves as usual.
  */
-import nodeModule from 'node:module';
-
-interface TResolveContext {
-  conditions: string[];
-  parentURL?: string;
-}
-interface TResolved {
-  url: string;
-  format?: string | null;
-  shortCircuit?: boolean;
-}
-type TResolveHook = (
-  specifier: string,
-  context: TResolveContext,
-  nextResolve: (specifier: string, context: TResolveContext) => TResolved,
-) => TResolved;
-/** `module.registerHooks` (Node 22.15+, 23.5+), which this project's @types/node does not declare yet. */
-const registerHooks = (nodeModule as unknown as { registerHooks?: (hooks: { resolve: TResolveHook }) => unknown })
-  .registerHooks;
+import nodeModule, { type ResolveFnOutput } from 'node:module';
 
 let registered = false;
 
@@ -56,11 +38,11 @@ function isBare(specifier: string): boolean {
 }
 
 export function registerResolutionShortcuts(): void {
-  if (registered || typeof registerHooks !== 'function') return;
+  if (registered || typeof nodeModule.registerHooks !== 'function') return;
   registered = true;
   const drizzle = drizzleDirectoryUrl();
-  const resolvedBare = new Map<string, TResolved>();
-  registerHooks({
+  const resolvedBare = new Map<string, ResolveFnOutput>();
+  nodeModule.registerHooks({
     resolve(specifier, context, nextResolve) {
       const parent = context.parentURL;
       // Only plain file parents: tsx marks some with a query, and data: URLs have no directory.

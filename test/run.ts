@@ -25,12 +25,12 @@ declare global {
 /**
  * Left out under TEST_DATABASE=sqld (CI's pass on Node 24): the suites that never reach a libSQL server.
  * They work on a local SQLite file whatever the pass (the docs' shell blocks, the process lifecycle, crash
- * safety, backups) or on no database (the client package, the docs page in Chromium), so the passes on
- * Node 22 and 26 (better-sqlite3 and libSQL on a file) run them, and here they would only repeat those,
- * for two minutes of CI's budget.
+ * safety, backups, the recorded OpenAPI examples) or on no database (the client package, the docs page in
+ * Chromium), so the passes on Node 22 and 26 (better-sqlite3 and libSQL on a file) run them, and here they
+ * would only repeat those, for two minutes of CI's budget.
  */
 const LOCAL_FILE_SUITES =
-  /^(platform\/(docs-shell|lifecycle|backup-rotation|client-package|ecosystem-docs)|cross-cutting\/crash-safety)\.test\.ts$/;
+  /^(platform\/(docs-shell|lifecycle|backup-rotation|client-package|ecosystem-docs|openapi-examples)|cross-cutting\/crash-safety)\.test\.ts$/;
 
 const pattern = process.argv[2] ?? '\\.test\\.ts$';
 const parsed = await parse('test', pattern, { cwd: process.cwd() });

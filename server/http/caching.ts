@@ -1,6 +1,5 @@
 import type { TContext } from '../context';
-import type { TCacheScopeName } from '../infra/cache/scopes';
-import type { TStoredCounterName } from '../infra/cache/stored-answers';
+import type { TStoredAnswersDeclaration } from '../infra/cache/stored-answers';
 
 /**
  * How a procedure's successful answer may be cached: declared once, in the procedure's
@@ -22,29 +21,8 @@ export interface THttpCaching<TOutput = any> {
    * that must not defeat revalidation). Without it REST hashes the envelope.
    */
   etag?: (output: TOutput) => string;
-  /**
-   * Anonymous answers are stored (REST bytes, tRPC items) in the cache scope `scope`, whose
-   * invalidation drops them with the data they were built from (server/infra/cache/index.ts).
-   * Requests with one of `bypassParams` neither read nor fill it; an answer for which `replayable`
-   * is false describes the call itself (e.g. `cache: "miss"`) and is not stored.
-   */
-  stored?: {
-    scope: TCacheScopeName;
-    bypassParams?: string[];
-    replayable?: (output: TOutput) => boolean;
-    /**
-     * The input parameter naming the one entity the answer describes (an assembly's `uuid`): its
-     * stored answers are kept under that entity's key in the scope and dropped with it
-     * (CacheScope.invalidate), not only with the whole scope.
-     */
-    key?: string;
-    /**
-     * A top-level number of the answer that changes on every read (a view counter): the answer is
-     * stored without its value, and each replay asks the counter `name` (server/infra/cache/stored-answers.ts,
-     * TStoredCounters) for the new one, counting the read; when the counter has none, the call runs.
-     */
-    counter?: { field: string; name: TStoredCounterName };
-  };
+  /** Its anonymous answers are stored and replayed: server/infra/cache/stored-answers.ts says how. */
+  stored?: TStoredAnswersDeclaration<TOutput>;
 }
 
 /** Declares a procedure's caching with its output type checked: `meta({ openapi, http: httpCaching<TWarState>({...}) })`. */

@@ -1,6 +1,7 @@
-import { RateLimiterMemory, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { RateLimiterRes } from 'rate-limiter-flexible';
 import type { TConfig } from '../config';
 import { AppError } from '../errors';
+import { memoryRateLimitStore, type TRateLimitStore } from '../infra/rate-limit-store';
 
 /**
  * REST paths (below /api) outside the global per-client budget: monitoring and the document itself. They
@@ -38,14 +39,6 @@ export interface TRateLimit {
 function seconds(ms: number): number {
   return Math.max(1, Math.ceil(ms / 1000));
 }
-
-/**
- * rate-limiter-flexible behind our interface: in memory for one instance, RateLimiterRedis
- * (server/infra/redis/rate-limit-store.ts) when several instances share the counters.
- */
-export type TRateLimitStore = (opts: { keyPrefix: string; points: number; duration: number }) => RateLimiterAbstract;
-
-export const memoryRateLimitStore: TRateLimitStore = (opts) => new RateLimiterMemory(opts);
 
 export function createRateLimit(
   name: string,

@@ -1,44 +1,21 @@
+// The native tRPC surface, /trpc (createTrpcHandler says what it answers itself and what it leaves to
+// tRPC's adapter). Its parts: calls.ts (the calls of a request), wire.ts (tRPC's wire format).
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AnyProcedure, AnyRouter } from '@trpc/server';
+import type { AnyRouter } from '@trpc/server';
 import { nodeHTTPRequestHandler } from '@trpc/server/adapters/node-http';
-import {
-  getErrorShape,
-  getTRPCErrorFromUnknown,
-  transformTRPCResponse,
-  type TRPCError,
-} from '@trpc/server/unstable-core-do-not-import';
+import { getTRPCErrorFromUnknown } from '@trpc/server/unstable-core-do-not-import';
 import type { TContext, TRequestIdentity } from '../context';
-import { AppError, toPublicError } from '../errors';
-import { madeAnswerJson } from '../etag';
+import { toPublicError } from '../errors';
 import { BODY_LIMIT_BYTES, readBody } from '../rest/body';
 import { sendJson } from '../rest/envelope';
 import { responseHeadOf } from '../http/response-head';
-import { procedureCall, type TProcedureCall } from '../rest/procedure-call';
 import type { TCaches } from '../infra/cache';
-import {
-  StoredAnswers,
-  storedAnswersRuleOf,
-  type TStoredAnswersRule,
-  type TStoredCounters,
-} from '../infra/cache/stored-answers';
+import { StoredAnswers, type TStoredCounters } from '../infra/cache/stored-answers';
+import { createCallParser, procedureEntries, type TCall } from './calls';
+import { asBytes, CLOSE_BRACKET, COMMA, errorItem, JSON_HEADERS, OPEN_BRACKET, resultItem } from './wire';
 
-/** A procedure of the router as this handler calls it, resolved once at start-up. */
-interface TEntry {
-  call: TProcedureCall;
-  type: 'query' | 'mutation';
-  storedAnswers?: TStoredAnswersRule;
-}
-
-/** One call of a request, ready to run. */
-interface TCall {
-  path: string;
-  entry: TEntry;
-  input: unknown;
-  /** The transformer's 400 for the request's inputs: raised for every call when it reads its input (after its access checks), as tRPC's adapter does. */
-  inputError?: AppError;
-  /** Where its answer is stored, for anonymous queries of procedures with `meta.http.stored`. */
-  cacheKey: string | null;
-}
+export { trpcCallCount } from './calls';
+export { sendTrpcError } from './wire';
 
 /** One call's answer: its serialised response item, HTTP status and the headers it asked for. */
 interface TAnswer {
@@ -70,25 +47,6 @@ export type TTrpcHandler = (
   identity: TRequestIdentity,
 ) => Promise<void>;
 
-/** How many calls a request to `/trpc/<path>?<search>` makes; over `maxBatchSize`, the one 400 of the whole request. */
-export function trpcCallCount(path: string, search: string, maxBatchSize: number): number {
-  if (!search.includes('batch') || new URLSearchParams(search).get('batch') !== '1') return 1;
-  const calls = path.split(',').length;
-  if (calls > maxBatchSize) {
-    throw new AppError(
-      'BAD_REQUEST',
-      `A batch of ${calls} calls exceeds the maximum of ${maxBatchSize}: split it (TRPC_MAX_BATCH_SIZE)`,
-    );
-  }
-  return calls;
-}
-
-const JSON_HEADERS = { 'content-type': 'application/json', vary: 'trpc-accept, accept' };
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function isStreamRequest(req: IncomingMessage): boolean {
   const trpcAccept = req.headers['trpc-accept'];
   if (trpcAccept !== undefined) return trpcAccept === 'application/jsonl';
@@ -118,79 +76,8 @@ export function createTrpcHandler(options: TTrpcHandlerOptions): TTrpcHandler {
   const deserialize = (value: unknown) => config.transformer.input.deserialize(value);
   const stored = new StoredAnswers(options.caches.lru, options.nowMs, options.counters);
 
-  const procedures = new Map<string, TEntry>();
-  for (const [path, procedure] of Object.entries(router._def.procedures as Record<string, AnyProcedure>)) {
-    const type = procedure._def.type;
-    if (type !== 'query' && type !== 'mutation') continue;
-    procedures.set(path, {
-      call: procedureCall(procedure),
-      type,
-      storedAnswers: storedAnswersRuleOf(procedure._def.meta),
-    });
-  }
-
-  /** The calls of a request, or null when tRPC's adapter must answer it. */
-  function parseCalls(
-    req: IncomingMessage,
-    path: string,
-    params: URLSearchParams,
-    body: string | undefined,
-  ): TCall[] | null {
-    const isBatch = params.get('batch') === '1';
-    let decodedPath = path;
-    if (path.includes('%')) {
-      try {
-        decodedPath = decodeURIComponent(path);
-      } catch {
-        return null;
-      }
-    }
-    const paths = isBatch ? decodedPath.split(',') : [decodedPath];
-    if (paths.length > maxBatchSize) return null;
-    const inputText = req.method === 'GET' ? params.get('input') : body;
-    let inputs: unknown;
-    if (inputText) {
-      try {
-        inputs = JSON.parse(inputText);
-      } catch {
-        return null;
-      }
-    }
-    if (isBatch && inputs !== undefined && !isObject(inputs)) return null;
-    const type = req.method === 'GET' ? 'query' : 'mutation';
-    const anonymous = req.headers.authorization === undefined && req.headers['x-access-token'] === undefined;
-    const calls: TCall[] = [];
-    let inputError: AppError | undefined;
-    for (let index = 0; index < paths.length; index++) {
-      const entry = procedures.get(paths[index]!);
-      if (!entry || entry.type !== type) return null;
-      const raw = isBatch ? (inputs as Record<string, unknown> | undefined)?.[index] : inputs;
-      let input: unknown;
-      try {
-        input = raw === undefined ? undefined : deserialize(raw);
-      } catch (error) {
-        if (!(error instanceof AppError)) return null;
-        inputError ??= error;
-      }
-      let callText = isBatch ? null : (inputText ?? null);
-      if (isBatch && raw !== undefined && anonymous && entry.storedAnswers) {
-        try {
-          callText = JSON.stringify(raw);
-        } catch {
-          // Nested deeper than JSON.stringify's stack reaches (MAX_URL_LENGTH keeps a GET's input shallower today): tRPC's adapter answers it.
-          return null;
-        }
-      }
-      calls.push({
-        path: paths[index]!,
-        entry,
-        input,
-        cacheKey:
-          anonymous && type === 'query' ? stored.trpcKey(entry.storedAnswers, paths[index]!, callText || null) : null,
-      });
-    }
-    return inputError === undefined ? calls : calls.map((call) => ({ ...call, inputError, cacheKey: null }));
-  }
+  const procedures = procedureEntries(router);
+  const parseCalls = createCallParser({ procedures, maxBatchSize, deserialize, stored });
 
   async function answer(call: TCall, index: number, base: TContext): Promise<TAnswer> {
     if (call.cacheKey !== null) {
@@ -304,72 +191,4 @@ export function createTrpcHandler(options: TTrpcHandlerOptions): TTrpcHandler {
         ]);
     sendJson(res, status, payload, headers);
   };
-}
-
-/**
- * `JSON.stringify(transformTRPCResponse(config, { result: { data } }))`. When the transformer sends the
- * data as plain JSON (`{ json: data }`, transformer.ts) and its ETag already made its text (etag.ts,
- * jsonOfAnswer), the item is written around that text: one serialisation, as on the REST surface.
- */
-function resultItem(config: AnyRouter['_def']['_config'], data: unknown): string {
-  const response = transformTRPCResponse(config, { result: { data } }) as { result: { data: unknown } };
-  const wire = response.result.data as { json?: unknown } | null;
-  const made = madeAnswerJson(data);
-  if (
-    made !== undefined &&
-    typeof wire === 'object' &&
-    wire !== null &&
-    wire.json === data &&
-    Object.keys(wire).length === 1
-  ) {
-    return `{"result":{"data":{"json":${made}}}}`;
-  }
-  return JSON.stringify(response);
-}
-
-function asBytes(item: string | Buffer): Buffer {
-  return typeof item === 'string' ? Buffer.from(item) : item;
-}
-
-const [OPEN_BRACKET, COMMA, CLOSE_BRACKET] = ['[', ',', ']'].map((text) => Buffer.from(text)) as [
-  Buffer,
-  Buffer,
-  Buffer,
-];
-
-/**
- * An error as tRPC sends it (the shape our errorFormatter makes, through the output transformer), with
- * its status and the headers it calls for (Retry-After).
- */
-function errorItem(
-  router: AnyRouter,
-  error: TRPCError,
-  ctx: { requestId: string },
-  call: { path?: string; type: TEntry['type'] | 'unknown'; input?: unknown },
-): { item: string; status: number; headers: Record<string, string> } {
-  const config = router._def._config;
-  const shape = getErrorShape({ config, error, ctx, path: call.path, type: call.type, input: call.input }) as {
-    data: { httpStatus: number };
-  };
-  const retryAfter = toPublicError(error, ctx.requestId).retryAfterSeconds;
-  return {
-    item: JSON.stringify(transformTRPCResponse(config, { error: shape } as never)),
-    status: shape.data.httpStatus,
-    headers: retryAfter === undefined ? {} : { 'retry-after': String(Math.max(1, Math.ceil(retryAfter))) },
-  };
-}
-
-/** An error of the whole request (rate limit, oversized batch or body, a crash) in tRPC's error format. */
-export function sendTrpcError(res: ServerResponse, router: AnyRouter, error: unknown, requestId: string): void {
-  if (res.headersSent) {
-    res.destroy();
-    return;
-  }
-  const { item, status, headers } = errorItem(
-    router,
-    getTRPCErrorFromUnknown(error),
-    { requestId },
-    { type: 'unknown' },
-  );
-  sendJson(res, status, item, { ...JSON_HEADERS, ...headers, 'cache-control': 'no-store' });
 }

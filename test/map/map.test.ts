@@ -2,6 +2,7 @@ import { count, eq } from 'drizzle-orm';
 import { suite } from '../support/suite';
 import * as assert from 'uvu/assert';
 import { mapCollections, mapPoints } from '../../db/schema';
+import { COLLECTION_UPDATABLE_FIELDS, ZUpdateCollection } from '../../server/domains/map/schemas';
 import { createCollection, updateCollection } from '../../server/domains/map/service';
 import { startTestServer, trpcError, type TTestServer } from '../support/helpers';
 
@@ -150,7 +151,7 @@ Collections(
   async ({ app, alice }) => {
     const contract = await createVia(app, alice.token, {
       title: 'Contract',
-      description: 'as SPEC.md gives it',
+      description: 'as the contract gives it',
       points: POINTS,
     });
     assert.is(contract.public, 1);
@@ -368,7 +369,13 @@ Collections('PUT by the author: fields change, points replace the set', async ({
 
   const empty = await app.rest('PUT', `/api/map/collection/${created.uuid}`, { token: alice.token, body: {} });
   assert.is(empty.status, 400);
-  assert.match(empty.body.message, /at least one of title, description, public \(or isPublic\), sharedUsers, points/);
+  // The 400 names every field the update accepts (all but its uuid), on both surfaces: the list is read from the schema.
+  const viaTrpc = await trpcError(app.trpc(alice.token).map.update.mutate({ uuid: created.uuid }));
+  for (const message of [empty.body.message, viaTrpc.message]) {
+    assert.ok(message.includes(`give at least one of ${COLLECTION_UPDATABLE_FIELDS}`), message);
+    for (const field of Object.keys(ZUpdateCollection.in.shape).filter((key) => key !== 'uuid'))
+      assert.ok(message.includes(field), `${field} is named: ${message}`);
+  }
   const badPoint = await app.rest('PUT', `/api/map/collection/${created.uuid}`, {
     token: alice.token,
     body: { points: [{ title: 'x', latitude: 0, longitude: 999 }] },

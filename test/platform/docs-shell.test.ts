@@ -4,14 +4,29 @@
  * bash process (`set -euo pipefail`), with TIDEWATCH_URL set to that server and the CLI's DATABASE_URL to
  * its database, from the repository root. And no shell block is left unmarked: run, or ```sh illustrative.
  *
+ * The blocks run in a fresh clone of the working tree (freshClone), not in the repository: a new user's
+ * state. In the repository a block passed or failed with what other suites or builds had left there:
+ * docs/client.md's `openapi:types --out packages/client/src/generated/…` failed when that git-ignored
+ * folder did not exist yet, and passed once a later suite (ecosystem-clients) had made it, so a run
+ * failed and its reruns passed (issue 33). And what the blocks write stays out of the repository.
+ *
  * The database is always a SQLite file, as in the set-up the README describes (the driver is the pass's:
  * better-sqlite3 or libSQL): under TEST_DATABASE=sqld too, since `backup` copies local databases only.
  * The blocks' scratch files (mktemp) go to a directory of the run's own (TMPDIR), removed afterwards, and
  * PAYMENT_MANUAL_SECRET is the key the server signs webhooks with.
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readlinkSync,
+  rmSync,
+  symlinkSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { suite } from '../support/suite';
 import * as assert from 'uvu/assert';
 import { docFiles, failedBlock, fencedBlocks, scriptOf, shellBlockKind } from '../support/docs-blocks';
@@ -22,8 +37,45 @@ import { ROOT, runCommand } from '../support/process';
 // A file's blocks take 5 to 20 s here (each `npm run cli` starts node with tsx); the machine may be busy.
 const BASH_TIMEOUT_MS = 180_000;
 
+/**
+ * The working tree as a fresh clone and `npm install` leave it, in `dir`: every file git tracks or would
+ * track (untracked files that are not ignored), as it is now, and the installed node_modules linked.
+ * Nothing git ignores (generated types, dist/, databases) comes along.
+ */
+async function freshClone(dir: string): Promise<string> {
+  const listed = await runCommand('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard']);
+  assert.is(listed.status, 0, listed.stderr);
+  for (const file of listed.stdout.split('\0')) {
+    // Listed by the index but deleted in the working tree: a fresh clone of this tree has no such file.
+    if (file === '' || !existsSync(join(ROOT, file))) continue;
+    mkdirSync(dirname(join(dir, file)), { recursive: true });
+    const source = join(ROOT, file);
+    if (lstatSync(source).isSymbolicLink()) symlinkSync(readlinkSync(source), join(dir, file));
+    else copyFileSync(source, join(dir, file));
+  }
+  symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
+  return dir;
+}
+
 const files = docFiles(ROOT);
 const Docs = suite('docs: every shell block of README.md and docs/ runs, or is marked illustrative');
+
+Docs(
+  'the blocks run in a fresh clone: the tree as git has it, with node_modules, and nothing git ignores',
+  async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tidewatch-docs-clone-'));
+    try {
+      const clone = await freshClone(join(dir, 'clone'));
+      for (const file of ['package.json', 'README.md', 'scripts/openapi-types.ts', 'node_modules/tsx/package.json'])
+        assert.ok(existsSync(join(clone, file)), file);
+      // What suites and builds leave in the repository (the client's REST types, its dist/) is not there.
+      assert.not.ok(existsSync(join(clone, 'packages/client/src/generated')), 'packages/client/src/generated');
+      assert.not.ok(existsSync(join(clone, 'packages/client/dist')), 'packages/client/dist');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  },
+);
 
 Docs('no shell block is unmarked', () => {
   const unmarked = files
@@ -40,10 +92,12 @@ for (const file of files) {
     const dir = mkdtempSync(join(tmpdir(), 'tidewatch-docs-'));
     const scratch = join(dir, 'tmp');
     mkdirSync(scratch);
+    const clone = await freshClone(join(dir, 'clone'));
     const app = await startTestServer({ SEED_DEMO: true, DATABASE_URL: `file:${join(dir, 'tidewatch.db')}` });
     try {
       // A process group of its own, so that a timeout ends the commands the blocks started (npm, node) too.
       const result = await runCommand('bash', ['-c', scriptOf(runBlocks)], {
+        cwd: clone,
         env: {
           TIDEWATCH_URL: app.url,
           DATABASE_URL: app.config.DATABASE_URL,

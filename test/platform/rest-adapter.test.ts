@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { createContextInner } from '../../server/context';
 import { AppError, toPublicError } from '../../server/errors';
 import { authedProcedure, publicProcedure, router } from '../../server/trpc';
-import type { TAuth } from '../../server/domains/user/session';
+import type { TAuth } from '../../server/auth';
 import { procedureCall } from '../../server/rest/procedure-call';
 import { transformer } from '../../server/transformer';
 import { splitRequestTarget } from '../../server/rest/url';

@@ -6,15 +6,8 @@
 import { readdirSync } from 'node:fs';
 import nodeModule from 'node:module';
 
-type TLoadHook = (
-  url: string,
-  context: { format?: string | null },
-  nextLoad: (url: string, context: object) => unknown,
-) => unknown;
-const { registerHooks } = nodeModule as unknown as { registerHooks: (hooks: { load: TLoadHook }) => unknown };
-
 const loaded: string[] = [];
-registerHooks({
+nodeModule.registerHooks({
   load(url, context, nextLoad) {
     if (!url.endsWith('/server/module-resolution.ts')) loaded.push(`${url} ${context.format ?? ''}`);
     return nextLoad(url, context);

@@ -1,4 +1,4 @@
-import { importCatalog } from '../catalog/import';
+import { importCatalog } from '../catalog';
 import { ZCatalogImportInput, ZImportReport } from '../catalog/schemas';
 import { adminProcedure, router } from '../../trpc';
 

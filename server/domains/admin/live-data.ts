@@ -1,10 +1,8 @@
-import { replaceCalendar } from '../calendar/season-calendar';
+import { replaceCalendar } from '../calendar';
 import { ZCalendarReplaceInput, ZCalendarReplaceResult } from '../calendar/schemas';
-import { upsertCampaigns } from '../drop/ingestion';
+import { upsertCampaigns } from '../drop';
 import { ZDropUpsertInput, ZDropUpsertResult } from '../drop/schemas';
-import { upsertWarReference } from '../war/reference';
-import { thinWarSnapshots } from '../war/retention';
-import { recordSnapshots } from '../war/snapshots';
+import { recordSnapshots, thinWarSnapshots, upsertWarReference } from '../war';
 import {
   ZSnapshotInput,
   ZSnapshotRecorded,

@@ -1,15 +1,16 @@
 import { transaction } from '../../../db/transaction';
 import { ZNoInput } from '../../schemas';
 import {
+  confirmOrder,
+  expirePendingOrders,
+  getOrder,
   importSubscriptionCatalog,
   setGoal,
+  toMinor,
   upsertPayType,
   upsertPlan,
   upsertTier,
-} from '../subscription/catalog-writes';
-import { toMinor } from '../subscription/money';
-import { expirePendingOrders, getOrder } from '../subscription/order-reads';
-import { confirmOrder } from '../subscription/orders';
+} from '../subscription';
 import { adminProcedure, router } from '../../trpc';
 import {
   ZAdminOrder,

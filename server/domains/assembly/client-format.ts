@@ -3,7 +3,7 @@
 // `displaySlots`) to `shipId`, `weapons[{slot, itemId}]`, `armor`, `furnitures` and back, its
 // visibility words, and the extras it stores beside the loadout. Pure functions: schemas.ts's input
 // transforms and queries.ts's mappers call them.
-import type { TWeaponSlotKind } from '../catalog/kinds';
+import type { TWeaponSlotKind } from '../catalog';
 import type { TLoadout } from './fields';
 
 /** The client's `assembly.visibility`: `publicly` is isPublic true, `private` false. */

@@ -1,5 +1,5 @@
 // The field schemas an assembly's inputs share (the contract's form and the web client's form of
-// schemas.ts and client-schemas.ts), and the one canonical input shape the services take.
+// write-schemas.ts and client-schemas.ts), and the one canonical input shape the services take.
 import { z } from 'zod';
 import { zText } from '../../text';
 

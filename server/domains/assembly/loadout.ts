@@ -1,8 +1,7 @@
 // A loadout against the catalog: its hull and items, every rule it breaks, and its computed figures (GET /assembly/attr).
 import type { TDb } from '../../../db/client';
 import { AppError, type TIssue } from '../../errors';
-import { sizeRank, WEAPON_SLOT_KINDS } from '../catalog/kinds';
-import { loadHull, loadItems } from '../catalog/reads';
+import { loadHull, loadItems, sizeRank, WEAPON_SLOT_KINDS } from '../catalog';
 import type { THullRecord, TItemRecord } from '../catalog/schemas';
 import type { TLoadout } from './fields';
 import type { TAttributes, TProblem, TWeaponFigures } from './schemas';

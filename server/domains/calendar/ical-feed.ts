@@ -4,7 +4,7 @@ import type { TDepsOf } from '../../deps';
 import { AppError } from '../../errors';
 import { weakEtag } from '../../etag';
 import { memoizedFeed } from '../../infra/cache/calendar-memo';
-import type { TSeasonRow } from '../war/seasons';
+import { resolveSeason, type TSeasonRow } from '../war';
 import { calendarEventRows } from './season-calendar';
 
 /** How often a subscribed calendar is asked to refresh (REFRESH-INTERVAL and X-PUBLISHED-TTL). */
@@ -26,7 +26,11 @@ export async function calendarFeed(
   input: { season: string; eventId?: string },
 ): Promise<string> {
   const eventId = input.eventId || undefined;
-  return memoizedFeed(deps.db, { seasonRef: input.season, eventId }, (season) => buildFeed(deps, season, eventId));
+  return memoizedFeed(
+    deps.db,
+    { seasonRef: input.season, eventId },
+    { resolveSeason: (ref) => resolveSeason(deps.db, ref), build: (season) => buildFeed(deps, season, eventId) },
+  );
 }
 
 /**

@@ -6,7 +6,7 @@ import { transaction } from '../../../db/transaction';
 import type { TDepsOf, TProgressListener } from '../../deps';
 import { AppError, invalidFile, issuesFromZod, type TIssue } from '../../errors';
 import { bumpCalendarVersion } from '../../infra/cache/calendar-memo';
-import { resolveSeason, toSeason } from '../war/seasons';
+import { resolveSeason, toSeason } from '../war';
 import type { TSeasonStatus } from '../war/schemas';
 import {
   ZCalendarFileEntry,

@@ -18,6 +18,13 @@ export interface TCaptchaService {
   verify(answer: TCaptchaAnswer, now: Date): Promise<void>;
 }
 
+declare module '../../deps' {
+  interface TAppDeps {
+    /** Issues and verifies captchas (createCaptchaService, built at start-up). */
+    captcha: TCaptchaService;
+  }
+}
+
 /** svg-captcha's default export renders a given text (its typings declare only `create`). */
 const renderSvg = svgCaptcha as unknown as (text: string, options?: Parameters<typeof svgCaptcha.create>[0]) => string;
 

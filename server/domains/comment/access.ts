@@ -5,20 +5,7 @@ import { eq } from 'drizzle-orm';
 import type { TDb } from '../../../db/client';
 import { assemblies } from '../../../db/schema';
 import { AppError } from '../../errors';
-import { assertReadable, type TPasswordGuesses } from '../assembly/access';
-import { clientOf } from '../assembly/queries';
-
-/** The facts of an assembly its comments' rules read. */
-export interface TCommentTarget {
-  id: number;
-  uuid: string;
-  name: string;
-  isPublic: boolean;
-  creatorId: string;
-  passwordHash: string | null;
-  deletedAt: Date | null;
-  client: string;
-}
+import { assertReadable, clientOf, type TPasswordGuesses } from '../assembly';
 
 const targetColumns = {
   id: assemblies.id,
@@ -32,9 +19,12 @@ const targetColumns = {
 };
 
 /** The assembly with this uuid, trashed or not (a transaction passes its own `tx`). */
-export async function findTarget(db: TDb, uuid: string): Promise<TCommentTarget | undefined> {
+export async function findTarget(db: TDb, uuid: string) {
   return await db.select(targetColumns).from(assemblies).where(eq(assemblies.uuid, uuid)).get();
 }
+
+/** The facts of an assembly its comments' rules read (targetColumns). */
+export type TCommentTarget = NonNullable<Awaited<ReturnType<typeof findTarget>>>;
 
 /** The assembly with this row id (the comment's), trashed or not. */
 export async function findTargetById(db: TDb, id: number): Promise<TCommentTarget | undefined> {

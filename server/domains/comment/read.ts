@@ -3,7 +3,7 @@ import { and, asc, count, desc, eq, isNull, or } from 'drizzle-orm';
 import { assemblies, assemblyComments } from '../../../db/schema';
 import type { TDepsOf } from '../../deps';
 import { pageWindow } from '../../schemas';
-import type { TPasswordGuesses } from '../assembly/access';
+import type { TPasswordGuesses } from '../assembly';
 import { assertCommentsVisible, findTarget } from './access';
 import { commentRowid, selectComments, toComment, toMyComment } from './queries';
 import type { TCommentList, TCommentListInput, TMyCommentList, TMyCommentsInput } from './schemas';

@@ -1,6 +1,6 @@
 // Comments on assemblies (issue 19), at the web client's paths (comment_service.ts, user_service.ts).
 import { authedProcedure, publicProcedure, router } from '../../trpc';
-import { passwordGuesses } from '../assembly/access';
+import { passwordGuesses } from '../assembly';
 import { listComments, listMyComments } from './read';
 import {
   MAX_COMMENT_LENGTH,

@@ -3,7 +3,7 @@
 // src/views/user/account/comments.vue) with paging, limits and the answers' shapes.
 import { z } from 'zod';
 import { captchaAnswerOf, ZCaptchaCode, ZClientCaptcha } from '../captcha/schemas';
-import { ZAssemblyUuid } from '../assembly/fields';
+import { ZAssemblyUuid } from '../assembly/schemas';
 import { zPage, zPageInput, ZTimestamp } from '../../schemas';
 import { zText } from '../../text';
 

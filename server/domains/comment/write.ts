@@ -8,7 +8,7 @@ import { assemblyComments } from '../../../db/schema';
 import { transaction } from '../../../db/transaction';
 import type { TDepsOf } from '../../deps';
 import { AppError } from '../../errors';
-import type { TPasswordGuesses } from '../assembly/access';
+import type { TPasswordGuesses } from '../assembly';
 import type { TCaptchaAnswer } from '../captcha/schemas';
 import {
   assertCommentable,

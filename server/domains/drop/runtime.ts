@@ -16,6 +16,13 @@ export interface TLiveDataRuntime {
   invalidateDropCurrent(): Promise<void>;
 }
 
+declare module '../../deps' {
+  interface TAppDeps {
+    /** Drop-campaign cache and refresh throttle. */
+    liveData: TLiveDataRuntime;
+  }
+}
+
 /** `dropCurrent`: the cache module's scope (server/infra/cache); `refreshHolds`: shared by every instance with Redis, in memory otherwise. */
 export function createLiveDataRuntime(
   config: TConfig,

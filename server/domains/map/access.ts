@@ -23,6 +23,7 @@ export const POINT_NOT_FOUND = 'Map point not found';
 export const summaryColumns = {
   uuid: mapCollections.id,
   authorId: mapCollections.authorId,
+  /** null only if the author's row is gone (the foreign key makes that impossible in practice). */
   authorName: users.username,
   title: mapCollections.title,
   description: mapCollections.description,
@@ -32,20 +33,7 @@ export const summaryColumns = {
   updatedAt: mapCollections.updatedAt,
 };
 
-export interface TSummaryRow {
-  uuid: string;
-  authorId: string;
-  /** null only if the author's row is gone (the foreign key makes that impossible in practice). */
-  authorName: string | null;
-  title: string;
-  description: string | null;
-  isPublic: boolean;
-  pointCount: number;
-  createdAt: Date;
-  updatedAt: Date;
-}
-
-export async function findCollection(db: TDb, uuid: string): Promise<TSummaryRow | undefined> {
+export async function findCollection(db: TDb, uuid: string) {
   return db
     .select(summaryColumns)
     .from(mapCollections)
@@ -53,6 +41,9 @@ export async function findCollection(db: TDb, uuid: string): Promise<TSummaryRow
     .where(eq(mapCollections.id, uuid))
     .get();
 }
+
+/** A collection's row as summaryColumns reads it. */
+export type TSummaryRow = NonNullable<Awaited<ReturnType<typeof findCollection>>>;
 
 async function isSharedWith(db: TDb, collectionId: string, userId: string): Promise<boolean> {
   const share = await db
@@ -109,28 +100,8 @@ export const pointColumns = {
   updatedAt: mapPoints.updatedAt,
 };
 
-export type TPointRow = {
-  id: string;
-  ownerId: string;
-  collectionId: string | null;
-  position: number;
-  title: string;
-  description: string | null;
-  address: string | null;
-  latitude: number;
-  longitude: number;
-  tags: string[];
-  isPublic: boolean;
-  createdAt: Date;
-  updatedAt: Date;
-};
-
 /** The point with whether `viewerId` may read it; undefined when there is no such point. */
-export async function findPoint(
-  db: TDb,
-  uuid: string,
-  viewerId: string | null,
-): Promise<(TPointRow & { readable: boolean }) | undefined> {
+export async function findPoint(db: TDb, uuid: string, viewerId: string | null) {
   const row = await db
     .select({ ...pointColumns, readable: sql<number>`${pointReadableSql(viewerId)}` })
     .from(mapPoints)
@@ -138,6 +109,9 @@ export async function findPoint(
     .get();
   return row && { ...row, readable: Boolean(row.readable) };
 }
+
+/** A point's row as pointColumns reads it. */
+export type TPointRow = Omit<NonNullable<Awaited<ReturnType<typeof findPoint>>>, 'readable'>;
 
 /** The point if `userId` owns it; 404 when they cannot read it, 403 when they can but do not own it. */
 export async function ownedPoint(db: TDb, uuid: string, userId: string, action: string): Promise<TPointRow> {

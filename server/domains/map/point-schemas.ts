@@ -17,6 +17,8 @@ import {
   ZTag,
   agreeOnVisibility,
   canonicalVisibility,
+  changesSomething,
+  updatableFields,
 } from './schemas';
 
 export const MAX_NEARBY_LIMIT = 100;
@@ -111,32 +113,24 @@ export type TNewPoint = z.output<typeof ZNewPoint>;
 
 export const ZPointRef = z.strictObject({ uuid: ZPointUuid });
 
+/** What an update of a point may change: at least one of these (`sharedUsers` is accepted and ignored). */
+const pointChanges = {
+  title: ZTitle.optional(),
+  description: ZDescription,
+  latitude: ZLatitude.optional(),
+  longitude: ZLongitude.optional(),
+  address: ZAddress,
+  tags: ZTags.optional(),
+  public: pointVisibility.public,
+  isPublic: pointVisibility.isPublic,
+};
+/** `title, description, latitude, longitude, address, tags, public (or isPublic)`. */
+export const POINT_UPDATABLE_FIELDS = updatableFields(pointChanges);
+
 export const ZUpdatePoint = z
-  .strictObject({
-    uuid: ZPointUuid,
-    title: ZTitle.optional(),
-    description: ZDescription,
-    latitude: ZLatitude.optional(),
-    longitude: ZLongitude.optional(),
-    address: ZAddress,
-    tags: ZTags.optional(),
-    ...pointVisibility,
-  })
+  .strictObject({ uuid: ZPointUuid, ...pointChanges, sharedUsers: pointVisibility.sharedUsers })
   .superRefine(agreeOnVisibility)
-  .refine(
-    (value) =>
-      [
-        value.title,
-        value.description,
-        value.latitude,
-        value.longitude,
-        value.address,
-        value.tags,
-        value.public,
-        value.isPublic,
-      ].some((field) => field !== undefined),
-    { message: 'give at least one of title, description, latitude, longitude, address, tags, public (or isPublic)' },
-  )
+  .refine(...changesSomething(pointChanges))
   .transform((value) => canonicalVisibility(withoutSharedUsers(value)));
 /** Any of the point's fields; `null` clears description and address. */
 export type TPointPatch = Omit<z.output<typeof ZUpdatePoint>, 'uuid'>;

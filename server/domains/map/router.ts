@@ -1,5 +1,6 @@
 import { createCollection, deleteCollection, getCollection, listOwnCollections, updateCollection } from './service';
 import {
+  COLLECTION_UPDATABLE_FIELDS,
   ZCollection,
   ZCollectionDeleted,
   ZCollectionList,
@@ -75,7 +76,7 @@ export const mapRouter = router({
         protect: true,
         summary: 'Change a collection (author only)',
         description:
-          'Any of title, description, public (or isPublic), sharedUsers, points; points and sharedUsers replace the whole set (points left out are deleted). ' +
+          `Any of ${COLLECTION_UPDATABLE_FIELDS}; points and sharedUsers replace the whole set (points left out are deleted). ` +
           "A point `uuid` of yours moves that point here; another user's point uuid is a 409. Someone else's collection: 403 if you can read it (public, or shared with you), 404 if not.",
       },
     })

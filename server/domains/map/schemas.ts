@@ -84,6 +84,26 @@ export function agreeOnVisibility(value: { isPublic?: boolean; public?: boolean 
   }
 }
 
+/**
+ * An update's fields, as its 400 and its description list them: `public` and `isPublic` are one field
+ * under two names. Read from the schema's own fields, so the list cannot drift from what is accepted.
+ */
+export function updatableFields(changes: Record<string, z.ZodType>): string {
+  return Object.keys(changes)
+    .filter((key) => key !== 'isPublic')
+    .map((key) => (key === 'public' ? 'public (or isPublic)' : key))
+    .join(', ');
+}
+
+/** The check of an update: at least one of `changes`' fields is given. */
+export function changesSomething(changes: Record<string, z.ZodType>) {
+  const keys = Object.keys(changes);
+  return [
+    (value: Record<string, unknown>) => keys.some((key) => value[key] !== undefined),
+    { message: `give at least one of ${updatableFields(changes)}` },
+  ] as const;
+}
+
 /** The canonical visibility: `isPublic` if given, else the client's `public`, else left out. */
 export function canonicalVisibility<T extends { isPublic?: boolean; public?: boolean }>(value: T) {
   const { public: publicFlag, isPublic, ...rest } = value;
@@ -108,29 +128,24 @@ export const ZNewCollection = z
   .transform(canonicalVisibility);
 export type TNewCollection = z.output<typeof ZNewCollection>;
 
+/** What an update of a collection may change: at least one of these. */
+const collectionChanges = {
+  title: ZTitle.optional(),
+  description: ZDescription,
+  ...visibilityFields,
+  points: ZPoints.optional().meta({
+    description: `Replaces the whole set of points (at most ${MAX_POINTS_PER_COLLECTION}); a point given with its uuid is kept`,
+  }),
+};
+/** `title, description, public (or isPublic), sharedUsers, points`. */
+export const COLLECTION_UPDATABLE_FIELDS = updatableFields(collectionChanges);
+
 export const ZUpdateCollection = z
-  .strictObject({
-    uuid: ZCollectionId,
-    title: ZTitle.optional(),
-    description: ZDescription,
-    ...visibilityFields,
-    points: ZPoints.optional().meta({
-      description: `Replaces the whole set of points (at most ${MAX_POINTS_PER_COLLECTION}); a point given with its uuid is kept`,
-    }),
-  })
+  .strictObject({ uuid: ZCollectionId, ...collectionChanges })
   .superRefine(agreeOnVisibility)
-  .refine(
-    (value) =>
-      value.title !== undefined ||
-      value.description !== undefined ||
-      value.isPublic !== undefined ||
-      value.public !== undefined ||
-      value.sharedUsers !== undefined ||
-      value.points !== undefined,
-    { message: 'give at least one of title, description, public (or isPublic), sharedUsers, points' },
-  )
+  .refine(...changesSomething(collectionChanges))
   .transform(canonicalVisibility);
-/** Any of title, description, isPublic, sharedUsers, points; points and sharedUsers replace the whole set. */
+/** Any of COLLECTION_UPDATABLE_FIELDS; points and sharedUsers replace the whole set. */
 export type TCollectionPatch = Omit<z.output<typeof ZUpdateCollection>, 'uuid'>;
 
 export const ZPoint = z.object({

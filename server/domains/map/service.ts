@@ -154,7 +154,7 @@ export async function createCollection(
   return getCollection(deps, { uuid: id, viewerId: authorId });
 }
 
-/** The author's change of any of title, description, isPublic, sharedUsers, points (points and shares replace the whole set). */
+/** The author's change of any of COLLECTION_UPDATABLE_FIELDS (schemas.ts; points and shares replace the whole set). */
 export async function updateCollection(
   deps: TDepsOf<'db' | 'now'>,
   { uuid, userId, patch }: { uuid: string; userId: string; patch: TCollectionPatch },

@@ -23,24 +23,6 @@ export const orderColumns = {
   closedAt: subscriptionOrders.closedAt,
 };
 
-export type TOrderRow = {
-  id: string;
-  userId: string;
-  tierId: string;
-  tierName: string | null;
-  payType: string;
-  amountMinor: number;
-  currency: string;
-  months: number;
-  status: TOrderStatus;
-  idempotencyKey: string | null;
-  paymentUrl: string;
-  createdAt: Date;
-  payDeadline: Date;
-  paidAt: Date | null;
-  closedAt: Date | null;
-};
-
 /** A pending order past its deadline is expired even before the sweep writes it. */
 export function effectiveStatus(row: { status: TOrderStatus; payDeadline: Date }, now: Date): TOrderStatus {
   return row.status === 'pending' && row.payDeadline.getTime() <= now.getTime() ? 'expired' : row.status;
@@ -66,7 +48,7 @@ export function toOrder(row: TOrderRow, now: Date): TOrder {
 }
 
 /** One order row with its tier's name (a query helper: callers pass the db or the transaction's `tx`). */
-export async function selectOrder(db: TDb, where: ReturnType<typeof eq>): Promise<TOrderRow | undefined> {
+export async function selectOrder(db: TDb, where: ReturnType<typeof eq>) {
   return db
     .select(orderColumns)
     .from(subscriptionOrders)
@@ -74,3 +56,6 @@ export async function selectOrder(db: TDb, where: ReturnType<typeof eq>): Promis
     .where(where)
     .get();
 }
+
+/** An order's row as orderColumns reads it (tierName null when its tier is gone). */
+export type TOrderRow = NonNullable<Awaited<ReturnType<typeof selectOrder>>>;

@@ -4,6 +4,7 @@ import { and, eq, or } from 'drizzle-orm';
 import type { TDb } from '../../../db/client';
 import { transaction } from '../../../db/transaction';
 import { users } from '../../../db/schema';
+import type { TSessionUser } from '../../auth';
 import type { TDepsOf } from '../../deps';
 import { AppError } from '../../errors';
 import { limitGuess } from '../../http/rate-limit';
@@ -11,7 +12,7 @@ import { burnPasswordCheck, hashPassword, verifyPassword } from '../../infra/pas
 import { assertDisplayNameUnlike, assertUsernameUnlike, skeletonsOf } from './names';
 import { roleNames, type TProfileRow } from './profile';
 import type { TChangePasswordInput, TRole, TSignedIn, TSignInInput, TSignUpInput } from './schemas';
-import { createSession, invalidateUserSessions, type TSessionUser } from './session';
+import { createSession, invalidateUserSessions } from './session';
 
 const badCredentials = () => new AppError('UNAUTHORIZED', 'Wrong username or password', { key: 'signin.wrong' });
 

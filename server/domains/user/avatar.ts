@@ -14,7 +14,7 @@ import { MAX_AVATAR_BYTES, type TAvatarChange, type TAvatarImage } from './avata
 import { AVATAR_TYPES, MAX_AVATAR_SIDE, MAX_PIXELS_PER_BYTE, sniffImage, type TAvatarType } from './image';
 import { updateOwnProfile } from './profile';
 import type { TProfile } from './schemas';
-import type { TAssemblyCaches } from '../assembly/item';
+import type { TAssemblyCaches } from '../assembly';
 
 /** How many hex digits of the picture's SHA-256 its URL carries as `v`. */
 const VERSION_LENGTH = 16;

@@ -4,6 +4,7 @@
  * the password in account.ts.
  */
 import { eq } from 'drizzle-orm';
+import type { TDb } from '../../../db/client';
 import { users } from '../../../db/schema';
 import { transaction } from '../../../db/transaction';
 import type { TDepsOf } from '../../deps';
@@ -29,16 +30,12 @@ export const profileColumns = {
   language: users.language,
 };
 
-export interface TProfileRow {
-  id: string;
-  username: string;
-  role: TRole;
-  createdAt: Date;
-  alternativeName: string | null;
-  avatarUrl: string | null;
-  introduction: string | null;
-  language: string | null;
+function findProfile(db: TDb, id: string) {
+  return db.select(profileColumns).from(users).where(eq(users.id, id)).get();
 }
+
+/** An account's row as profileColumns reads it. */
+export type TProfileRow = NonNullable<Awaited<ReturnType<typeof findProfile>>>;
 
 /** A public profile in the web client's shape: what anyone may read of an account. */
 export function toPublicProfile(row: TProfileRow): TPublicProfile {
@@ -55,7 +52,7 @@ export function toPublicProfile(row: TProfileRow): TPublicProfile {
 }
 
 /** The caller's own profile: the public one and the e-mail. */
-export function toProfile(row: TProfileRow & { email: string }): TProfile {
+export function toProfile(row: TProfileRow): TProfile {
   return { ...toPublicProfile(row), email: row.email };
 }
 
@@ -65,7 +62,7 @@ const accountGone = () => new AppError('UNAUTHORIZED', 'Invalid or expired acces
 
 /** GET /user/info: anyone's public profile; 404 for an unknown id. */
 export async function getPublicProfile(deps: TDepsOf<'db'>, { id }: { id: string }): Promise<TPublicProfile> {
-  const row = await deps.db.select(profileColumns).from(users).where(eq(users.id, id)).get();
+  const row = await findProfile(deps.db, id);
   if (!row) throw userNotFound();
   return toPublicProfile(row);
 }
@@ -78,7 +75,7 @@ export async function assertUserExists(deps: TDepsOf<'db'>, { id }: { id: string
 
 /** GET /user/me: the caller's profile as stored now. */
 export async function getOwnProfile(deps: TDepsOf<'db'>, { userId }: { userId: string }): Promise<TProfile> {
-  const row = await deps.db.select(profileColumns).from(users).where(eq(users.id, userId)).get();
+  const row = await findProfile(deps.db, userId);
   if (!row) throw accountGone();
   return toProfile(row);
 }

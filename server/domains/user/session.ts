@@ -3,26 +3,12 @@ import { encodeBase32LowerCaseNoPadding, encodeHexLowerCase } from '@oslojs/enco
 import { randomBytes } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { sessions, users } from '../../../db/schema';
+import type { TAuth } from '../../auth';
 import type { TDepsOf } from '../../deps';
-import type { TRole } from './schemas';
 
 /** Lucia's session design: random token to the client, its SHA-256 in the database. */
 export const SESSION_LIFETIME_MS = 30 * 24 * 60 * 60 * 1000;
 const RENEW_WHEN_LEFT_MS = SESSION_LIFETIME_MS / 2;
-
-export interface TSessionUser {
-  id: string;
-  username: string;
-  email: string;
-  role: TRole;
-  createdAt: Date;
-}
-
-export interface TAuth {
-  sessionId: string;
-  expiresAt: Date;
-  user: TSessionUser;
-}
 
 export function generateSessionToken(): string {
   return encodeBase32LowerCaseNoPadding(randomBytes(20));

@@ -4,7 +4,7 @@
  * server/domains/assembly/user-lists.ts.
  */
 import type { TDepsOf } from '../../deps';
-import { listLikedAssemblies, listSpaceAssemblies, type TUserAssemblyPage } from '../assembly/user-lists';
+import { listLikedAssemblies, listSpaceAssemblies, type TUserAssemblyPage } from '../assembly';
 import { assertUserExists } from './profile';
 
 type TSpaceInput = { userId: string; page: number; pageSize: number; viewerId?: string };

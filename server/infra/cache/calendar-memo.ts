@@ -2,7 +2,6 @@ import { inArray, sql } from 'drizzle-orm';
 import type { TDb } from '../../../db/client';
 import { dataVersions } from '../../../db/schema';
 import { perDatabase, prepared } from '../../../db/prepared';
-import { resolveSeason, type TSeasonRow } from '../../domains/war/seasons';
 import { MemoryReadCache } from './read-cache';
 
 /**
@@ -25,9 +24,9 @@ interface TFeedEntry {
   text: string;
 }
 
-interface TSeasonEntry {
+interface TSeasonEntry<TSeason> {
   warVersion: number;
-  row: TSeasonRow;
+  row: TSeason;
   fingerprint: string;
 }
 
@@ -83,11 +82,16 @@ async function readDataVersions(db: TDb): Promise<TDataVersions> {
   return versions;
 }
 
-/** The season `ref` names, remembered while the war data version holds; 404 for an unknown one (not remembered). */
-async function seasonOf(db: TDb, memo: TFeedMemo, ref: string, warVersion: number): Promise<TSeasonEntry> {
-  const known = memo.seasons.get<TSeasonEntry>(ref);
+/** The season `ref` names, remembered while the war data version holds; an unknown one's 404 is not remembered. */
+async function seasonOf<TSeason>(
+  memo: TFeedMemo,
+  ref: string,
+  warVersion: number,
+  resolveSeason: (ref: string) => Promise<TSeason>,
+): Promise<TSeasonEntry<TSeason>> {
+  const known = memo.seasons.get<TSeasonEntry<TSeason>>(ref);
   if (known?.warVersion === warVersion) return known;
-  const row = await resolveSeason(db, ref);
+  const row = await resolveSeason(ref);
   const entry = { warVersion, row, fingerprint: JSON.stringify(row) };
   memo.seasons.set(ref, entry);
   return entry;
@@ -95,17 +99,18 @@ async function seasonOf(db: TDb, memo: TFeedMemo, ref: string, warVersion: numbe
 
 /**
  * The feed of the season `seasonRef` names, or of its event `eventId`: remembered, or built by
- * `build` from the season's row. Errors (404s) are not remembered.
+ * `feed.build` from the season's row, which `feed.resolveSeason` reads (the war domain's). Errors
+ * (404s) are not remembered.
  */
-export async function memoizedFeed(
+export async function memoizedFeed<TSeason extends { id: string }>(
   db: TDb,
   input: { seasonRef: string; eventId: string | undefined },
-  build: (season: TSeasonRow) => Promise<string>,
+  feed: { resolveSeason: (ref: string) => Promise<TSeason>; build: (season: TSeason) => Promise<string> },
 ): Promise<string> {
   // Read before building: a write landing in between leaves a newer feed under older versions, never the reverse.
   const versions = await readDataVersions(db);
   const memo = memoOf(db);
-  const season = await seasonOf(db, memo, input.seasonRef, versions.war);
+  const season = await seasonOf(memo, input.seasonRef, versions.war, feed.resolveSeason);
   const key = `${season.row.id}\n${input.eventId ?? ''}`;
   const entry = memo.feeds.get<TFeedEntry>(key);
   if (entry && entry.calendarVersion === versions.calendar && entry.season === season.fingerprint) return entry.text;
@@ -114,7 +119,7 @@ export async function memoizedFeed(
   let pending = memo.building.get(buildKey);
   if (!pending) {
     pending = (async () => {
-      const text = await build(season.row);
+      const text = await feed.build(season.row);
       memo.builds++;
       memo.feeds.set<TFeedEntry>(
         key,

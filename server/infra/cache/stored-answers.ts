@@ -1,9 +1,8 @@
 import type { IncomingMessage } from 'node:http';
-import type { THttpCaching } from '../../http/caching';
-import { scopePrefix } from './scopes';
+import { scopePrefix, type TCacheScopeName } from './scopes';
 import type { TReadCache } from './read-cache';
 
-/** The live counters a stored answer may carry (THttpCaching's `stored.counter`). */
+/** The live counters a stored answer may carry (TStoredAnswersDeclaration's `counter`). */
 export type TStoredCounterName = 'assemblyViews';
 
 /**
@@ -11,6 +10,31 @@ export type TStoredCounterName = 'assemblyViews';
  * when this process does not know the value (the call then runs and learns it).
  */
 export type TStoredCounters = Record<TStoredCounterName, (key: string) => number | undefined>;
+
+/**
+ * What a procedure declares in `meta.http.stored` (server/http/caching.ts): its anonymous answers are
+ * stored (REST bytes, tRPC items) in the cache scope `scope`, whose invalidation drops them with the
+ * data they were built from (./index.ts). Requests with one of `bypassParams` neither read nor fill
+ * it; an answer for which `replayable` is false describes the call itself (e.g. `cache: "miss"`) and
+ * is not stored.
+ */
+export interface TStoredAnswersDeclaration<TOutput> {
+  scope: TCacheScopeName;
+  bypassParams?: string[];
+  replayable?: (output: TOutput) => boolean;
+  /**
+   * The input parameter naming the one entity the answer describes (an assembly's `uuid`): its
+   * stored answers are kept under that entity's key in the scope and dropped with it
+   * (CacheScope.invalidate), not only with the whole scope.
+   */
+  key?: string;
+  /**
+   * A top-level number of the answer that changes on every read (a view counter): the answer is
+   * stored without its value, and each replay asks the counter `name` (TStoredCounters) for the new
+   * one, counting the read; when the counter has none, the call runs.
+   */
+  counter?: { field: string; name: TStoredCounterName };
+}
 
 /** Where a route's anonymous answers are stored: its scope's key prefix, the parameters that bypass it, its entity key and counter. */
 export interface TStoredAnswersRule {
@@ -22,7 +46,7 @@ export interface TStoredAnswersRule {
 
 /** The stored-answers rule a procedure declares in `meta.http.stored`, resolved once at start-up. */
 export function storedAnswersRuleOf(meta: unknown): TStoredAnswersRule | undefined {
-  const declared = (meta as { http?: THttpCaching } | undefined)?.http?.stored;
+  const declared = (meta as { http?: { stored?: TStoredAnswersDeclaration<unknown> } } | undefined)?.http?.stored;
   return (
     declared && {
       prefix: scopePrefix(declared.scope),

@@ -1,8 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import type { TDb } from '../../../db/client';
-import { dataVersions } from '../../../db/schema';
+import { dataVersions, seasons } from '../../../db/schema';
 import { perDatabase, prepared } from '../../../db/prepared';
-import { listSeasonRows } from '../../domains/war/seasons';
 
 /**
  * Answers computed from the war tables (seasons, zones, companies, snapshots), remembered per
@@ -38,7 +37,8 @@ export async function warDataVersion(db: TDb): Promise<number> {
 async function seasonWindow(db: TDb, nowMs: number): Promise<{ validFromMs: number; validUntilMs: number }> {
   let validFromMs = Number.NEGATIVE_INFINITY;
   let validUntilMs = Number.POSITIVE_INFINITY;
-  for (const season of await listSeasonRows(db)) {
+  const boundaries = await db.select({ startsAt: seasons.startsAt, endsAt: seasons.endsAt }).from(seasons).all();
+  for (const season of boundaries) {
     for (const boundary of [season.startsAt.getTime(), season.endsAt.getTime()]) {
       if (boundary <= nowMs) validFromMs = Math.max(validFromMs, boundary);
       else validUntilMs = Math.min(validUntilMs, boundary);

@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
-import type { TRateLimitStore } from '../../http/rate-limit';
+import type { TRateLimitStore } from '../rate-limit-store';
 
 /**
  * Counters in Redis, shared by every instance. While Redis is unreachable each instance counts in

@@ -6,6 +6,7 @@ import { addPointsToCollection, removePointsFromCollection } from '../membership
 import { nearbyPoints } from '../nearby';
 import {
   MAX_NEARBY_CANDIDATES,
+  POINT_UPDATABLE_FIELDS,
   ZCollectionPointsInput,
   ZMapPoint,
   ZMembershipChange,
@@ -74,7 +75,7 @@ const update = authedProcedure
       tags: ['map'],
       protect: true,
       summary: 'Change a point',
-      description: `Any of title, description, latitude, longitude, address, tags, public (or isPublic); null clears description and address. ${OWNER_RULE}`,
+      description: `Any of ${POINT_UPDATABLE_FIELDS}; null clears description and address. ${OWNER_RULE}`,
     },
   })
   .input(ZUpdatePoint)

@@ -2,7 +2,7 @@
 // space (user/space/assemblys, user/space/likes), in the list item form of GET /assembly/list. The
 // queries are server/domains/assembly/user-lists.ts.
 import { MAX_LIST_WINDOW } from '../../assembly/schemas';
-import { listLikedAssemblies, listOwnAssemblies } from '../../assembly/user-lists';
+import { listLikedAssemblies, listOwnAssemblies } from '../../assembly';
 import { authedProcedure, publicProcedure, router } from '../../../trpc';
 import { spaceAssemblies, spaceLikes } from '../space';
 import { ZOwnListInput, ZSpaceListInput, ZUserAssemblyPage } from '../schemas';

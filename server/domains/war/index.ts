@@ -1,0 +1,6 @@
+// What other domains may import from this one, besides its schemas.ts; the rest of the folder is its own
+// (biome.json's noRestrictedImports keeps it so).
+export { upsertWarReference } from './reference';
+export { thinWarSnapshots } from './retention';
+export { resolveSeason, type TSeasonRow, toSeason } from './seasons';
+export { recordSnapshots } from './snapshots';
