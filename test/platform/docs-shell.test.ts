@@ -15,47 +15,19 @@
  * The blocks' scratch files (mktemp) go to a directory of the run's own (TMPDIR), removed afterwards, and
  * PAYMENT_MANUAL_SECRET is the key the server signs webhooks with.
  */
-import {
-  copyFileSync,
-  existsSync,
-  lstatSync,
-  mkdirSync,
-  mkdtempSync,
-  readlinkSync,
-  rmSync,
-  symlinkSync,
-} from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { suite } from '../support/suite';
 import * as assert from 'uvu/assert';
 import { docFiles, failedBlock, fencedBlocks, scriptOf, shellBlockKind } from '../support/docs-blocks';
 import { manualSecret } from '../../server/domains/subscription/payment/manual';
 import { startTestServer } from '../support/helpers';
+import { freshClone } from '../support/fresh-clone';
 import { ROOT, runCommand } from '../support/process';
 
 // A file's blocks take 5 to 20 s here (each `npm run cli` starts node with tsx); the machine may be busy.
 const BASH_TIMEOUT_MS = 180_000;
-
-/**
- * The working tree as a fresh clone and `npm install` leave it, in `dir`: every file git tracks or would
- * track (untracked files that are not ignored), as it is now, and the installed node_modules linked.
- * Nothing git ignores (generated types, dist/, databases) comes along.
- */
-async function freshClone(dir: string): Promise<string> {
-  const listed = await runCommand('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard']);
-  assert.is(listed.status, 0, listed.stderr);
-  for (const file of listed.stdout.split('\0')) {
-    // Listed by the index but deleted in the working tree: a fresh clone of this tree has no such file.
-    if (file === '' || !existsSync(join(ROOT, file))) continue;
-    mkdirSync(dirname(join(dir, file)), { recursive: true });
-    const source = join(ROOT, file);
-    if (lstatSync(source).isSymbolicLink()) symlinkSync(readlinkSync(source), join(dir, file));
-    else copyFileSync(source, join(dir, file));
-  }
-  symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
-  return dir;
-}
 
 const files = docFiles(ROOT);
 const Docs = suite('docs: every shell block of README.md and docs/ runs, or is marked illustrative');

@@ -15,15 +15,21 @@ export interface TBuiltBinary {
   sha256: string;
 }
 
-/** Builds the executable, or says why it cannot be built here (outside CI, which must build it). */
-export async function buildTestBinary(outdir: string): Promise<TBuiltBinary | string> {
+/** Why the executable cannot be built on this machine (outside CI, which must build it), or undefined. */
+export function binaryBuildProblem(): string | undefined {
   const missing =
     process.platform !== 'linux'
       ? `it is built on Linux only, this is ${process.platform}`
       : spawnSync('strip', ['--version']).error
         ? 'no strip on this machine (binutils)'
         : undefined;
-  if (missing && !process.env.CI) return missing;
+  return process.env.CI ? undefined : missing;
+}
+
+/** Builds the executable, or says why it cannot be built here (outside CI, which must build it). */
+export async function buildTestBinary(outdir: string): Promise<TBuiltBinary | string> {
+  const missing = binaryBuildProblem();
+  if (missing) return missing;
   try {
     return await buildBinary(outdir);
   } catch (error) {

@@ -1,8 +1,9 @@
 /**
  * The fenced code blocks of README.md and docs/*.md, as the docs test reads them (the convention is stated
  * near the top of README.md): a block fenced ```sh or ```bash is run, in order, against a fresh server;
- * ```sh illustrative (or bash, shell, console followed by `illustrative`) is only read. Any other shell
- * block is unmarked, which the test refuses.
+ * ```sh illustrative (or bash, shell, console followed by `illustrative`) is only read; ```sh self-host,
+ * the README's self-hoster block, is run by test/platform/binary.test.ts with the single executable. Any
+ * other shell block is unmarked, which the test refuses.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -17,7 +18,7 @@ export interface TDocBlock {
   body: string;
 }
 
-export type TShellBlockKind = 'run' | 'illustrative' | 'unmarked';
+export type TShellBlockKind = 'run' | 'illustrative' | 'self-host' | 'unmarked';
 
 const SHELL_LANGUAGES = new Set(['sh', 'bash', 'shell', 'console']);
 const RUN_LANGUAGES = new Set(['sh', 'bash']);
@@ -58,7 +59,8 @@ export function shellBlockKind(block: TDocBlock): TShellBlockKind | undefined {
   const [language = '', ...rest] = block.info.split(/\s+/);
   if (!SHELL_LANGUAGES.has(language)) return undefined;
   if (rest.length === 0 && RUN_LANGUAGES.has(language)) return 'run';
-  return rest.join(' ') === 'illustrative' ? 'illustrative' : 'unmarked';
+  const mark = rest.join(' ');
+  return mark === 'illustrative' || mark === 'self-host' ? mark : 'unmarked';
 }
 
 const MARKER = '@@docs-block';
