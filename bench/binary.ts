@@ -39,7 +39,7 @@ const duration = Number(values.duration);
 
 type TTarget = 'binary cold' | 'binary warm' | 'node dist/main.js' | 'npm start';
 const TARGETS: TTarget[] = ['binary cold', 'binary warm', 'node dist/main.js', 'npm start'];
-const READS = ['/api/assembly/list', '/api/calendar/events.ics?season=y3s4'];
+const READS = ['/api/assembly/list', '/api/calendar/events.ics?season=shatteredSeas'];
 
 const node26 = execFileSync('bash', [join(ROOT, 'scripts/fetch-node.sh'), '26'], { encoding: 'utf8' }).trim();
 const dir = mkdtempSync(join(tmpdir(), 'tidewatch-bench-binary-'));

@@ -25,9 +25,19 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { eq, sql } from 'drizzle-orm';
 import { openDatabase, type TDb } from '../db/client';
-import { assemblies, assemblyViews, dropCampaigns, dropChannels, dropRewards, users } from '../db/schema';
+import {
+  assemblies,
+  assemblyViews,
+  dropCampaigns,
+  dropChannels,
+  dropRewards,
+  seasons,
+  users,
+  warSnapshots,
+} from '../db/schema';
 import { seedDemoData } from '../server/seed/index';
-import { DEMO_COMPANIES, DEMO_ZONES, DEMO_SNAPSHOTS_PER_SEASON, demoSeasons } from '../server/seed/live-data';
+import { demoWar } from '../server/seed/live-data';
+import { readCommunityData } from '../server/infra/packaged-files';
 import { random } from '../server/seed/random';
 import { transaction } from '../db/transaction';
 import { hashPassword } from '../server/infra/password';
@@ -375,15 +385,23 @@ export async function generate(file: string, options: TGenerateOptions): Promise
       });
     });
 
-    const { spans } = demoSeasons(now);
-    // The demo seed wrote the last week of each season; fill each from its first day up to that week.
-    const currentLast = Math.floor(now.getTime() / SNAPSHOT_EVERY) * SNAPSHOT_EVERY;
-    const previousLast = spans.previous.endsAtMs - SNAPSHOT_EVERY;
-    const week = (DEMO_SNAPSHOTS_PER_SEASON - 1) * SNAPSHOT_EVERY;
-    const ranges = [
-      { seasonId: spans.previous.id, from: spans.previous.startsAtMs, to: previousLast - week },
-      { seasonId: spans.current.id, from: spans.current.startsAtMs, to: currentLast - week },
-    ];
+    // The demo seed wrote the last week of two seasons; fill each from its first day up to that week.
+    const seeded = await db
+      .select({
+        seasonId: warSnapshots.seasonId,
+        startsAt: seasons.startsAt,
+        first: sql<number>`min(${warSnapshots.capturedAt})`,
+      })
+      .from(warSnapshots)
+      .innerJoin(seasons, eq(seasons.id, warSnapshots.seasonId))
+      .groupBy(warSnapshots.seasonId)
+      .all();
+    const ranges = seeded.map((row) => ({
+      seasonId: row.seasonId,
+      from: row.startsAt.getTime(),
+      to: Number(row.first),
+    }));
+    const war = demoWar(readCommunityData());
     const snapshotCount = ranges.reduce(
       (sum, range) => sum + Math.max(0, Math.ceil((range.to - range.from) / SNAPSHOT_EVERY)),
       0,
@@ -393,18 +411,21 @@ export async function generate(file: string, options: TGenerateOptions): Promise
       let written = 0;
       for (const range of ranges) {
         const snapshots: TPreparedSnapshot[] = [];
-        const scores = DEMO_COMPANIES.map(() => 10_000 + Math.round(next() * 5_000));
+        const scores = war.companies.map(() => 10_000 + Math.round(next() * 5_000));
         for (let at = range.from; at < range.to; at += SNAPSHOT_EVERY) {
           for (let c = 0; c < scores.length; c++) scores[c] = scores[c]! + Math.round(20 + next() * 40);
           snapshots.push({
             seasonId: range.seasonId,
             capturedAtMs: at,
-            companies: DEMO_COMPANIES.map((company, c) => ({ companyId: company.id, score: scores[c]! })),
-            zones: DEMO_ZONES.map((zone, z) => ({
-              zoneId: zone.id,
-              controllerId: DEMO_COMPANIES[(z + Math.floor(at / DAY)) % DEMO_COMPANIES.length]!.id,
-              scores: Object.fromEntries(DEMO_COMPANIES.map((company) => [company.id, 200 + Math.round(next() * 600)])),
-            })),
+            companies: war.companies.map((company, c) => ({ companyId: company.id, score: scores[c]! })),
+            zones: war.zones.map((zone, z) => {
+              const contenders = war.contenders.get(zone.id) ?? [];
+              return {
+                zoneId: zone.id,
+                controllerId: contenders[(z + Math.floor(at / DAY)) % contenders.length] ?? null,
+                scores: Object.fromEntries(contenders.map((id) => [id, 200 + Math.round(next() * 600)])),
+              };
+            }),
             hotspots: [],
           });
         }

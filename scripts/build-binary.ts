@@ -4,7 +4,8 @@
  * `dist/tidewatch-<os>-<arch>.sha256` (`sha256sum -c` reads it).
  *
  * Inside it, as SEA assets: the native addons (better-sqlite3, the Argon2 binding, libSQL), the migrations,
- * the files the server reads from its dependencies (server/infra/packaged-files.ts) and a manifest with
+ * the files the server reads from its dependencies and the community data set (both listed in
+ * server/infra/packaged-files.ts) and a manifest with
  * every file's SHA-256, the version and the git commit (server/binary/manifest.ts). The code runs from
  * V8's code cache. The Node.js inside is the line-26 build scripts/fetch-node.sh pins (`--build-sea` and
  * ES module entries are new in 25.5), stripped of its symbols first: stripping the finished executable
@@ -29,7 +30,7 @@ import { parseArgs } from 'node:util';
 import { build, type Plugin } from 'esbuild';
 import { NODE_MEMORY_FLAGS } from '../server/node-flags';
 import { BETTER_SQLITE3_ADDON, MANIFEST_ASSET, type TBinaryManifest } from '../server/binary/manifest';
-import { PACKAGED_FILES } from '../server/infra/packaged-files';
+import { COMMUNITY_DATA_DIR, COMMUNITY_DATA_FILES, PACKAGED_FILES } from '../server/infra/packaged-files';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const requireFromRoot = createRequire(join(ROOT, 'package.json'));
@@ -126,6 +127,8 @@ function assetFiles(addons: ReturnType<typeof nativeAddons>): Record<string, str
     assets[`migrations/${name}`] = join(migrations, name);
   for (const [name, files] of Object.entries(PACKAGED_FILES))
     for (const file of files) assets[`${name}/${file}`] = join(packageDir(name), file);
+  for (const file of COMMUNITY_DATA_FILES)
+    assets[`${COMMUNITY_DATA_DIR}/${file}`] = join(ROOT, 'server/seed', COMMUNITY_DATA_DIR, file);
   for (const patch of FILES_BESIDE_CODE)
     if (!(patch.asset in assets))
       throw new Error(`${patch.asset} is not in PACKAGED_FILES (server/infra/packaged-files.ts)`);

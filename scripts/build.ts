@@ -1,7 +1,8 @@
 /**
  * Production build: one esbuild bundle per entry (dist/main.js, dist/cli.js) with everything pure-JS
  * inlined, plus what cannot be bundled copied beside it: the native modules (better-sqlite3,
- * @node-rs/argon2 with its platform binary), the Swagger UI assets and the migrations. The result runs
+ * @node-rs/argon2 with its platform binary), the Swagger UI assets, the migrations and the community
+ * data set (community-data/, with its LICENSE). The result runs
  * with `node dist/main.js` and needs no node_modules of the project; it must be built on the platform
  * and Node major it runs on (the native binaries are).
  *
@@ -13,6 +14,7 @@
  *   npm run build [-- --outdir <dir>]
  */
 import { NODE_MEMORY_FLAGS } from '../server/node-flags';
+import { COMMUNITY_DATA_DIR } from '../server/infra/packaged-files';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -139,6 +141,8 @@ export async function buildDist(
 
   // db/client.ts resolves migrations beside the running file: in the bundle that is dist/.
   cpSync(join(ROOT, 'db/migrations'), join(outdir, 'migrations'), { recursive: true });
+  // The community data set, read when the demo is seeded or the set imported (server/infra/packaged-files.ts).
+  cpSync(join(ROOT, 'server/seed', COMMUNITY_DATA_DIR), join(outdir, COMMUNITY_DATA_DIR), { recursive: true });
   for (const [name, files] of Object.entries(RUNTIME_PACKAGES)) copyPackage(name, files, outdir);
   for (const name of RUNTIME_TREES) copyPackageTree(name, outdir);
   for (const name of argon2PlatformPackages()) {

@@ -35,6 +35,9 @@ import type { TSharedState } from './infra/redis';
 import { redisRateLimitStore } from './infra/redis/rate-limit-store';
 import { SharedReadCache } from './infra/cache/shared-read-cache';
 import { RedisExpiringKeys } from './infra/redis/expiring-keys';
+import { EventBus } from './infra/events/bus';
+import { LiveConnections } from './infra/events/connections';
+import { createEventStream } from './live/sse';
 
 // Imported, not read from disk, so the production bundle carries it.
 export const VERSION: string = packageJson.version;
@@ -100,6 +103,21 @@ export function createDeps(
     views: new ViewCounter(),
     shared,
     validateSession: validateSessionToken,
+    events: new EventBus({
+      resumeEvents: config.LIVE_RESUME_EVENTS,
+      logger,
+      now,
+      // Ids made here while Redis is down must not pass for the ids Redis gives every instance.
+      localIdSuffix: shared ? `-${shared.redis.instanceId.slice(0, 8)}` : undefined,
+      once: redis
+        ? new RedisExpiringKeys(redis, 'tw:live-once:', { fallback: new MemoryExpiringKeys(), logger })
+        : new MemoryExpiringKeys(),
+    }),
+    liveConnections: new LiveConnections({
+      maxPerClient: config.LIVE_MAX_CONNECTIONS_PER_CLIENT,
+      maxTotal: config.LIVE_MAX_CONNECTIONS,
+      heartbeatMs: config.LIVE_HEARTBEAT_MS,
+    }),
   };
 }
 
@@ -154,6 +172,7 @@ export function createApp(options: { db: TDb; deps: TAppDeps }): TApp {
   const security = createSecurity(deps.config);
   const routeOf = createRouteLabeler(appRouter, routes);
   const metrics = createMetrics({ db, now: deps.now, version: VERSION, token: deps.config.METRICS_TOKEN });
+  const eventStream = createEventStream(deps);
 
   async function route(req: IncomingMessage, res: ServerResponse, identity: TRequestIdentity): Promise<void> {
     if (security.applyCors(req, res, responseHeadOf(res))) return;
@@ -186,6 +205,10 @@ export function createApp(options: { db: TDb; deps: TAppDeps }): TApp {
     }
     if (pathname === '/api/docs' || pathname.startsWith('/api/docs/')) {
       if (serveDocs(res, pathname.slice('/api/docs'.length))) return;
+    }
+    if (pathname === '/api/events') {
+      eventStream(req, res, search, identity);
+      return;
     }
     if (pathname.startsWith('/api/')) {
       await rest(req, res, pathname.slice('/api'.length), search, identity);

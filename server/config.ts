@@ -105,6 +105,37 @@ export const ZConfig = z.object({
   RATE_LIMIT_ASSEMBLY_PASSWORD: zPositive(50).describe(
     "wrong guesses at one private assembly's password per 15 minutes from all clients",
   ),
+  RATE_LIMIT_TEAMUP_ANONYMOUS: zPositive(2).describe(
+    'team-ups published per hour per client address without signing in',
+  ),
+  RATE_LIMIT_TEAMUP_ACCOUNT: zPositive(10).describe('team-ups published per hour per account'),
+  /** Path of the web client's WebSocket (team-ups), on the same port as the API. */
+  LIVE_WS_PATH: z
+    .string()
+    .regex(/^\/[A-Za-z0-9._~/-]*$/, 'must be a path such as /ws')
+    .refine((path) => !/^\/(api|trpc)(\/|$)/.test(path), 'must not be under /api or /trpc')
+    .default('/ws'),
+  /** Open live streams (WebSocket, GET /api/events, tRPC subscriptions) per client address on this instance. */
+  LIVE_MAX_CONNECTIONS_PER_CLIENT: zPositive(16),
+  /** Open live streams on this instance, all clients together. */
+  LIVE_MAX_CONNECTIONS: zPositive(20_000),
+  /** Interval of heartbeats (WebSocket ping, SSE comment, tRPC ping); a peer silent for two of them is closed. */
+  LIVE_HEARTBEAT_MS: z.coerce.number().int().min(100).max(600_000).default(25_000),
+  /** How long after connecting a WebSocket may send `authenticate`; later, the connection is closed. */
+  LIVE_WS_AUTH_DEADLINE_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
+  /** Largest WebSocket message a client may send (bytes); a larger one closes the connection (1009). */
+  LIVE_WS_MAX_MESSAGE_BYTES: z.coerce.number().int().min(256).max(1_048_576).default(4096),
+  /** Messages one WebSocket connection may send per minute; more closes it (1008). */
+  LIVE_WS_MESSAGES_PER_MINUTE: zPositive(60),
+  /** Bytes a live stream may have waiting to be sent to a slow reader before it is closed. */
+  LIVE_MAX_BUFFERED_BYTES: z.coerce
+    .number()
+    .int()
+    .min(4096)
+    .max(64 * 1024 * 1024)
+    .default(256 * 1024),
+  /** Events kept for resuming (Last-Event-ID, tracked ids); an older id is told it missed some (a gap). */
+  LIVE_RESUME_EVENTS: z.coerce.number().int().min(1).max(100_000).default(1000),
 });
 
 export type TConfig = Omit<z.infer<typeof ZConfig>, 'SEED_DEMO'> & { SEED_DEMO: boolean };

@@ -5,6 +5,8 @@ import type { TConfig } from './config';
 import type { TRateLimits } from './http/rate-limit';
 import type { TLogger } from './logger';
 import type { TCaches } from './infra/cache';
+import type { EventBus } from './infra/events/bus';
+import type { LiveConnections } from './infra/events/connections';
 import type { ViewCounter } from './infra/view-counter';
 import type { TSharedState } from './infra/redis';
 
@@ -26,6 +28,10 @@ export interface TAppDeps {
   views: ViewCounter;
   /** Redis shared by several instances (REDIS_URL), or undefined for a single process. */
   shared?: TSharedState;
+  /** The one event bus of the live streams (server/infra/events/bus.ts), through Redis to every instance. */
+  events: EventBus;
+  /** The live streams open on this instance: their limits, heartbeats and end at shutdown (server/infra/events/connections.ts). */
+  liveConnections: LiveConnections;
   /** The session an access token names, or null for an unknown or expired one (the user domain's validateSessionToken). */
   validateSession(deps: TDepsOf<'db' | 'now'>, input: { token: string }): Promise<TAuth | null>;
 }

@@ -5,6 +5,11 @@ import { expirePendingOrders } from './domains/subscription/order-reads';
 import { purgeTrash } from './domains/assembly/lifecycle';
 import { VIEW_FLUSH_INTERVAL_MS } from './infra/view-counter';
 import { thinWarSnapshots } from './domains/war/retention';
+import { announceExpiredTeamUps, purgeExpiredTeamUps } from './domains/teamup';
+import { announceDropChanges, announceWarSnapshot } from './domains/live';
+
+/** How often each instance looks for what the live streams announce by themselves (expiries, snapshots, drops). */
+export const LIVE_WATCH_INTERVAL_MS = 1000;
 
 /** A periodic background task (trash purge, snapshot thinning, order expiry, view counts). */
 export interface TJob {
@@ -32,6 +37,27 @@ export const JOBS: TJob[] = [
     name: 'war-snapshot-thinning',
     intervalMs: 60 * 60 * 1000,
     run: (db, deps) => thinWarSnapshots({ db, now: deps.now }, { olderThanDays: deps.config.WAR_THIN_AFTER_DAYS }),
+  },
+  // Every instance looks (the events then reach its subscribers within a second even while Redis is down);
+  // publishOnce lets one event per happening out.
+  {
+    name: 'teamup-expiry-events',
+    intervalMs: LIVE_WATCH_INTERVAL_MS,
+    perInstance: true,
+    run: (db, deps) => announceExpiredTeamUps({ ...deps, db }),
+  },
+  { name: 'teamup-purge', intervalMs: 60 * 60 * 1000, run: (db, deps) => purgeExpiredTeamUps({ ...deps, db }) },
+  {
+    name: 'live-war-snapshots',
+    intervalMs: LIVE_WATCH_INTERVAL_MS,
+    perInstance: true,
+    run: (db, deps) => announceWarSnapshot({ ...deps, db }),
+  },
+  {
+    name: 'live-drop-changes',
+    intervalMs: LIVE_WATCH_INTERVAL_MS,
+    perInstance: true,
+    run: (db, deps) => announceDropChanges({ ...deps, db }),
   },
   {
     name: 'assembly-view-flush',

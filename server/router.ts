@@ -6,8 +6,10 @@ import { captchaRouter } from './domains/captcha/router';
 import { catalogRouter } from './domains/catalog/router';
 import { commentRouter } from './domains/comment/router';
 import { healthRouter } from './domains/health/router';
+import { liveRouter } from './domains/live/router';
 import { mapRouter } from './domains/map/router';
 import { subscriptionRouter } from './domains/subscription/router';
+import { teamUpRouter } from './domains/teamup/router';
 import { userRouter } from './domains/user/router';
 import { warRouter } from './domains/war/router';
 import { router } from './trpc';
@@ -25,6 +27,8 @@ export const appRouter = router({
   assembly: assemblyRouter,
   catalog: catalogRouter,
   comment: commentRouter,
+  teamup: teamUpRouter,
+  live: liveRouter,
 });
 
 /** Import this type in a TypeScript client: `import type { AppRouter } from 'tidewatch'`. */

@@ -16,6 +16,9 @@ import { connectSharedState, type TSharedState } from './infra/redis';
 import { withRedisLock } from './infra/redis/connection';
 import { fillNameSkeletons } from './domains/user/names';
 import { browsableBaseUrls } from './listen-addresses';
+import { appRouter } from './router';
+import { connectRedisEvents } from './infra/events/redis-transport';
+import { createWebSocketDoor } from './live/websocket';
 
 export const REQUEST_TIMEOUT_MS = 30_000;
 export const HEADERS_TIMEOUT_MS = 20_000;
@@ -128,6 +131,8 @@ export async function startServer(
     shared = config.REDIS_URL ? await connectSharedState(config.REDIS_URL, logger) : undefined;
     const deps = createDeps(config, logger, options.now, shared);
     if (database.replica) connectReplica(database.replica, config, logger, shared);
+    // Live events reach every instance through the Redis connections the invalidations use.
+    if (shared) await connectRedisEvents(deps.events, shared.redis, shared.bus, logger);
     if (config.NODE_ENV === 'production' && config.SEED_DEMO) {
       logger.warn(
         'SEED_DEMO=true in production: an empty database gets demo accounts whose password is published in the README',
@@ -156,6 +161,8 @@ export async function startServer(
     );
     server.keepAliveTimeout = 5_000;
     server.on('clientError', answerClientError);
+    // The web client's WebSocket (LIVE_WS_PATH) on the same port; any other upgrade is refused there.
+    server.on('upgrade', createWebSocketDoor({ db: database.db, deps, router: appRouter }).handleUpgrade);
     try {
       await new Promise<void>((resolve, reject) => {
         server.once('error', reject);
@@ -205,6 +212,9 @@ export async function startServer(
       (closing ??= new Promise<void>((resolve) => {
         // From now on every response says Connection: close, so keep-alive clients reconnect elsewhere.
         app.beginShutdown();
+        // Live streams never end by themselves: each gets its close frame or the end of its response now
+        // (clients reconnect elsewhere and resume), and the server's close below waits for their sockets.
+        void deps.liveConnections.closeAll(config.SHUTDOWN_TIMEOUT_MS);
         const force = setTimeout(() => server.closeAllConnections(), config.SHUTDOWN_TIMEOUT_MS);
         force.unref();
         // Connections already accepted may not have delivered their request yet (they look idle):

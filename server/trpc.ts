@@ -11,14 +11,28 @@ import { transformer } from './transformer';
  * `rawResponse`: the REST surface sends the procedure's output, a string, as the body with this
  * Content-Type instead of the `{ code, message, data }` envelope (feeds: calendar/events.ics); errors
  * stay in the envelope, and native tRPC answers the string as any other output.
+ * `topLevel`: fields of a successful answer the REST body also carries beside `code`, `message` and
+ * `data`, each named by the field of `data` whose value it repeats (`{ points: 'data' }`): where the
+ * web client reads the live service's body at its top level, on endpoints outside the contract
+ * (server/rest/envelope.ts; docs/compatibility.md). Native tRPC answers the output as it is.
  */
-export type TProcedureMeta = OpenApiMeta & { http?: THttpCaching; rawResponse?: { contentType: string } };
+export type TProcedureMeta = OpenApiMeta & {
+  http?: THttpCaching;
+  rawResponse?: { contentType: string };
+  topLevel?: Record<string, string>;
+};
+
+/** tRPC's ping on idle subscription streams; a heartbeat like LIVE_HEARTBEAT_MS's default (the router is built before any configuration is read). */
+export const SSE_PING_MS = 25_000;
 
 const t = initTRPC
   .context<TContext>()
   .meta<TProcedureMeta>()
   .create({
     transformer,
+    // Subscriptions over SSE (httpSubscriptionLink): a ping event keeps idle streams open through proxies,
+    // and a client that hears nothing for three pings reconnects (and resumes from its last event id).
+    sse: { ping: { enabled: true, intervalMs: SSE_PING_MS }, client: { reconnectAfterInactivityMs: 3 * SSE_PING_MS } },
     // Native tRPC clients get the same status, message, key and issues as the REST envelope.
     errorFormatter({ shape, error, ctx }) {
       const described = toPublicError(error, ctx?.requestId ?? 'unknown');

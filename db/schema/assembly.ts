@@ -177,21 +177,28 @@ export const assemblyListableCounts = sqliteTable('assembly_listable_counts', {
   n: integer('n').notNull(),
 });
 
-export const assemblyLikes = sqliteTable(
-  'assembly_likes',
+/**
+ * Likes (issue 19; any target since issue 34): one per user and target. The target is
+ * `(targetType, targetId)` as for comments (db/schema/comment.ts): an assembly's uuid, or a codex
+ * entry's kind and id. An assembly also keeps its count in `assemblies.likes` (its sorts read it),
+ * written with every like in the same transaction. Deleting a user removes their likes (the foreign
+ * key); deleting an assembly removes its likes (the trigger `assemblies_delete_reactions`, migration 0020).
+ */
+export const likes = sqliteTable(
+  'likes',
   {
-    assemblyId: integer('assembly_id')
-      .notNull()
-      .references(() => assemblies.id, { onDelete: 'cascade' }),
+    targetType: text('target_type').notNull(),
+    targetId: text('target_id').notNull(),
     userId: text('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     createdAt: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
   },
-  // The second index serves a user's likes, newest first (user/likes, user/space/likes).
+  // The key counts a target's likes (a range of it); the second index serves a user's likes across
+  // target types, newest first (user/likes, user/space/likes).
   (table) => [
-    primaryKey({ columns: [table.assemblyId, table.userId] }),
-    index('assembly_likes_user').on(table.userId, table.createdAt),
+    primaryKey({ columns: [table.targetType, table.targetId, table.userId] }),
+    index('likes_user').on(table.userId, table.createdAt),
   ],
 );
 

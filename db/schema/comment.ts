@@ -1,18 +1,19 @@
 import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
-import { assemblies } from './assembly';
 import { users } from './user';
 
 /**
- * Comments on assemblies (issue 19). Plain text, never HTML; edited in place (`updatedAt`), deleted
- * for good. Purging an assembly or a user removes their comments.
+ * Comments (issue 19; any target since issue 34). Plain text, never HTML; edited in place
+ * (`updatedAt`), deleted for good. The target is `(targetType, targetId)`: an assembly's uuid, or a
+ * codex entry's kind and id (server/domains/assembly/targets.ts lists the types). Deleting a user
+ * removes their comments (the foreign key); deleting an assembly removes its comments (the trigger
+ * `assemblies_delete_reactions` of migration 0020).
  */
-export const assemblyComments = sqliteTable(
-  'assembly_comments',
+export const comments = sqliteTable(
+  'comments',
   {
     id: text('id').primaryKey(),
-    assemblyId: integer('assembly_id')
-      .notNull()
-      .references(() => assemblies.id, { onDelete: 'cascade' }),
+    targetType: text('target_type').notNull(),
+    targetId: text('target_id').notNull(),
     authorId: text('author_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
@@ -21,7 +22,9 @@ export const assemblyComments = sqliteTable(
     updatedAt: integer('updated_at', { mode: 'timestamp_ms' }).notNull(),
   },
   (table) => [
-    index('assembly_comments_assembly').on(table.assemblyId, table.createdAt),
-    index('assembly_comments_author').on(table.authorId, table.createdAt),
+    // A target's comments in order, and their count: one range of this index.
+    index('comments_target').on(table.targetType, table.targetId, table.createdAt),
+    // An author's comments across target types, newest first (user/comments).
+    index('comments_author').on(table.authorId, table.createdAt),
   ],
 );

@@ -6,3 +6,5 @@ export * from './drop';
 export * from './war';
 export * from './calendar';
 export * from './comment';
+export * from './codex';
+export * from './teamup';

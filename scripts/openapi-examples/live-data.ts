@@ -1,11 +1,13 @@
 // The examples of the live data's operations: drops, the state of war, the calendar, and the admin's imports.
 import { readDemoCatalog } from '../../server/seed/assemblies';
-import { DEMO_COMPANIES, DEMO_ZONES, demoCampaigns } from '../../server/seed/live-data';
+import { readCommunityData } from '../../server/infra/packaged-files';
+import { demoCampaigns, demoWar } from '../../server/seed/live-data';
 import type { TTestServer } from '../../test/support/helpers';
 import type { Recorder, TJson } from './recorder';
 
-/** Drop campaigns, seasons, war state and history, the calendar and its feeds; the admin's writes of each, and a catalog import. */
+/** Drop campaigns, seasons, war state and history, the calendar and its feeds; the admin's writes of each, a catalog import and the community data set's. */
 export async function recordLiveData(r: Recorder, app: TTestServer, admin: string) {
+  const war = demoWar(readCommunityData());
   const drops = await r.call('GET /drop/history', {
     parameters: { page: 1, pageSize: 2, status: 'active', keyword: 'straits' },
   });
@@ -39,7 +41,7 @@ export async function recordLiveData(r: Recorder, app: TTestServer, admin: strin
     body: {
       season,
       capturedAt: app.clock.now().toISOString(),
-      companies: DEMO_COMPANIES.slice(0, 2).map((company, index) => ({
+      companies: war.companies.slice(0, 2).map((company, index) => ({
         companyId: company.id,
         score: 125_000 - index * 20_000,
       })),
@@ -47,7 +49,7 @@ export async function recordLiveData(r: Recorder, app: TTestServer, admin: strin
   });
   await r.call('POST /admin/war/reference', {
     token: admin,
-    body: { companies: DEMO_COMPANIES.slice(0, 1), zones: DEMO_ZONES.slice(0, 1) },
+    body: { companies: war.companies.slice(0, 1), zones: war.zones.slice(0, 1) },
   });
   await r.call('POST /admin/war/thin', { token: admin, body: { olderThanDays: 30 } });
   const catalog = readDemoCatalog() as { ships: TJson; items: TJson };
@@ -57,4 +59,6 @@ export async function recordLiveData(r: Recorder, app: TTestServer, admin: strin
     token: admin,
     body: { ships: { [shipId]: ship }, items: { [itemId]: item } },
   });
+  // The demo seed imported all but the catalog: the full catalog is added, the rest is unchanged.
+  await r.call('POST /admin/community-data/import', { token: admin });
 }

@@ -5,6 +5,7 @@ import { startTestServer } from '../../test/support/helpers';
 import { recordLiveData } from './live-data';
 import { recordCatalog, recordMaps, recordSponsorship } from './maps-and-sponsorship';
 import { Recorder, signIn } from './recorder';
+import { recordTeamUps } from './teamups';
 import { recordAssemblies, recordUsers } from './users-and-assemblies';
 
 export async function recordExamples(): Promise<Record<string, TRecordedExample>> {
@@ -21,6 +22,7 @@ export async function recordExamples(): Promise<Record<string, TRecordedExample>
     await recordMaps(r, user);
     await recordSponsorship(r, app, user, admin);
     await recordLiveData(r, app, admin);
+    await recordTeamUps(r, user);
     await r.call('POST /user/signout', { token: newcomerToken });
     return r.examples;
   } finally {

@@ -90,6 +90,9 @@ export async function recordAssemblies(r: Recorder, app: TTestServer, user: stri
   await r.call('GET /likes/check', { token: user, parameters: { targetType: 'assembly', targetId: others.uuid } });
   await r.call('POST /likes/toggle', { token: user, body: { targetType: 'assembly', targetId: others.uuid } });
   await r.call('GET /likes/count', { parameters: { targetType: 'assembly', targetId: others.uuid } });
+  // A like of each kind for the lists (issue 34): a codex entry's, and the assembly's again.
+  await app.rest('POST', '/api/likes/toggle', { token: user, body: { targetType: 'ship', targetId: 'galleon' } });
+  await app.rest('POST', '/api/likes/toggle', { token: user, body: { targetType: 'assembly', targetId: others.uuid } });
   await r.call('GET /user/likes', { token: user, parameters: pageOne });
   await r.call('GET /user/space/likes', { parameters: { userId: me.id, ...pageOne } });
   const comment = await r.call('POST /comment', {

@@ -2,6 +2,7 @@ import { ConfigError } from '../config';
 import { runCommand, UsageError, type TCommand } from './command';
 import { backupCommand } from './backup-command';
 import { importCatalogCommand, purgeTrashCommand } from './assembly-commands';
+import { importCommunityDataCommand } from './community-data-command';
 import { restoreCommand } from './restore-command';
 import { createAdminCommand, migrateCommand, seedCommand } from './core-commands';
 import { orderConfirmCommand, ordersExpireCommand, subscriptionImportCommand } from './subscription-commands';
@@ -20,6 +21,7 @@ const COMMANDS: TCommand[] = [
   orderConfirmCommand,
   ordersExpireCommand,
   importCatalogCommand,
+  importCommunityDataCommand,
   purgeTrashCommand,
   ...LIVE_DATA_COMMANDS,
 ];

@@ -132,6 +132,10 @@ export interface TRateLimits {
   assemblyPasswordClient: TRateLimit;
   /** Wrong guesses at a private assembly's password, per assembly from all clients together. */
   assemblyPassword: TRateLimit;
+  /** Team-ups published without signing in, per client address (stricter than signed in). */
+  teamUpAnonymous: TRateLimit;
+  /** Team-ups published, per account. */
+  teamUpAccount: TRateLimit;
 }
 
 export function createRateLimits(config: TConfig, store: TRateLimitStore = memoryRateLimitStore): TRateLimits {
@@ -205,6 +209,20 @@ export function createRateLimits(config: TConfig, store: TRateLimitStore = memor
         durationSeconds: 15 * 60,
         message: 'Too many wrong passwords for this assembly',
       },
+      store,
+    ),
+    teamUpAnonymous: createRateLimit(
+      'teamup-anonymous',
+      {
+        points: config.RATE_LIMIT_TEAMUP_ANONYMOUS,
+        durationSeconds: 60 * 60,
+        message: 'Too many team-ups published anonymously from this address: sign in, or wait',
+      },
+      store,
+    ),
+    teamUpAccount: createRateLimit(
+      'teamup-account',
+      { points: config.RATE_LIMIT_TEAMUP_ACCOUNT, durationSeconds: 60 * 60, message: 'Too many team-ups published' },
       store,
     ),
   };

@@ -161,3 +161,34 @@ export function successContent(schema: TJson | undefined, recorded: TRecordedExa
     },
   };
 }
+
+/** The schema of `field` in an object schema, following $ref and allOf through the named `schemas`. */
+function propertySchema(node: TJson | undefined, field: string, schemas: TJson): TJson | undefined {
+  if (!node) return undefined;
+  if (typeof node.$ref === 'string') return propertySchema(schemas[node.$ref.split('/').at(-1)!], field, schemas);
+  if (node.properties?.[field]) return node.properties[field];
+  for (const part of node.allOf ?? []) {
+    const found = propertySchema(part, field, schemas);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/**
+ * The fields a route's `meta.topLevel` writes beside the envelope (server/rest/envelope.ts), in its
+ * 200 answer: each a property of the body with the schema of the field of `data` it repeats, and in
+ * the recorded example with that field's value.
+ */
+export function addTopLevelFields(content: TJson, topLevel: Record<string, string>, schemas: TJson): void {
+  const media = content['application/json'];
+  for (const [name, field] of Object.entries(topLevel)) {
+    const schema = propertySchema(media.schema.properties.data, field, schemas);
+    if (!schema) throw new Error(`OpenAPI: meta.topLevel ${name} names data.${field}, which the answer does not have`);
+    media.schema.properties[name] = {
+      ...schema,
+      description: `The same value as data.${field}, also at the top level of the body, where the community web client reads it (docs/compatibility.md, "Fields beside the envelope")`,
+    };
+    media.schema.required.push(name);
+    if (media.example?.data?.[field] !== undefined) media.example[name] = media.example.data[field];
+  }
+}

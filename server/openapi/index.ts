@@ -16,6 +16,7 @@ import { UNLIMITED_API_PATHS } from '../http/rate-limit';
 // Registers the shapes the document names before any document is built.
 import './components';
 import {
+  addTopLevelFields,
   ERROR_ENVELOPE,
   errorResponse,
   HEADERS,
@@ -36,6 +37,7 @@ import {
   notFoundResponse,
   shareBadRequests,
 } from './error-responses';
+import { EVENTS_PATH, eventsPathItem } from './events';
 import { documentInputExamples, RECORDED_EXAMPLES } from './examples';
 import { composeExtensions } from './extensions';
 import type { TJson, TProcedure } from './json';
@@ -157,6 +159,8 @@ export function buildOpenApiDocument(router: AnyRouter, version: string): OpenAP
       rawContentType === undefined
         ? successContent(success.content?.['application/json']?.schema, recorded)
         : rawSuccessContent(rawContentType);
+    const topLevel = (meta as { topLevel?: Record<string, string> }).topLevel;
+    if (topLevel) addTopLevelFields(success.content, topLevel, document.components.schemas);
     if (!UNLIMITED_API_PATHS.has(path)) success.headers = { ...success.headers, ...RATE_LIMIT_HEADERS };
 
     const fields = inputFields(operation);
@@ -174,6 +178,7 @@ export function buildOpenApiDocument(router: AnyRouter, version: string): OpenAP
       '503': { $ref: '#/components/responses/Unavailable' },
     };
   });
+  document.paths = { ...document.paths, [EVENTS_PATH]: eventsPathItem() };
   shareBadRequests(document);
   dropUnusedResponses(document);
   return document as OpenAPIObject;

@@ -10,6 +10,33 @@ export interface TEnvelope {
 }
 
 /**
+ * A procedure's `meta.topLevel` (server/trpc.ts): each name the body also carries beside the
+ * envelope, and the field of `data` whose value it repeats (`{ points: 'data' }`: a page's records).
+ */
+export type TTopLevelFields = Readonly<Record<string, string>>;
+
+const ENVELOPE_FIELDS = new Set(['code', 'message', 'data']);
+
+/** A route's declared top-level fields, checked once when the route table is built: none may replace the envelope's own. */
+export function topLevelFieldsOf(template: string, fields: TTopLevelFields | undefined): TTopLevelFields | undefined {
+  if (fields === undefined) return undefined;
+  for (const name of Object.keys(fields))
+    if (ENVELOPE_FIELDS.has(name)) throw new Error(`${template}: meta.topLevel may not name the envelope's ${name}`);
+  return fields;
+}
+
+/** `,"name":value` for each declared field whose value `data` has: what the envelope's text is followed by. */
+function topLevelJson(data: unknown, fields: TTopLevelFields | undefined): string {
+  if (fields === undefined || data === null || typeof data !== 'object') return '';
+  let text = '';
+  for (const [name, field] of Object.entries(fields)) {
+    const value = (data as Record<string, unknown>)[field];
+    if (value !== undefined) text += `,${JSON.stringify(name)}:${JSON.stringify(value)}`;
+  }
+  return text;
+}
+
+/**
  * `body` as bytes when it is sent many times (stored answers): the socket takes a Buffer without encoding it again.
  * A `content-type` in `headers` replaces the JSON one (the raw body of a `meta.rawResponse` route; native tRPC's own).
  */
@@ -29,10 +56,14 @@ export function sendJson(
 /**
  * `JSON.stringify({ code, message, data })`. When the data's ETag already made its text (etag.ts,
  * jsonOfAnswer), the envelope is written around it; otherwise in one go, so that a large answer
- * is not held twice (its text, then the envelope's).
+ * is not held twice (its text, then the envelope's). A success of a route with `meta.topLevel` is
+ * followed by those fields of `data` at the top level (the live service's shape some web client views
+ * read, beside the envelope, which stays as it is).
  */
-export function envelopeBody(code: number, message: string, data: unknown): string {
+export function envelopeBody(code: number, message: string, data: unknown, topLevel?: TTopLevelFields): string {
+  const beside = topLevelJson(data, topLevel);
   const made = madeAnswerJson(data);
-  if (made !== undefined) return `{"code":${code},"message":${JSON.stringify(message)},"data":${made}}`;
-  return JSON.stringify({ code, message, data: data ?? {} } satisfies TEnvelope);
+  if (made !== undefined) return `{"code":${code},"message":${JSON.stringify(message)},"data":${made}${beside}}`;
+  const envelope = JSON.stringify({ code, message, data: data ?? {} } satisfies TEnvelope);
+  return beside === '' ? envelope : `${envelope.slice(0, -1)}${beside}}`;
 }

@@ -119,7 +119,7 @@ export function createRestHandler(options: TRestHandlerOptions): TRestHandler {
       });
 
       const raw = route.rawContentType === undefined ? undefined : rawBody(data, route);
-      const responseBody = raw === undefined ? envelopeBody(200, 'success', data) : raw.body;
+      const responseBody = raw === undefined ? envelopeBody(200, 'success', data, route.topLevel) : raw.body;
       const headers: Record<string, string> = { ...ctx.responseHeaders, ...raw?.headers };
       if (route.method === 'GET') {
         headers['cache-control'] ??= defaultCacheControl(

@@ -3,6 +3,7 @@ import type { AnyProcedure, AnyRouter } from '@trpc/server';
 import { forEachOpenApiProcedure, normalizePath } from 'trpc-to-openapi';
 import { z } from 'zod';
 import { storedAnswersRuleOf, type TStoredAnswersRule } from '../infra/cache/stored-answers';
+import { topLevelFieldsOf, type TTopLevelFields } from './envelope';
 import { procedureCall, type TProcedureCall } from './procedure-call';
 
 export type THttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -27,6 +28,8 @@ export interface TRestRoute {
   takesIfMatch: boolean;
   /** From `meta.rawResponse` (server/trpc.ts): the string output is the body, with this Content-Type, not an envelope. */
   rawContentType?: string;
+  /** From `meta.topLevel` (server/trpc.ts): fields of the answer also written beside the envelope (envelope.ts). */
+  topLevel?: TTopLevelFields;
 }
 
 export type TRouteMatch =
@@ -127,6 +130,7 @@ export class RouteTable {
         storedAnswers: storedAnswersRuleOf(meta),
         takesIfMatch: takesIfMatch(procedure as AnyProcedure),
         rawContentType: (meta as { rawResponse?: { contentType: string } }).rawResponse?.contentType,
+        topLevel: topLevelFieldsOf(template, (meta as { topLevel?: TTopLevelFields }).topLevel),
       });
     });
     return new RouteTable(routes);

@@ -4,6 +4,7 @@ import type { TDb } from '../../db/client';
 import { users } from '../../db/schema';
 import { joinNestedTransactions, transaction } from '../../db/transaction';
 import { skeletonsOf } from '../domains/user/names';
+import { readCommunityData } from '../infra/packaged-files';
 import { hashPassword } from '../infra/password';
 import { seedMaps } from './map';
 import { seedSubscription } from './subscription';
@@ -45,9 +46,11 @@ export async function hasDemoAccounts(db: TDb): Promise<boolean> {
  */
 export async function seedDemoData(db: TDb, now: Date): Promise<TSeedReport> {
   if (await hasAccounts(db)) return { seeded: false, skippedAssemblies: [] };
-  // Hashing is slow I/O, which a transaction may not await (db/transaction.ts, rule 3): done first.
+  // Hashing is slow I/O, which a transaction may not await (db/transaction.ts, rule 3): done first,
+  // as is reading the community data set (1.6 MB, read only here: a start on a seeded database never does).
   const hashes = await Promise.all(DEMO_USERS.map((user) => hashPassword(user.password)));
   const assemblyPasswordHash = await hashPassword(DEMO_ASSEMBLY_PASSWORD);
+  const communityData = readCommunityData();
   return transaction(db, async (tx) => {
     // The seed is one unit: the services it calls open transactions of their own, which join this one.
     joinNestedTransactions(tx);
@@ -75,7 +78,7 @@ export async function seedDemoData(db: TDb, now: Date): Promise<TSeedReport> {
       deckhand: ids.deckhand!,
       assemblyPasswordHash,
     });
-    await seedLiveData({ db: tx, now: () => now });
+    await seedLiveData({ db: tx, now: () => now }, communityData);
     return { seeded: true, skippedAssemblies };
   });
 }

@@ -1,28 +1,26 @@
 import { transaction } from '../../db/transaction';
 import type { TDepsOf } from '../deps';
+import { importCommunityData } from '../domains/codex';
 import { replaceCalendar } from '../domains/calendar/season-calendar';
 import type { TCalendarEventInput } from '../domains/calendar/schemas';
 import { upsertCampaigns } from '../domains/drop/ingestion';
 import type { TDropCampaignInput } from '../domains/drop/schemas';
-import { seasonsFromCommunityFormat } from '../domains/war/seasons';
-import { upsertWarReference } from '../domains/war/reference';
+import { findCurrentSeason, listSeasonRows, nameFromKey, type TSeasonRow } from '../domains/war/seasons';
 import { writeSnapshotBatch } from '../domains/war/snapshots';
-import { DAY, DEMO_COMPANIES, DEMO_ZONES, demoSeasons, demoSnapshots, HOUR, SNAPSHOT_EVERY } from './war-data';
+import { readCommunityData } from '../infra/packaged-files';
+import { DAY, DEMO_SNAPSHOTS_PER_SEASON, demoSnapshots, demoWar, HOUR, SNAPSHOT_EVERY } from './war-data';
 
 /**
- * Demo live data, generated relative to `now` so a fresh `npm start` looks live: campaigns in each
- * status, two seasons (the running one and the one before) with seven days of war snapshots every
- * five minutes, and both seasons' calendars. Deterministic for a given `now`.
+ * Demo live data on the community data set (server/seed/community-data/): its seasons, the war's zones
+ * and companies and every codex kind, imported as `cli import-community-data` imports them (all but the
+ * catalog: the demo has its own); seven days of war snapshots every five minutes for the current
+ * season (the one running at `now`, else the last one that ended) and the one before it, ending at
+ * `now` or at the season's end; each season's calendar of the data set's events (events.json, which
+ * gives no dates: each is placed inside its season); and drop campaigns in each status around `now`.
+ * Deterministic for a given `now`.
  */
 
-export {
-  DEMO_COMPANIES,
-  DEMO_SNAPSHOTS_PER_SEASON,
-  DEMO_ZONES,
-  demoSeasons,
-  demoSnapshots,
-  type TDemoSeasons,
-} from './war-data';
+export { DEMO_SNAPSHOTS_PER_SEASON, demoSnapshots, demoWar, type TDemoWar } from './war-data';
 
 export function demoCampaigns(now: Date): TDropCampaignInput[] {
   const base = Math.floor(now.getTime() / HOUR) * HOUR;
@@ -112,101 +110,82 @@ export function demoCampaigns(now: Date): TDropCampaignInput[] {
   ];
 }
 
-function demoCalendar(startsAtMs: number, endsAtMs: number, prefix: string): TCalendarEventInput[] {
-  const at = (days: number, hours = 9) => new Date(startsAtMs + days * DAY + hours * HOUR).toISOString();
-  const events: TCalendarEventInput[] = [
-    { id: `${prefix}-launch`, title: 'Season launch', category: 'season', startsAt: at(0), endsAt: at(1) },
-    {
-      id: `${prefix}-pass`,
-      title: 'Season pass',
-      category: 'season',
-      startsAt: at(0),
-      endsAt: new Date(endsAtMs).toISOString(),
-    },
-    {
-      id: `${prefix}-kraken`,
-      title: 'World event: Kraken Hunt',
-      category: 'world-event',
-      startsAt: at(3),
-      endsAt: at(10),
-    },
-    {
-      id: `${prefix}-double`,
-      title: 'Double Infamy weekend',
-      category: 'bonus',
-      startsAt: at(14, 17),
-      endsAt: at(17, 9),
-    },
-    { id: `${prefix}-drops`, title: 'Twitch drops week', category: 'drops', startsAt: at(18), endsAt: at(25) },
-    {
-      id: `${prefix}-maint-1`,
-      title: 'Scheduled maintenance',
-      category: 'maintenance',
-      startsAt: at(21, 8),
-      endsAt: at(21, 10),
-    },
-    { id: `${prefix}-festival`, title: 'Helm Festival', category: 'world-event', startsAt: at(25), endsAt: at(32) },
-    {
-      id: `${prefix}-ghost`,
-      title: 'World event: Ghost Fleet',
-      category: 'world-event',
-      startsAt: at(40),
-      endsAt: at(47),
-    },
-    {
-      id: `${prefix}-maint-2`,
-      title: 'Scheduled maintenance',
-      category: 'maintenance',
-      startsAt: at(50, 8),
-      endsAt: at(50, 10),
-    },
-    {
-      id: `${prefix}-finale`,
-      title: 'Season finale: war for the Red Isle',
-      category: 'world-event',
-      startsAt: at(80),
-      endsAt: at(86),
-    },
-  ];
-  return events.filter((event) => Date.parse(event.startsAt) < endsAtMs);
+/**
+ * A season's calendar: the data set's events that ran in it (events.json `seasons`), spread over the
+ * season, a week each (cut at its end), starting at 17:00 UTC. events.json gives no dates: these are
+ * the demo's.
+ */
+export function demoCalendar(season: TSeasonRow, data: Record<string, unknown>): TCalendarEventInput[] {
+  const events = Object.entries((data['events.json'] ?? {}) as Record<string, { id?: string; seasons?: unknown }>)
+    .map(([key, event]) => ({ id: typeof event.id === 'string' ? event.id : key, seasons: event.seasons }))
+    .filter((event) => Array.isArray(event.seasons) && event.seasons.includes(season.key));
+  const startsAtMs = season.startsAt.getTime();
+  const endsAtMs = season.endsAt.getTime();
+  return events.map((event, index) => {
+    const day = Math.floor((startsAtMs + ((index + 1) * (endsAtMs - startsAtMs)) / (events.length + 1)) / DAY) * DAY;
+    const starts = Math.max(startsAtMs, day - 3 * DAY) + 17 * HOUR;
+    return {
+      id: event.id,
+      title: nameFromKey(event.id),
+      category: 'event',
+      startsAt: new Date(starts).toISOString(),
+      endsAt: new Date(Math.min(endsAtMs, starts + 7 * DAY)).toISOString(),
+    };
+  });
 }
 
 export interface TLiveDataSeedStats {
   seasons: number;
+  codexEntries: number;
   snapshots: number;
   campaigns: number;
   calendarEvents: number;
   ms: number;
 }
 
-export async function seedLiveData(deps: TDepsOf<'db' | 'now'>): Promise<TLiveDataSeedStats> {
+/** The last week of a season's snapshots, ending at `endMs` (a snapshot time, inside the season) or sooner. */
+function lastWeek(season: TSeasonRow, endMs: number): { seasonId: string; firstMs: number; lastMs: number } {
+  const lastMs =
+    Math.floor(Math.min(endMs, season.endsAt.getTime() - SNAPSHOT_EVERY) / SNAPSHOT_EVERY) * SNAPSHOT_EVERY;
+  let firstMs = lastMs - (DEMO_SNAPSHOTS_PER_SEASON - 1) * SNAPSHOT_EVERY;
+  while (firstMs < season.startsAt.getTime()) firstMs += SNAPSHOT_EVERY;
+  return { seasonId: season.id, firstMs, lastMs };
+}
+
+export async function seedLiveData(
+  deps: TDepsOf<'db' | 'now'>,
+  data: Record<string, unknown> = readCommunityData(),
+): Promise<TLiveDataSeedStats> {
   const started = performance.now();
   const now = deps.now();
-  const { file, spans } = demoSeasons(now);
-  await upsertWarReference(deps, {
-    seasons: seasonsFromCommunityFormat(file),
-    zones: DEMO_ZONES,
-    companies: DEMO_COMPANIES,
-  });
-  const currentLast = Math.floor(now.getTime() / SNAPSHOT_EVERY) * SNAPSHOT_EVERY;
-  const previousLast = spans.previous.endsAtMs - SNAPSHOT_EVERY;
+  const imported = await importCommunityData(deps, { files: data, withCatalog: false });
+  const count = (prefix: string) =>
+    imported.kinds.filter((kind) => kind.kind.startsWith(prefix)).reduce((sum, kind) => sum + kind.added, 0);
+  const seasons = await listSeasonRows(deps.db);
+  const current = await findCurrentSeason(deps.db, now);
+  const previous = current && seasons.filter((season) => season.startsAt < current.startsAt).at(-1);
+  const war = demoWar(data);
   const snapshots = [
-    ...demoSnapshots(spans.previous.id, previousLast, 10),
-    ...demoSnapshots(spans.current.id, currentLast, 11),
+    ...(previous ? demoSnapshots(war, lastWeek(previous, previous.endsAt.getTime()), 10) : []),
+    ...(current ? demoSnapshots(war, lastWeek(current, now.getTime()), 11) : []),
   ];
-  // One transaction, multi-row inserts: 4,032 snapshots with their scores, zones and hotspots.
-  await transaction(deps.db, (tx) => writeSnapshotBatch({ db: tx }, { snapshots }));
+  // One transaction, multi-row inserts: up to 4,032 snapshots with their scores, zones and hotspots.
+  if (snapshots.length > 0) await transaction(deps.db, (tx) => writeSnapshotBatch({ db: tx }, { snapshots }));
   const campaigns = demoCampaigns(now);
   await upsertCampaigns({ db: deps.db, now: () => now }, { campaigns });
-  const previousEvents = demoCalendar(spans.previous.startsAtMs, spans.previous.endsAtMs, 'y3s3');
-  const currentEvents = demoCalendar(spans.current.startsAtMs, spans.current.endsAtMs, 'y3s4');
-  await replaceCalendar(deps, { season: spans.previous.id, events: previousEvents });
-  await replaceCalendar(deps, { season: spans.current.id, events: currentEvents });
+  let calendarEvents = 0;
+  for (const season of seasons) {
+    const events = demoCalendar(season, data);
+    if (events.length === 0) continue;
+    await replaceCalendar(deps, { season: season.id, events });
+    calendarEvents += events.length;
+  }
   return {
-    seasons: 2,
+    seasons: seasons.length,
+    codexEntries: count('codex '),
     snapshots: snapshots.length,
     campaigns: campaigns.length,
-    calendarEvents: previousEvents.length + currentEvents.length,
+    calendarEvents,
     ms: Math.round(performance.now() - started),
   };
 }

@@ -1,7 +1,11 @@
-// Demo war data (seed/live-data.ts): the companies and zones, two seasons around `now`, and seven days
-// of snapshots every five minutes for each. Deterministic for a given `now` and seed.
-import { random } from './random';
+// The demo's war (seed/live-data.ts), on the community data set's real places and factions: its zones
+// are the data set's regions (regions.json), its trading companies the factions those regions name
+// (factions.json), and each zone is contested by its own region's factions only. Seven days of
+// snapshots every five minutes per season, deterministic for a given window and seed.
+import { colorOf } from '../domains/war/community';
+import { nameFromKey } from '../domains/war/seasons';
 import type { TPreparedSnapshot } from '../domains/war/snapshots';
+import { random } from './random';
 
 const MINUTE = 60_000;
 export const HOUR = 60 * MINUTE;
@@ -9,21 +13,31 @@ export const DAY = 24 * HOUR;
 export const SNAPSHOT_EVERY = 5 * MINUTE;
 export const DEMO_SNAPSHOTS_PER_SEASON = (7 * DAY) / SNAPSHOT_EVERY; // 2,016
 
-export const DEMO_COMPANIES = [
-  { id: 'crimson-reef', name: 'Crimson Reef Company', color: '#c0392b' },
-  { id: 'sable-tide', name: 'Sable Tide Trading', color: '#34495e' },
-  { id: 'gilded-anchor', name: 'Gilded Anchor Syndicate', color: '#d4a017' },
-  { id: 'verdant-wake', name: 'Verdant Wake Consortium', color: '#27ae60' },
-];
+export interface TDemoWar {
+  zones: { id: string; name: string }[];
+  companies: { id: string; name: string; color: string }[];
+  /** The companies that contest each zone, by zone id: its region's factions. */
+  contenders: Map<string, string[]>;
+}
 
-export const DEMO_ZONES = [
-  { id: 'red-isle', name: 'Red Isle' },
-  { id: 'coast-of-africa', name: 'Coast of Africa' },
-  { id: 'east-indies', name: 'East Indies' },
-  { id: 'open-ocean', name: 'Open Ocean' },
-  { id: 'west-africa', name: 'West Africa' },
-  { id: 'sainte-anne', name: 'Sainte-Anne Waters' },
-];
+/** The demo's zones and companies, from the data set's regions.json (each region's id and its `factions`). */
+export function demoWar(data: Record<string, unknown>): TDemoWar {
+  const regions = (data['regions.json'] ?? {}) as Record<string, { id?: string; factions?: unknown }>;
+  const zones: TDemoWar['zones'] = [];
+  const contenders = new Map<string, string[]>();
+  const companyIds: string[] = [];
+  for (const [key, region] of Object.entries(regions)) {
+    const id = typeof region.id === 'string' ? region.id : key;
+    const factions = Array.isArray(region.factions)
+      ? region.factions.filter((faction): faction is string => typeof faction === 'string')
+      : [];
+    zones.push({ id, name: nameFromKey(id) });
+    contenders.set(id, factions);
+    for (const faction of factions) if (!companyIds.includes(faction)) companyIds.push(faction);
+  }
+  const companies = companyIds.map((id) => ({ id, name: nameFromKey(id), color: colorOf(id) }));
+  return { zones, companies, contenders };
+}
 
 const HOTSPOT_KINDS = [
   ['convoy', 'Treasure Convoy'],
@@ -32,85 +46,48 @@ const HOTSPOT_KINDS = [
   ['storm', 'Storm Front'],
 ] as const;
 
-const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
-const floorDay = (ms: number) => Math.floor(ms / DAY) * DAY;
-
-export interface TDemoSeasons {
-  previous: { id: string; startsAtMs: number; endsAtMs: number };
-  current: { id: string; startsAtMs: number; endsAtMs: number };
-}
-
-/** The two demo seasons in the community seasons.json format, around `now`. */
-export function demoSeasons(now: Date): { file: Record<string, unknown>; spans: TDemoSeasons } {
-  const today = floorDay(now.getTime());
-  const currentStart = today - 20 * DAY;
-  const currentEndDay = today + 69 * DAY;
-  const previousEndDay = currentStart - DAY;
-  const previousStart = previousEndDay - 89 * DAY;
-  const file = {
-    silentShoals: {
-      index: 10,
-      id: 'silentShoals',
-      alternativeName: 'y3s3',
-      startDate: isoDay(previousStart),
-      endDate: isoDay(previousEndDay),
-    },
-    burningStraits: {
-      index: 11,
-      id: 'burningStraits',
-      alternativeName: 'y3s4',
-      startDate: isoDay(currentStart),
-      endDate: isoDay(currentEndDay),
-    },
-  };
-  return {
-    file,
-    spans: {
-      previous: { id: 'y3s3', startsAtMs: previousStart, endsAtMs: previousEndDay + DAY },
-      current: { id: 'y3s4', startsAtMs: currentStart, endsAtMs: currentEndDay + DAY },
-    },
-  };
-}
-
-/** Seven days of snapshots every five minutes, the last one at `lastMs`. */
-export function demoSnapshots(seasonId: string, lastMs: number, seed: number): TPreparedSnapshot[] {
+/** Snapshots every five minutes from `firstMs` to `lastMs` (at most DEMO_SNAPSHOTS_PER_SEASON of them). */
+export function demoSnapshots(
+  war: TDemoWar,
+  window: { seasonId: string; firstMs: number; lastMs: number },
+  seed: number,
+): TPreparedSnapshot[] {
+  const { companies, zones, contenders } = war;
   const next = random(seed);
-  const scores = DEMO_COMPANIES.map((_, index) => 40_000 + Math.round(next() * 8_000) - index * 2_500);
-  const rates = DEMO_COMPANIES.map(() => 20 + next() * 40);
-  const influence = DEMO_ZONES.map(() => DEMO_COMPANIES.map(() => 200 + Math.round(next() * 600)));
+  const scores = companies.map((_, index) => 40_000 + Math.round(next() * 8_000) - index * 2_500);
+  const rates = companies.map(() => 20 + next() * 40);
+  const influence = zones.map(
+    (zone) => new Map((contenders.get(zone.id) ?? []).map((companyId) => [companyId, 200 + Math.round(next() * 600)])),
+  );
   const snapshots: TPreparedSnapshot[] = [];
   let hotspots: TPreparedSnapshot['hotspots'] = [];
-  const firstMs = lastMs - (DEMO_SNAPSHOTS_PER_SEASON - 1) * SNAPSHOT_EVERY;
-  for (let index = 0; index < DEMO_SNAPSHOTS_PER_SEASON; index++) {
-    const at = firstMs + index * SNAPSHOT_EVERY;
+  for (let index = 0, at = window.firstMs; at <= window.lastMs; index++, at += SNAPSHOT_EVERY) {
     // Rates drift so the lead changes hands now and then.
     if (index % 144 === 0) for (let c = 0; c < rates.length; c++) rates[c] = 20 + next() * 40;
     for (let c = 0; c < scores.length; c++) scores[c] = scores[c]! + Math.round(rates[c]! * (0.5 + next()));
-    for (const zone of influence) {
-      for (let c = 0; c < zone.length; c++) zone[c] = Math.max(0, zone[c]! + Math.round((next() - 0.48) * 40));
-    }
+    for (const zone of influence)
+      for (const [companyId, value] of zone) zone.set(companyId, Math.max(0, value + Math.round((next() - 0.48) * 40)));
     if (index % 24 === 0) {
       const endsAt = Math.floor(at / (2 * HOUR)) * 2 * HOUR + 2 * HOUR;
       const count = 1 + Math.floor(next() * 2);
-      const zones = [...DEMO_ZONES].sort(() => next() - 0.5).slice(0, count);
-      hotspots = zones.map((zone) => {
+      const picked = [...zones].sort(() => next() - 0.5).slice(0, count);
+      hotspots = picked.map((zone) => {
         const [kind, label] = HOTSPOT_KINDS[Math.floor(next() * HOTSPOT_KINDS.length)]!;
         return { zoneId: zone.id, name: `${label} near ${zone.name}`, kind, endsAtMs: endsAt };
       });
     }
     snapshots.push({
-      seasonId,
+      seasonId: window.seasonId,
       capturedAtMs: at,
-      companies: DEMO_COMPANIES.map((company, c) => ({ companyId: company.id, score: scores[c]! })),
-      zones: DEMO_ZONES.map((zone, z) => {
-        const values = influence[z]!;
-        const ranked = values.map((value, c) => ({ value, c })).sort((a, b) => b.value - a.value);
+      companies: companies.map((company, c) => ({ companyId: company.id, score: scores[c]! })),
+      zones: zones.map((zone, z) => {
+        const ranked = [...influence[z]!].sort((a, b) => b[1] - a[1]);
         // A zone is held when its leader is at least 10% ahead; otherwise it is contested.
-        const held = ranked[0]!.value >= ranked[1]!.value * 1.1;
+        const held = ranked.length > 0 && (ranked.length === 1 || ranked[0]![1] >= ranked[1]![1] * 1.1);
         return {
           zoneId: zone.id,
-          controllerId: held ? DEMO_COMPANIES[ranked[0]!.c]!.id : null,
-          scores: Object.fromEntries(DEMO_COMPANIES.map((company, c) => [company.id, values[c]!])),
+          controllerId: held ? ranked[0]![0] : null,
+          scores: Object.fromEntries(influence[z]!),
         };
       }),
       hotspots: hotspots.filter((hotspot) => hotspot.endsAtMs! > at),

@@ -1,11 +1,12 @@
 // The native tRPC surface, /trpc (createTrpcHandler says what it answers itself and what it leaves to
 // tRPC's adapter). Its parts: calls.ts (the calls of a request), wire.ts (tRPC's wire format).
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AnyRouter } from '@trpc/server';
+import type { AnyProcedure, AnyRouter } from '@trpc/server';
 import { nodeHTTPRequestHandler } from '@trpc/server/adapters/node-http';
 import { getTRPCErrorFromUnknown } from '@trpc/server/unstable-core-do-not-import';
 import type { TContext, TRequestIdentity } from '../context';
 import { toPublicError } from '../errors';
+import { SSE_PING_MS } from '../trpc';
 import { BODY_LIMIT_BYTES, readBody } from '../rest/body';
 import { sendJson } from '../rest/envelope';
 import { responseHeadOf } from '../http/response-head';
@@ -66,7 +67,7 @@ function isJsonBody(req: IncomingMessage): boolean {
  * `meta.http.stored` are answered from stored items, as REST answers from stored responses. Inputs the
  * transformer refuses (a 400, transformer.ts) are answered here too, as the adapter answers them.
  *
- * Everything else (streaming batches for httpBatchStreamLink, input that is not JSON, unknown procedures,
+ * Everything else (subscriptions over SSE for httpSubscriptionLink, streaming batches for httpBatchStreamLink, input that is not JSON, unknown procedures,
  * wrong methods or content types) goes to tRPC's adapter, which defines those answers; the adapter
  * is the reference the fast path is tested against (test/cross-cutting/trpc-surface.test.ts).
  */
@@ -77,6 +78,12 @@ export function createTrpcHandler(options: TTrpcHandlerOptions): TTrpcHandler {
   const stored = new StoredAnswers(options.caches.lru, options.nowMs, options.counters);
 
   const procedures = procedureEntries(router);
+  /** Subscriptions (live.events) are tRPC's adapter's: it speaks the SSE httpSubscriptionLink reads. */
+  const subscriptions = new Set(
+    Object.entries(router._def.procedures as Record<string, AnyProcedure>)
+      .filter(([, procedure]) => procedure._def.type === 'subscription')
+      .map(([path]) => path),
+  );
   const parseCalls = createCallParser({ procedures, maxBatchSize, deserialize, stored });
 
   async function answer(call: TCall, index: number, base: TContext): Promise<TAnswer> {
@@ -144,6 +151,11 @@ export function createTrpcHandler(options: TTrpcHandlerOptions): TTrpcHandler {
 
   return async (req, res, path, search, identity) => {
     const method = req.method;
+    if (subscriptions.has(path)) {
+      // A subscription's stream stays open: TCP keep-alive finds a peer that vanished without closing it.
+      req.socket.setKeepAlive(true, SSE_PING_MS);
+      return viaAdapter(req, res, path, identity);
+    }
     if ((method !== 'GET' && method !== 'POST') || isStreamRequest(req)) return viaAdapter(req, res, path, identity);
     if (method === 'GET' ? req.headers['content-type'] !== undefined && !isJsonBody(req) : !isJsonBody(req)) {
       return viaAdapter(req, res, path, identity);

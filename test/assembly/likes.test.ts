@@ -187,7 +187,7 @@ Likes(
       app.rest('POST', '/api/likes/toggle', { token, body: { targetType: 'assembly', targetId: uuid, ...body } });
     // 400: strict inputs.
     for (const [label, body] of [
-      ['targetType', { targetType: 'ship' }],
+      ['targetType', { targetType: 'planet' }],
       ['targetId', { targetId: 'nope' }],
       ['Unrecognized', { extra: 1 }],
     ] as const) {
@@ -195,12 +195,14 @@ Likes(
       assert.is(response.status, 400, label);
       assert.match(response.text, label);
     }
-    assert.is((await app.rest('GET', `/api/likes/count?targetType=item&targetId=${uuid}`)).status, 400);
+    assert.is((await app.rest('GET', `/api/likes/count?targetType=planet&targetId=${uuid}`)).status, 400);
+    // A codex type takes a codex id: an assembly's uuid is one in form, and no codex entry has it (issue 34).
+    assert.is((await app.rest('GET', `/api/likes/count?targetType=item&targetId=${uuid}`)).status, 404);
     assert.is((await app.rest('GET', `/api/likes/check?${query(uuid, '&x=1')}`, { token: fan.token })).status, 400);
     assert.is(
       (
         await trpcError(
-          app.trpc(fan.token).assembly.likes.toggle.mutate({ targetType: 'ship' as 'assembly', targetId: uuid }),
+          app.trpc(fan.token).assembly.likes.toggle.mutate({ targetType: 'planet' as 'assembly', targetId: uuid }),
         )
       ).status,
       400,

@@ -292,9 +292,9 @@ Comments(
   async ({ app, owner, fan, other }) => {
     const { uuid } = await publish(app, owner.token, HULK);
     const comment = (await post(app, fan.token, uuid, 'mine')).body.data;
-    // 400: strict inputs, target types other than assembly.
+    // 400: strict inputs, a target type nobody sends.
     for (const [label, body] of [
-      ['targetType', { targetType: 'ship' }],
+      ['targetType', { targetType: 'planet' }],
       ['targetId', { targetId: 'nope' }],
       ['Unrecognized', { extra: 1 }],
       ['content', { content: undefined }],
@@ -304,7 +304,9 @@ Comments(
       assert.is(response.status, 400, label);
       assert.match(response.text, label);
     }
-    assert.is((await app.rest('GET', `/api/comment/comments?targetType=item&targetId=${uuid}`)).status, 400);
+    assert.is((await app.rest('GET', `/api/comment/comments?targetType=planet&targetId=${uuid}`)).status, 400);
+    // A codex type takes a codex id: an assembly's uuid is one in form, and no codex entry has it (issue 34).
+    assert.is((await app.rest('GET', `/api/comment/comments?targetType=item&targetId=${uuid}`)).status, 404);
     assert.is(
       (await app.rest('GET', `/api/comment/comments?targetType=assembly&targetId=${uuid}&userId=1`)).status,
       400,
@@ -323,14 +325,21 @@ Comments(
     assert.is(
       (
         await trpcError(
-          app.trpc(fan.token).comment.create.mutate({ targetType: 'ship' as 'assembly', targetId: uuid, content: 'x' }),
+          app
+            .trpc(fan.token)
+            .comment.create.mutate({ targetType: 'planet' as 'assembly', targetId: uuid, content: 'x' }),
         )
       ).status,
       400,
     );
     assert.is(
-      (await trpcError(app.trpc().comment.list.query({ targetType: 'item' as 'assembly', targetId: uuid }))).status,
+      (await trpcError(app.trpc().comment.list.query({ targetType: 'planet' as 'assembly', targetId: uuid }))).status,
       400,
+    );
+    assert.is(
+      (await trpcError(app.trpc().comment.list.query({ targetType: 'item', targetId: uuid }))).status,
+      404,
+      'no codex item has that id',
     );
     // 401: every write and your own comments.
     const unauthorised = [

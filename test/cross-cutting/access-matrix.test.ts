@@ -68,6 +68,8 @@ const SELF_SCOPED = new Set([
   'GET /assembly/trash',
   'GET /user/comments',
   'POST /assembly/publish',
+  // Issue 36: the caller's own team-ups.
+  'GET /user/me/teamups',
 ]);
 
 /** The owner's resources the owner-scoped cases are tried on. */
@@ -80,6 +82,8 @@ interface TOwned {
   privatePoint: string;
   /** The owner's comment on its private assembly. */
   comment: string;
+  /** The owner's team-up (issue 36). */
+  teamUp: string;
 }
 
 interface TFixtures extends TOwned {
@@ -182,6 +186,7 @@ function ownedCases(f: TOwned): Record<string, TOwnedCase> {
     'POST /comment/edit': { body: { id: f.comment, content: 'edited' }, stranger: [403], owner: [200] },
     'POST /comment/delete': { body: { id: f.comment }, stranger: [403], owner: [200] },
     'POST /assembly/delete': { body: { uuid: f.privateAssembly }, stranger: [403], owner: [200] },
+    'POST /teamup/cancel': { body: { id: f.teamUp }, stranger: [403], owner: [200] },
   };
 }
 
@@ -275,6 +280,11 @@ async function createOwned(
     body: { targetType: 'assembly', targetId: privateAssembly.body.data.uuid, content: 'Owner only' },
   });
   assert.is(comment.status, 200, comment.text);
+  const teamUp = await app.rest('POST', '/api/teamup/publish', {
+    token: owner.token,
+    body: { player: 'Owner#1', description: 'Owner only cancels', expiresMinutesAt: 60 },
+  });
+  assert.is(teamUp.status, 200, teamUp.text);
   return {
     privateCollection: collection.body.data.uuid,
     order: created.body.data.orderId,
@@ -282,6 +292,7 @@ async function createOwned(
     trashedAssembly: trashed.body.data.uuid,
     privatePoint: point.body.data.uuid,
     comment: comment.body.data.id,
+    teamUp: teamUp.body.data.id,
   };
 }
 

@@ -3,7 +3,8 @@ import { suite } from '../support/suite';
 import * as assert from 'uvu/assert';
 import { openDatabase } from '../../db/client';
 import { seedDemoCatalog } from '../../server/seed/assemblies';
-import { DEMO_COMPANIES, demoCampaigns, seedLiveData } from '../../server/seed/live-data';
+import { readCommunityData } from '../../server/infra/packaged-files';
+import { demoCampaigns, demoWar, seedLiveData } from '../../server/seed/live-data';
 import { upsertCampaigns } from '../../server/domains/drop/ingestion';
 import { setRole } from '../../server/domains/user/account';
 import { MemoryReadCache } from '../../server/infra/cache/read-cache';
@@ -12,10 +13,17 @@ import { recordSnapshots } from '../../server/domains/war/snapshots';
 import { startTestServer, TEST_DRIVER, type TTestServer } from '../support/helpers';
 
 const MINUTE = 60_000;
+/** The demo war's trading companies: the factions of the data set's regions. */
+const DEMO_COMPANIES = demoWar(readCommunityData()).companies;
+const FIRST_COMPANY = DEMO_COMPANIES[0]!.id;
 
-/** A test server with the demo war seeded (seasons, zones, snapshots every 5 minutes). */
+/**
+ * A test server with the demo war seeded (the data set's seasons and zones, snapshots every 5 minutes),
+ * its clock inside the data set's last season, so that the current season is running.
+ */
 async function startWarServer(): Promise<TTestServer> {
   const app = await startTestServer();
+  app.clock.advance(Date.parse('2026-08-01T12:00:00Z') - app.clock.now().getTime());
   await seedLiveData({ db: app.database.db, now: app.clock.now });
   return app;
 }
@@ -36,7 +44,7 @@ Memo('a snapshot backfilled inside the window shows at once, on both surfaces', 
   const bucket = before.buckets[50];
   // The demo seed writes a snapshot every 5 minutes: three per 15-minute bucket.
   assert.is(bucket.snapshotCount, 3);
-  const crimson = bucket.companies.find((company: { id: string }) => company.id === 'crimson-reef');
+  const crimson = bucket.companies.find((company: { id: string }) => company.id === FIRST_COMPANY);
   // Served twice from the memo: identical.
   assert.equal((await app.rest('GET', '/api/stateOfWar/history?range=1d')).body.data, before);
 
@@ -59,7 +67,7 @@ Memo('a snapshot backfilled inside the window shows at once, on both surfaces', 
   const changed = after.buckets[50];
   assert.is(changed.snapshotCount, 4);
   // Three snapshots averaging A plus one scoring 0: the new mean is 3A/4 (2 decimals); the minimum is 0.
-  const next = changed.companies.find((company: { id: string }) => company.id === 'crimson-reef');
+  const next = changed.companies.find((company: { id: string }) => company.id === FIRST_COMPANY);
   assert.is(next.average, Math.round(((crimson.average * 3) / 4) * 100) / 100);
   assert.is(next.min, 0);
   assert.is(changed.lastSnapshotAt, bucket.lastSnapshotAt, 'the backfilled snapshot is not the last of its bucket');
@@ -69,18 +77,16 @@ Memo('a snapshot backfilled inside the window shows at once, on both surfaces', 
 });
 
 Memo('a renamed company shows at once', async ({ app }) => {
+  const { id, name } = DEMO_COMPANIES[1]!;
   const before = (await app.rest('GET', '/api/stateOfWar/history?range=7d')).body.data;
-  assert.is(
-    before.buckets.at(-1).companies.find((company: { id: string }) => company.id === 'sable-tide').name,
-    'Sable Tide Trading',
-  );
+  assert.is(before.buckets.at(-1).companies.find((company: { id: string }) => company.id === id).name, name);
   await upsertWarReference(
     { db: app.database.db },
-    { seasons: [], zones: [], companies: [{ id: 'sable-tide', name: 'Sable Tide Renamed', color: '#000000' }] },
+    { seasons: [], zones: [], companies: [{ id, name: `${name} Renamed`, color: '#000000' }] },
   );
   const after = (await app.rest('GET', '/api/stateOfWar/history?range=7d')).body.data;
-  const sable = after.buckets.at(-1).companies.find((company: { id: string }) => company.id === 'sable-tide');
-  assert.equal([sable.name, sable.color], ['Sable Tide Renamed', '#000000']);
+  const renamed = after.buckets.at(-1).companies.find((company: { id: string }) => company.id === id);
+  assert.equal([renamed.name, renamed.color], [`${name} Renamed`, '#000000']);
 });
 
 Memo.run();

@@ -116,11 +116,17 @@ function tests(binary: TBuiltBinary): void {
         assert.ok(listed.body.data.data.some((item: { uuid: string }) => item.uuid === published.uuid));
         assert.ok((await client.assembly.list.query({})).data.some((item) => item.uuid === published.uuid));
 
-        const feed = await fetch(`${server.url}/api/calendar/events.ics?season=y3s4`);
+        // The demo's seasons and their events come from the community data set, read from the executable's assets.
+        const feed = await fetch(`${server.url}/api/calendar/events.ics?season=shatteredSeas`);
         assert.is(feed.headers.get('content-type'), 'text/calendar; charset=utf-8');
         const ics = await feed.text();
         assert.match(ics, /^BEGIN:VCALENDAR\r\n/);
-        assert.is(await client.calendar.eventsFeed.query({ season: 'y3s4' }), ics);
+        assert.match(ics, /^UID:gloryAdorned@y3s2\.tidewatch\r$/m);
+        assert.is(await client.calendar.eventsFeed.query({ season: 'shatteredSeas' }), ics);
+        assert.is(
+          (await rest(server.url, 'GET', '/api/likes/count?targetType=cosmetic&targetId=crownedPrince')).status,
+          200,
+        );
 
         assert.match(await (await fetch(`${server.url}/api/docs`)).text(), /swagger-ui-bundle\.js/);
         const swagger = join(import.meta.dirname, '..', '..', 'node_modules', 'swagger-ui-dist');
@@ -168,6 +174,11 @@ function tests(binary: TBuiltBinary): void {
       const gone = await run(['create-admin', 'quartermaster'], { cwd, env });
       assert.is(gone.status, 2, 'the account made after the backup is gone');
       assert.is((await run(['create-admin', 'first_mate'], { cwd, env })).status, 0, 'the one in the backup is back');
+      // The community data set the executable carries, imported without a folder: the demo seed wrote its codex already.
+      const community = await run(['import-community-data'], { cwd, env });
+      assert.is(community.status, 0, community.stderr);
+      assert.match(community.stdout, /^codex cosmetic: 3856 read, 0 added, 0 changed, 3856 unchanged, 0 skipped$/m);
+      assert.match(community.stdout, /^catalog: 764 read, \d+ added/m);
     },
   );
 

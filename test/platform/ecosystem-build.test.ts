@@ -43,6 +43,8 @@ Build('dist holds the bundles, the migrations and only the native and static mod
     'migrations/meta/_journal.json',
     'node_modules/better-sqlite3/lib/index.js',
     'node_modules/swagger-ui-dist/swagger-ui-bundle.js',
+    'community-data/cosmetics.json',
+    'community-data/LICENSE',
   ]) {
     assert.ok(existsSync(join(dist, file)), `dist/${file}`);
   }
@@ -81,6 +83,10 @@ Build(
         body: { username: 'captain', password: 'tidewatch-demo' },
       });
       assert.is(signin.status, 200, 'argon2 (native) verified the seeded password');
+      // The demo's seasons, events and codex come from the community data set beside the bundle (dist/community-data).
+      const calendar = await rest(server.url, 'GET', '/api/calendar/data?season=shatteredSeas');
+      assert.equal(Object.keys(calendar.body.data.events), ['gloryAdorned', 'theHonorless', 'moonshineLarceny']);
+      assert.is((await rest(server.url, 'GET', '/api/likes/count?targetType=ship&targetId=galleon')).status, 200);
       const docs = await fetch(`${server.url}/api/docs/swagger-ui-bundle.js`);
       assert.is(docs.status, 200);
       assert.ok((await docs.arrayBuffer()).byteLength > 500_000);
@@ -132,6 +138,10 @@ Build(
     const migrate = await run(['cli.js', 'migrate'], dist, env);
     assert.is(migrate.status, 0, migrate.stderr);
     assert.match(migrate.stdout, /migrations applied/);
+    // The community data set the build carries (dist/community-data), imported without a folder.
+    const community = await run(['cli.js', 'import-community-data'], dist, env);
+    assert.is(community.status, 0, community.stderr);
+    assert.match(community.stdout, /^codex cosmetic: 3856 read, 3856 added, 0 changed, 0 unchanged, 0 skipped$/m);
     const unknown = await run(['cli.js', 'sail-away'], dist, env);
     assert.is(unknown.status, 2);
     assert.match(unknown.stderr, /Unknown command "sail-away". Run "node cli\.js help"/);

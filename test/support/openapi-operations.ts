@@ -14,25 +14,35 @@ export interface TDocumentOperation {
   operation: Record<string, any>;
 }
 
-/** Every operation of an OpenAPI document (as fetched from /api/openapi.json), in document order. */
+/** An operation that answers a stream (GET /events): served outside the procedures, tested in test/live/. */
+export function isStreamOperation(operation: Record<string, any>): boolean {
+  return operation.responses?.['200']?.content?.['text/event-stream'] !== undefined;
+}
+
+/**
+ * Every operation of an OpenAPI document (as fetched from /api/openapi.json), in document order. Streams
+ * (isStreamOperation) are left out: the generated suites call each operation and read its whole answer.
+ */
 export function documentOperations(fetched: unknown): TDocumentOperation[] {
   const document = fetched as { paths: Record<string, Record<string, any>> };
   return Object.entries(document.paths).flatMap(([path, item]) =>
-    Object.entries(item).map(([lowerMethod, operation]) => {
-      const method = lowerMethod.toUpperCase();
-      const parameters: any[] = operation.parameters ?? [];
-      const schema = operation.requestBody?.content?.['application/json']?.schema ?? {};
-      return {
-        method,
-        path,
-        key: `${method} ${path}`,
-        secured: Array.isArray(operation.security) && operation.security.length > 0,
-        pathParams: parameters.filter((p) => p.in === 'path').map((p) => p.name),
-        queryParams: parameters.filter((p) => p.in === 'query').map((p) => p.name),
-        bodyFields: Object.keys(schema.properties ?? {}),
-        operation,
-      };
-    }),
+    Object.entries(item)
+      .filter(([, operation]) => !isStreamOperation(operation))
+      .map(([lowerMethod, operation]) => {
+        const method = lowerMethod.toUpperCase();
+        const parameters: any[] = operation.parameters ?? [];
+        const schema = operation.requestBody?.content?.['application/json']?.schema ?? {};
+        return {
+          method,
+          path,
+          key: `${method} ${path}`,
+          secured: Array.isArray(operation.security) && operation.security.length > 0,
+          pathParams: parameters.filter((p) => p.in === 'path').map((p) => p.name),
+          queryParams: parameters.filter((p) => p.in === 'query').map((p) => p.name),
+          bodyFields: Object.keys(schema.properties ?? {}),
+          operation,
+        };
+      }),
   );
 }
 

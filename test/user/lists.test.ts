@@ -3,6 +3,7 @@
 // trashed or anonymous assembly in a space), paging and its bounds, errors and access, and the
 // query plans (each walks an index of the user's own rows, no sort).
 import { sql } from 'drizzle-orm';
+import { selectUserLikes } from '../../server/domains/assembly/user-lists';
 import { suite } from '../support/suite';
 import * as assert from 'uvu/assert';
 import {
@@ -251,11 +252,11 @@ Lists("query plans: each list walks an index of the user's rows, without a tempo
   );
   assert.match(own, /USING (COVERING )?INDEX assemblies_creator/);
   assert.not.match(own, /TEMP B-TREE/);
-  const likes = await plan(
-    `select assemblies.id from assemblies inner join assembly_likes on assembly_likes.assembly_id = assemblies.id and assembly_likes.user_id = '${owner.id}' ` +
-      `where assemblies.deleted_at is null and assemblies.is_public = 1 order by assembly_likes.created_at desc, assembly_likes.rowid desc limit 20`,
-  );
-  assert.match(likes, /assembly_likes USING INDEX assembly_likes_user/);
+  // user/likes across target types (issue 34): the service's own query, test/codex/query-plans.test.ts.
+  const { sql: text, params } = selectUserLikes(app.database.db, owner.id).limit(20).toSQL();
+  let at = 0;
+  const likes = await plan(text.replace(/\?/g, () => `'${String(params[at++])}'`));
+  assert.match(likes, /likes USING INDEX likes_user/);
   assert.not.match(likes, /TEMP B-TREE/);
 });
 

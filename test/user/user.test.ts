@@ -32,6 +32,7 @@ Accounts(
       'alternativeName',
       'email',
       'expiresAt',
+      'privilege',
       'role',
       'token',
       'userAvatar',
@@ -43,6 +44,8 @@ Accounts(
     assert.equal(account.role, ['normal']);
     assert.is(account.alternativeName, null);
     assert.is(account.userAvatar, null);
+    // smugglersReport.vue:371 reads `privilege`: none is granted before issue 35.
+    assert.equal(account.privilege, []);
 
     const me = await app.rest('GET', '/api/user/me', { token });
     assert.is(me.status, 200);
@@ -56,8 +59,10 @@ Accounts(
       role: ['normal'],
       attr: { introduction: '', language: '' },
       joinTime,
+      userId,
       lastOnlineTime: null,
       email: 'anne@example.test',
+      privilege: [],
     });
     assert.match(me.headers.get('cache-control') ?? '', /private/);
   },
@@ -225,6 +230,8 @@ Accounts('info returns the public profile without e-mail; unknown id 404', async
     role: ['normal'],
     attr: { introduction: '', language: '' },
     joinTime,
+    // AccountCardWidget.vue:93, 114 links the profile with `userId || id`.
+    userId: id,
     lastOnlineTime: null,
   });
   const viaTrpc = await app.trpc().user.info.query({ id });

@@ -6,7 +6,8 @@
 // assembly_service.ts:96-125. docs/compatibility.md ("Assemblies") lists the same fields.
 //
 // likeStore.ts reads `result.data.isLiked` / `result.data.likeCount` of the raw axios response, the
-// body's top level; Tidewatch answers them inside the envelope's `data` (see docs/compatibility.md).
+// body's top level: Tidewatch answers them inside the envelope's `data` and, since issue 34, beside it
+// at the top level too (docs/compatibility.md, "Fields beside the envelope").
 import { suite } from '../support/suite';
 import * as assert from 'uvu/assert';
 import { startTestServer, type TTestServer } from '../support/helpers';
@@ -39,10 +40,12 @@ Client(
     const checked = await send(app, 'GET', `likes/check?targetType=assembly&targetId=${uuid}`, { token: deckhand });
     assert.is(checked.status, 200, checked.text);
     assert.is(checked.body.data.isLiked, true, 'likeStore.ts checkLike: isLiked (the demo deckhand likes it)');
+    assert.is(checked.body.isLiked, true, 'likeStore.ts:25 reads it at the top level of the body');
     const counted = await send(app, 'GET', `likes/count?targetType=assembly&targetId=${uuid}`);
     assert.is(counted.status, 200, counted.text);
     const before = counted.body.data.likeCount;
     assert.type(before, 'number', 'likeStore.ts getLikeCount: likeCount');
+    assert.is(counted.body.likeCount, before, 'likeStore.ts:66 reads it at the top level of the body');
     // LikeWidget.vue:70-71 handleLike: toggleLike (`httpToken.post('likes/toggle', {data: {userId, targetType, targetId}})`, userId = authStore.user.userId, Detail.vue:210), then the count again.
     const toggled = await send(app, 'POST', 'likes/toggle', {
       token: deckhand,
@@ -51,6 +54,7 @@ Client(
     assert.is(toggled.status, 200, toggled.text);
     assert.is(toggled.body.code, 200);
     assert.is(toggled.body.data.isLiked, false, 'likeStore.ts toggleLike: isLiked');
+    assert.is(toggled.body.isLiked, false, 'likeStore.ts:47 reads it at the top level of the body');
     assert.is(
       (await send(app, 'GET', `likes/count?targetType=assembly&targetId=${uuid}`)).body.data.likeCount,
       before - 1,

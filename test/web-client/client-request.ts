@@ -4,11 +4,14 @@
 // the token in `x-access-token`. `handleResponse` (src/assets/sripts/api/api-util.ts:20-37) hands the
 // whole body on as `result.data`, so a view's `result.data.data.x` is the envelope's `data.x`.
 import * as assert from 'uvu/assert';
-import { rest, type TTestServer } from '../support/helpers';
+import { rest, type TRestResponse, type TTestServer } from '../support/helpers';
 
 export const DEMO_PASSWORD = 'tidewatch-demo';
 
 export type TClientParams = Record<string, string | number | boolean | null | undefined>;
+
+/** An answer as the client reads it: the envelope, and the fields some views read beside it (docs/compatibility.md). */
+export type TClientResponse = TRestResponse & { body: TRestResponse['body'] & Record<string, any> };
 
 /** One request as the client sends it. */
 export function send(
@@ -16,7 +19,7 @@ export function send(
   method: string,
   path: string,
   options: { token?: string; params?: TClientParams; data?: unknown } = {},
-) {
+): Promise<TClientResponse> {
   const entries = Object.entries(options.params ?? {}).filter(
     (entry): entry is [string, string | number | boolean] => entry[1] !== null && entry[1] !== undefined,
   );

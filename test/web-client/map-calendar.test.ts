@@ -169,15 +169,20 @@ Client(
   async ({ app }) => {
     // src/assets/sripts/api/calendar_service.ts:17 `http.get('calendar/data', {params: {season: seasonId}})`,
     // called by src/views/calendar/History.vue:189 with the season's id from glow-prow-data (its key,
-    // e.g. `burningStraits`); the view keeps `result.data.data` (the envelope's data, History.vue:191-192).
-    const response = await send(app, 'GET', 'calendar/data', { params: { season: 'burningStraits' } });
+    // e.g. `shatteredSeas`; the demo's seasons are the data set's, issue 34); the view keeps
+    // `result.data.data` (the envelope's data, History.vue:191-192).
+    const response = await send(app, 'GET', 'calendar/data', { params: { season: 'shatteredSeas' } });
     assert.is(response.status, 200, response.text);
     const data = response.body.data;
     // History.vue:94, 104, 143: `Object.values(calendarData.events)`.
     assert.type(data.events, 'object');
     assert.not.ok(Array.isArray(data.events));
     const events = Object.entries(data.events) as [string, any][];
-    assert.ok(events.length >= 8, 'the demo calendar');
+    // The data set's events of that season (events.json), which the demo places inside it.
+    assert.equal(
+      events.map(([key]) => key),
+      ['gloryAdorned', 'theHonorless', 'moonshineLarceny'],
+    );
     for (const [key, event] of events) {
       assert.is(event.id, key, 'keyed by event id'); // History.vue:165, 255, 414; calendarEventSLotWidget.vue:55 (i18n key)
       assert.type(event.name, 'string'); // History.vue:166
@@ -197,8 +202,9 @@ Client(
         );
       }
     }
-    // The season lookup and its errors stay as they were.
-    assert.equal((await send(app, 'GET', 'calendar/data', { params: { season: 'y3s4' } })).body.data, data);
+    // Its alternativeName (y3s2) and number name it too; the lookup's errors stay as they were.
+    assert.equal((await send(app, 'GET', 'calendar/data', { params: { season: 'y3s2' } })).body.data, data);
+    assert.equal((await send(app, 'GET', 'calendar/data', { params: { season: 9 } })).body.data, data);
     assert.is((await send(app, 'GET', 'calendar/data', { params: { season: 'y9s9' } })).status, 404);
     assert.is((await send(app, 'GET', 'calendar/data')).status, 400);
   },
@@ -216,25 +222,25 @@ Client(
         `/api/calendar/${url}?${new URLSearchParams({ language: 'zh_CN', season, eventId: eventId || '' })}`,
       );
     const events = Object.keys(
-      (await send(app, 'GET', 'calendar/data', { params: { season: 'burningStraits' } })).body.data.events,
+      (await send(app, 'GET', 'calendar/data', { params: { season: 'shatteredSeas' } })).body.data.events,
     );
-    const season = await open('events.ics', 'burningStraits');
+    const season = await open('events.ics', 'shatteredSeas');
     assert.is(season.status, 200, season.text);
     assert.is(season.headers.get('content-type'), 'text/calendar; charset=utf-8');
     assert.ok(season.text.startsWith('BEGIN:VCALENDAR\r\n'));
     const uids = [...season.text.matchAll(/^UID:(.*)\r$/gm)].map((match) => match[1]);
     assert.equal(
       uids,
-      events.map((id) => `${id}@y3s4.tidewatch`),
+      events.map((id) => `${id}@y3s2.tidewatch`),
       'one VEVENT per event, in order of start',
     );
-    const one = await open('event.ics', 'burningStraits', events[0]);
+    const one = await open('event.ics', 'shatteredSeas', events[0]);
     assert.is(one.status, 200, one.text);
     assert.equal(
       [...one.text.matchAll(/^UID:(.*)\r$/gm)].map((match) => match[1]),
-      [`${events[0]}@y3s4.tidewatch`],
+      [`${events[0]}@y3s2.tidewatch`],
     );
-    assert.is((await open('event.ics', 'burningStraits', 'no-such-event')).status, 404);
+    assert.is((await open('event.ics', 'shatteredSeas', 'no-such-event')).status, 404);
   },
 );
 

@@ -2,9 +2,9 @@
 // src/assets/sripts/api/map_service.ts), sent over real HTTP as the client sends them (client-request.ts)
 // against a server with the demo data, asserting every field the views read (src/views/map/View.vue,
 // src/views/user/account/maps.vue; types src/assets/types/Map.ts). The views read a list as
-// `result.data.points` (the body's top level); the contract fixes the envelope, so a paged list is
-// `data: {data: [...], pagination}` and the nearby search `data: {points: [...]}` (docs/compatibility.md,
-// "Map points").
+// `result.data.points` (the body's top level): a paged list is `data: {data: [...], pagination}` and the
+// nearby search `data: {points: [...]}`, and since issue 34 the body also carries `points` beside the
+// envelope, as the views read it (docs/compatibility.md, "Map points", "Fields beside the envelope").
 import { suite } from '../support/suite';
 import * as assert from 'uvu/assert';
 import { startTestServer, type TTestServer } from '../support/helpers';
@@ -66,9 +66,10 @@ Client(
     assertClientPoint(created.body.data);
     assert.is(created.body.data.collectionId, hubs.uuid);
 
-    // View.vue:1043-1046 `api.getCollectionPoints(uuid)` then `d.points` → `result.data.data.data` here.
+    // View.vue:1043-1046 `api.getCollectionPoints(uuid)` then `d.points`: the body's top level, the page's `data.data`.
     const points = await send(app, 'GET', `map/collections/${hubs.uuid}/points`, { token: deckhand });
     assert.is(points.status, 200, points.text);
+    assert.equal(points.body.points, points.body.data.data, 'View.vue:1046 d.points');
     points.body.data.data.forEach(assertClientPoint);
     assert.equal(
       points.body.data.data.map((point: any) => point.title),
@@ -76,12 +77,13 @@ Client(
     );
     assert.equal(points.body.data.pagination, { page: 1, pageSize: 50, total: 5, totalPages: 1 });
 
-    // View.vue:1220-1232 `api.getNearbyPoints({latitude, longitude, radius: 10, limit: 10})`, `d.points` → `result.data.data.points`.
+    // View.vue:1220-1232 `api.getNearbyPoints({latitude, longitude, radius: 10, limit: 10})`, `d.points`: the body's top level, `data.points`.
     const nearby = await send(app, 'GET', 'map/point/nearby', {
       token: deckhand,
       params: { latitude: -12.35, longitude: 49.29, radius: 10, limit: 10 },
     });
     assert.is(nearby.status, 200, nearby.text);
+    assert.equal(nearby.body.points, nearby.body.data.points, 'View.vue:1232 d.points');
     nearby.body.data.points.forEach(assertClientPoint);
     assert.equal(
       nearby.body.data.points.map((point: any) => point.title),
@@ -98,12 +100,13 @@ Client(
 
 Client('maps.vue point manager: collection points, orphans, move in and out, delete', async ({ app, deckhand }) => {
   const leads = (await collections(app, deckhand))['My treasure leads'];
-  // maps.vue:98-103 `api.getUserPoints({collectionUuid, page: 1, pageSize: 20})`, `d.points` → `result.data.data.data`.
+  // maps.vue:98-105 `api.getUserPoints({collectionUuid, page: 1, pageSize: 20})`, `d.points`: the body's top level, `data.data`.
   const inside = await send(app, 'GET', 'map/user/points', {
     token: deckhand,
     params: { collectionUuid: leads.uuid, page: 1, pageSize: 20 },
   });
   assert.is(inside.status, 200, inside.text);
+  assert.equal(inside.body.points, inside.body.data.data, 'maps.vue:105 d.points');
   inside.body.data.data.forEach(assertClientPoint);
   assert.equal(
     inside.body.data.data.map((point: any) => point.title),
@@ -115,6 +118,7 @@ Client('maps.vue point manager: collection points, orphans, move in and out, del
     params: { page: 1, pageSize: 20 },
   });
   assert.is(orphans.status, 200, orphans.text);
+  assert.equal(orphans.body.points, orphans.body.data.data, 'maps.vue:127 d.points');
   orphans.body.data.data.forEach(assertClientPoint);
   const wreck = orphans.body.data.data.find((point: any) => point.title === 'Wreck off Sainte-Anne');
   assert.ok(wreck, 'the demo orphan');

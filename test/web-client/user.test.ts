@@ -69,11 +69,19 @@ Client(
     assert.ok(account.role.includes('admin'), 'router/index.ts:113 lets an admin in');
     assert.is(account.alternativeName, null, 'the store falls back to username');
     assert.is(account.userAvatar, null, 'HeaderAccount shows the initial');
+    // src/views/user/account/smugglersReport.vue:371 `authStore.checkPrivilegeGroup(authStore.user?.privilege, [...])`:
+    // a list of privilege type names, none before issue 35 brings them.
+    assert.equal(account.privilege, []);
 
     // The token works the way the client sends it (x-access-token).
     const me = await send(app, 'GET', 'user/me', { token: account.token });
     assert.is(me.status, 200);
     assert.is(me.body.data.id, account.userId);
+    assert.equal(
+      me.body.data.privilege,
+      [],
+      'user/me answers the privileges too (merged into the store, router/index.ts:124-126)',
+    );
 
     // Signin.vue:27 starts with `captcha: {}`: the untouched widget is no answer.
     const untouched = await send(app, 'POST', 'user/signin', {
@@ -152,12 +160,13 @@ Client(
     // src/assets/sripts/api/user_service.ts:83 `http.get('user/info', {params: {id: userId}})`;
     // src/views/user/Space.vue:121-124 keeps `d.data`: userAvatar (:219), username (:223), role (:225),
     // lastOnlineTime (:227, v-if), joinTime (:231), attr.introduction (:245, v-if);
-    // src/components/AccountCardWidget.vue:49-52: userId || id (:92), userAvatar (:94-97), username (:100),
-    // role (:106), attr?.introduction (:112).
+    // src/components/AccountCardWidget.vue:49-52: userId || id (:93, :114, the links to the space), userAvatar (:94-97),
+    // username (:100), role (:106), attr?.introduction (:112).
     const response = await send(app, 'GET', 'user/info', { params: { id: signin.userId } });
     assert.is(response.status, 200);
     const data = response.body.data;
     assert.is(data.id, signin.userId);
+    assert.is(data.userId, signin.userId, 'AccountCardWidget.vue:93, 114: the link to /space/ of userId || id');
     assert.is(data.username, 'captain');
     assert.is(data.userAvatar, null);
     assert.equal(data.role, ['admin']);

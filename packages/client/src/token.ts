@@ -7,6 +7,11 @@ export type TokenSource = string | (() => string | undefined);
 export interface TidewatchClientOptions {
   /** A session token (from user.signin or user.signup), or a function returning the current one. */
   token?: TokenSource;
+  /**
+   * The EventSource the subscriptions use (`client.live.events.subscribe`): browsers and Node.js 26 have
+   * one; on Node.js 22 and 24 pass the `eventsource` package's (`import { EventSource } from 'eventsource'`).
+   */
+  EventSource?: typeof globalThis.EventSource;
 }
 
 /** The header that carries the token, `authorization: Bearer <token>`, or none without a token. */

@@ -38,11 +38,12 @@ export function passwordGuesses(ctx: Pick<TContext, 'deps' | 'request'>): TPassw
 
 /**
  * Read access of a private assembly: the creator always (never asked for the password); others only
- * with its password (and never when it has none). Public assemblies are open to all.
+ * with its password (and never when it has none). Public assemblies are open to all, and so is any
+ * other target of comments and likes (targets.ts: a codex entry is public and has no creator).
  */
 export async function assertReadable(
   uuid: string,
-  access: { isPublic: boolean; creatorId: string; passwordHash: string | null },
+  access: { isPublic: boolean; creatorId: string | null; passwordHash: string | null },
   viewerId: string | undefined,
   password: string | undefined,
   guesses: TPasswordGuesses = unlimitedGuesses,

@@ -3,9 +3,6 @@
 export { assertReadable, passwordGuesses, type TPasswordGuesses } from './access';
 export type { TAssemblyCaches } from './item';
 export { clientOf } from './queries';
-export {
-  listLikedAssemblies,
-  listOwnAssemblies,
-  listSpaceAssemblies,
-  type TUserAssemblyPage,
-} from './user-lists';
+export { checkTargetId, targetFields, ZTargetType } from './target-schemas';
+export { findTarget, isTargetType, TARGET_TYPES, type TTarget, type TTargetType, targetEntry } from './targets';
+export { listLikes, listOwnAssemblies, listSpaceAssemblies, type TUserAssemblyPage } from './user-lists';

@@ -3,7 +3,7 @@
 import type { TDepsOf, TServiceDeps } from '../../deps';
 import { AppError } from '../../errors';
 import { assertReadable, type TPasswordGuesses } from './access';
-import { isLikedBy } from './likes';
+import { isLikedBy } from './like-reads';
 import { computeAttributes, resolveLoadout } from './loadout';
 import { clientOf, findActive, loadoutOf, toView } from './queries';
 import type { z } from 'zod';

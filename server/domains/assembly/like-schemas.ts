@@ -1,36 +1,27 @@
-// Inputs and answers of the web client's likes (GET /likes/check, POST /likes/toggle, GET /likes/count).
+// Inputs and answers of the web client's likes (GET /likes/check, POST /likes/toggle, GET /likes/count),
+// on every target type (target-schemas.ts).
 import { z } from 'zod';
-import { ZAssemblyUuid } from './fields';
+import { checkTargetId, targetFields, ZTargetType } from './target-schemas';
 
-/** What can be liked here: assemblies (the client's LikeWidget also names codex targets, which Tidewatch does not serve). */
-export const LIKE_TARGET_TYPES = ['assembly'] as const;
+export const ZLikeTargetInput = z.strictObject(targetFields).superRefine(checkTargetId);
 
-const targetFields = {
-  targetType: z
-    .enum(LIKE_TARGET_TYPES, { error: 'must be assembly (the only target type served)' })
-    .meta({ description: 'assembly (the only target type served)' }),
-  targetId: ZAssemblyUuid.meta({ description: "The assembly's uuid" }),
-  password: z
-    .string()
-    .max(256)
-    .optional()
-    .meta({ description: "A private assembly's password (not needed by its creator)" }),
-};
-
-export const ZLikeTargetInput = z.strictObject(targetFields);
-
-export const ZLikeToggleInput = z.strictObject({
-  ...targetFields,
-  userId: z
-    .string()
-    .max(64, 'must be at most 64 characters')
-    .optional()
-    .meta({ description: "Sent by the web client: the caller's own id. Optional; another user's id is a 403" }),
-});
+export const ZLikeToggleInput = z
+  .strictObject({
+    ...targetFields,
+    userId: z
+      .string()
+      .max(64, 'must be at most 64 characters')
+      .optional()
+      .meta({ description: "Sent by the web client: the caller's own id. Optional; another user's id is a 403" }),
+  })
+  .superRefine(checkTargetId);
 
 const targetOut = {
-  targetType: z.enum(LIKE_TARGET_TYPES).meta({ description: 'Always assembly (the only target type served)' }),
-  targetId: z.string().meta({ description: "The assembly's uuid" }),
+  targetType: ZTargetType.meta({
+    description:
+      'The target type the likes are kept under: the one sent, or the kind of the entry it found (an NPC sent as item: npc)',
+  }),
+  targetId: z.string().meta({ description: "The assembly's uuid, or the codex entry's id" }),
 };
 /** What the answers of the likes name (LikeTarget in the OpenAPI document). */
 export const ZLikeTarget = z.object(targetOut).meta({ description: 'What the likes are of' });

@@ -8,6 +8,7 @@ import { zBool, zInt, ZTimestamp } from '../../schemas';
 import { ZAssemblyUuid } from './fields';
 import { ZRating } from './view-schemas';
 
+export * from './liked-schemas';
 export * from './list-schemas';
 export * from './view-schemas';
 export * from './write-schemas';

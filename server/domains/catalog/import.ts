@@ -137,6 +137,8 @@ function readFile<TRow>(
  * Imports hull and item files of the community format, upserted in one transaction (a re-import
  * updates rows in place), or nothing: any entry that is not a usable hull (ships) or item (items)
  * is a 400 naming the file (`names`: as the caller knows them, e.g. the CLI's paths) and the entry.
+ * `onlyChanged` (the community data set's import) leaves alone the rows whose stored entry is the
+ * same: they are neither counted as updated nor written.
  */
 export async function importCatalog(
   deps: TDepsOf<'db' | 'now'>,
@@ -144,10 +146,12 @@ export async function importCatalog(
     files,
     names = { ships: 'ships.json', items: 'items.json' },
     onProgress,
+    onlyChanged = false,
   }: {
     files: { ships: unknown; items: unknown };
     names?: { ships: string; items: string };
     onProgress?: TProgressListener;
+    onlyChanged?: boolean;
   },
 ): Promise<TImportReport> {
   const now = deps.now();
@@ -155,8 +159,8 @@ export async function importCatalog(
   const items = readFile(names.items, files.items, ITEMS, HULLS, now);
   const issues = [...hulls.issues, ...items.issues];
   if (issues.length > 0) throw invalidFile(issues);
-  const hullRows = hulls.rows;
-  const itemRows = items.rows;
+  let hullRows = hulls.rows;
+  let itemRows = items.rows;
   const report: TImportReport = {
     hulls: { inserted: 0, updated: 0 },
     items: {
@@ -173,25 +177,30 @@ export async function importCatalog(
 
   onProgress?.('checking catalog entries', hullRows.length + itemRows.length, hullRows.length + itemRows.length);
   await transaction(deps.db, async (tx) => {
-    const knownHulls = new Set<string>();
-    const knownItems = new Set<string>();
+    // Each id already stored, with its stored entry.
+    const knownHulls = new Map<string, string>();
+    const knownItems = new Map<string, string>();
     for (let start = 0; start < hullRows.length; start += CHUNK) {
       const ids = hullRows.slice(start, start + CHUNK).map((row) => row.id);
       for (const row of await tx
-        .select({ id: catalogHulls.id })
+        .select({ id: catalogHulls.id, raw: catalogHulls.raw })
         .from(catalogHulls)
         .where(inArray(catalogHulls.id, ids))
         .all())
-        knownHulls.add(row.id);
+        knownHulls.set(row.id, row.raw);
     }
     for (let start = 0; start < itemRows.length; start += CHUNK) {
       const ids = itemRows.slice(start, start + CHUNK).map((row) => row.id);
       for (const row of await tx
-        .select({ id: catalogItems.id })
+        .select({ id: catalogItems.id, raw: catalogItems.raw })
         .from(catalogItems)
         .where(inArray(catalogItems.id, ids))
         .all())
-        knownItems.add(row.id);
+        knownItems.set(row.id, row.raw);
+    }
+    if (onlyChanged) {
+      hullRows = hullRows.filter((row) => knownHulls.get(row.id) !== row.raw);
+      itemRows = itemRows.filter((row) => knownItems.get(row.id) !== row.raw);
     }
     for (let start = 0; start < hullRows.length; start += CHUNK) {
       await tx
@@ -242,10 +251,10 @@ export async function importCatalog(
         });
       onProgress?.('writing items', Math.min(itemRows.length, start + CHUNK), itemRows.length);
     }
-    report.hulls.updated = knownHulls.size;
-    report.hulls.inserted = hullRows.length - knownHulls.size;
-    report.items.updated = knownItems.size;
-    report.items.inserted = itemRows.length - knownItems.size;
+    report.hulls.inserted = hullRows.filter((row) => !knownHulls.has(row.id)).length;
+    report.hulls.updated = hullRows.length - report.hulls.inserted;
+    report.items.inserted = itemRows.filter((row) => !knownItems.has(row.id)).length;
+    report.items.updated = itemRows.length - report.items.inserted;
   });
   return report;
 }

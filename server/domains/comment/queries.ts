@@ -1,43 +1,40 @@
-// The rows of `assembly_comments` with their author's names and avatar, and their answers.
-import { eq, sql } from 'drizzle-orm';
+// The rows of `comments` with their author's names and avatar, and their answers.
+import { and, asc, count, desc, eq, isNotNull, or, sql } from 'drizzle-orm';
+import type { SQLiteSelect } from 'drizzle-orm/sqlite-core';
 import type { TDb } from '../../../db/client';
-import { assemblies, assemblyComments, users } from '../../../db/schema';
+import { assemblies, codexEntries, comments, users } from '../../../db/schema';
+import type { TTargetType } from '../assembly';
 import type { TComment, TMyComment } from './schemas';
 
 /**
  * A comment's columns, its author's read straight from `users` (the display name is alternative_name,
- * else the username; the username; the avatar avatar_url) and its assembly's uuid and name. Joins on primary keys;
- * every comment has both (foreign keys, cascading).
+ * else the username; the username; the avatar avatar_url). Joins on the primary key; every comment has
+ * its author (a foreign key, cascading).
  */
 const commentColumns = {
-  id: assemblyComments.id,
-  assemblyId: assemblyComments.assemblyId,
-  authorId: assemblyComments.authorId,
-  content: assemblyComments.content,
-  createdAt: assemblyComments.createdAt,
-  updatedAt: assemblyComments.updatedAt,
+  id: comments.id,
+  targetType: comments.targetType,
+  targetId: comments.targetId,
+  authorId: comments.authorId,
+  content: comments.content,
+  createdAt: comments.createdAt,
+  updatedAt: comments.updatedAt,
   authorName: sql<string>`coalesce(nullif(trim(${users.alternativeName}), ''), ${users.username})`,
   authorUsername: users.username,
   authorAvatar: users.avatarUrl,
-  assemblyUuid: assemblies.uuid,
-  assemblyName: assemblies.name,
 };
 
 export function selectComments(db: TDb) {
-  return db
-    .select(commentColumns)
-    .from(assemblyComments)
-    .innerJoin(users, eq(users.id, assemblyComments.authorId))
-    .innerJoin(assemblies, eq(assemblies.id, assemblyComments.assemblyId));
+  return db.select(commentColumns).from(comments).innerJoin(users, eq(users.id, comments.authorId));
 }
 
 export type TCommentRow = Awaited<ReturnType<ReturnType<typeof selectComments>['all']>>[number];
 
 /** Insertion order among comments of the same millisecond: the table's rowid (in every index of it). */
-export const commentRowid = sql<number>`${assemblyComments}.rowid`;
+export const commentRowid = sql<number>`${comments}.rowid`;
 
 export async function findComment(db: TDb, id: string): Promise<TCommentRow | undefined> {
-  return await selectComments(db).where(eq(assemblyComments.id, id)).get();
+  return await selectComments(db).where(eq(comments.id, id)).get();
 }
 
 export function toComment(row: TCommentRow): TComment {
@@ -45,8 +42,8 @@ export function toComment(row: TCommentRow): TComment {
   return {
     id: row.id,
     content: row.content,
-    targetType: 'assembly',
-    targetId: row.assemblyUuid,
+    targetType: row.targetType as TTargetType,
+    targetId: row.targetId,
     userId: row.authorId,
     userName: row.authorName,
     // Always the sign-in name, which no other account can take or imitate (user/names.ts): the web
@@ -59,6 +56,68 @@ export function toComment(row: TCommentRow): TComment {
   };
 }
 
-export function toMyComment(row: TCommentRow): TMyComment {
-  return { ...toComment(row), assembly: { uuid: row.assemblyUuid, name: row.assemblyName } };
+/** A target's comments: one range of the index (target_type, target_id, created_at), in `order`. */
+export function selectTargetComments(db: TDb, target: { type: string; id: string }, order: 'asc' | 'desc') {
+  const by = order === 'asc' ? asc : desc;
+  return selectComments(db)
+    .where(and(eq(comments.targetType, target.type), eq(comments.targetId, target.id)))
+    .orderBy(by(comments.createdAt), by(commentRowid))
+    .$dynamic();
+}
+
+export function countTargetComments(db: TDb, target: { type: string; id: string }) {
+  return db
+    .select({ n: count() })
+    .from(comments)
+    .where(and(eq(comments.targetType, target.type), eq(comments.targetId, target.id)));
+}
+
+function joinTargets<T extends SQLiteSelect>(query: T) {
+  return query
+    .leftJoin(assemblies, and(eq(comments.targetType, 'assembly'), eq(assemblies.uuid, comments.targetId)))
+    .leftJoin(codexEntries, and(eq(codexEntries.kind, comments.targetType), eq(codexEntries.id, comments.targetId)));
+}
+
+/**
+ * An author's comments with their targets' names, newest first: a backward walk of the index
+ * (author_id, created_at); each comment's assembly is a lookup of its uuid, its codex entry a lookup
+ * of the key. Only comments on targets the author may read without a password: a codex entry, a
+ * public assembly not in the trash, or the author's own assembly (in the trash too).
+ */
+export function selectMyComments(db: TDb, authorId: string) {
+  return joinTargets(
+    db
+      .select({ ...commentColumns, assemblyName: assemblies.name, codexName: codexEntries.name })
+      .from(comments)
+      .innerJoin(users, eq(users.id, comments.authorId))
+      .$dynamic(),
+  )
+    .where(myCommentsWhere(authorId))
+    .orderBy(desc(comments.createdAt), desc(commentRowid));
+}
+
+export function countMyComments(db: TDb, authorId: string) {
+  return joinTargets(db.select({ n: count() }).from(comments).$dynamic()).where(myCommentsWhere(authorId));
+}
+
+function myCommentsWhere(authorId: string) {
+  return and(
+    eq(comments.authorId, authorId),
+    or(
+      isNotNull(codexEntries.id),
+      sql`${assemblies.isPublic} = 1 and ${assemblies.deletedAt} is null`,
+      eq(assemblies.creatorId, authorId),
+    ),
+  );
+}
+
+export type TMyCommentRow = Awaited<ReturnType<ReturnType<typeof selectMyComments>['all']>>[number];
+
+export function toMyComment(row: TMyCommentRow): TMyComment {
+  const name = row.assemblyName ?? row.codexName ?? row.targetId;
+  return {
+    ...toComment(row),
+    target: { type: row.targetType as TTargetType, id: row.targetId, name },
+    assembly: row.targetType === 'assembly' ? { uuid: row.targetId, name } : null,
+  };
 }

@@ -1,49 +1,43 @@
-// Reading comments: an assembly's (GET /comment/comments) and the caller's own (GET /user/comments).
-import { and, asc, count, desc, eq, isNull, or } from 'drizzle-orm';
-import { assemblies, assemblyComments } from '../../../db/schema';
+// Reading comments: a target's (GET /comment/comments) and the caller's own across targets (GET /user/comments).
 import type { TDepsOf } from '../../deps';
 import { pageWindow } from '../../schemas';
-import type { TPasswordGuesses } from '../assembly';
-import { assertCommentsVisible, findTarget } from './access';
-import { commentRowid, selectComments, toComment, toMyComment } from './queries';
+import { findTarget, type TPasswordGuesses } from '../assembly';
+import { assertCommentsVisible } from './access';
+import {
+  countMyComments,
+  countTargetComments,
+  selectMyComments,
+  selectTargetComments,
+  toComment,
+  toMyComment,
+} from './queries';
 import type { TCommentList, TCommentListInput, TMyCommentList, TMyCommentsInput } from './schemas';
 
 /**
- * One page of an assembly's comments, newest first (sortOrder=asc: oldest first), to anyone who may
- * read the assembly (assertCommentsVisible). Comments stay listed when the creator switches them off.
+ * One page of a target's comments, newest first (sortOrder=asc: oldest first), to anyone who may read
+ * the target (assertCommentsVisible). Comments stay listed when the creator switches them off.
  */
 export async function listComments(
   deps: TDepsOf<'db'>,
   input: TCommentListInput & { viewerId?: string; guesses?: TPasswordGuesses },
 ): Promise<TCommentList> {
   const { db } = deps;
-  const target = await assertCommentsVisible(await findTarget(db, input.targetId), {
-    uuid: input.targetId,
-    viewerId: input.viewerId,
-    password: input.password,
-    guesses: input.guesses,
-  });
+  const target = await assertCommentsVisible(await findTarget(db, input.targetType, input.targetId), input);
   const window = pageWindow(input.page, input.pageSize);
-  const order = input.sortOrder === 'asc' ? asc : desc;
-  const where = eq(assemblyComments.assemblyId, target.id);
-  // Both statements walk the index (assembly_id, created_at) of this assembly only.
+  // Both statements walk the index (target_type, target_id, created_at) of this target only.
   const [rows, total] = await Promise.all([
-    selectComments(db)
-      .where(where)
-      .orderBy(order(assemblyComments.createdAt), order(commentRowid))
-      .limit(window.limit)
-      .offset(window.offset)
-      .all(),
-    db.select({ n: count() }).from(assemblyComments).where(where).get(),
+    selectTargetComments(db, target, input.sortOrder).limit(window.limit).offset(window.offset).all(),
+    countTargetComments(db, target).get(),
   ]);
   return { data: rows.map(toComment), pagination: window.describe(total?.n ?? 0) };
 }
 
 /**
- * The caller's own comments, newest first, on the assemblies the caller may read without a password:
- * public ones not in the trash, and the caller's own (in the trash too). Comments on someone else's
- * private or trashed assembly are left out, as the assembly is: they are back when it is readable
- * again, and the assembly's own list shows them to whoever has its password.
+ * The caller's own comments, newest first, across target types, on the targets the caller may read
+ * without a password: codex entries, public assemblies not in the trash, and the caller's own (in
+ * the trash too). Comments on someone else's private or trashed assembly are left out, as the
+ * assembly is: they are back when it is readable again, and the assembly's own list shows them to
+ * whoever has its password.
  */
 export async function listMyComments(
   deps: TDepsOf<'db'>,
@@ -51,24 +45,9 @@ export async function listMyComments(
 ): Promise<TMyCommentList> {
   const { db } = deps;
   const window = pageWindow(input.page, input.pageSize);
-  const where = and(
-    eq(assemblyComments.authorId, input.userId),
-    or(and(eq(assemblies.isPublic, true), isNull(assemblies.deletedAt)), eq(assemblies.creatorId, input.userId)),
-  );
-  // The author's index (author_id, created_at) gives the order; each comment's assembly is a primary-key lookup.
   const [rows, total] = await Promise.all([
-    selectComments(db)
-      .where(where)
-      .orderBy(desc(assemblyComments.createdAt), desc(commentRowid))
-      .limit(window.limit)
-      .offset(window.offset)
-      .all(),
-    db
-      .select({ n: count() })
-      .from(assemblyComments)
-      .innerJoin(assemblies, eq(assemblies.id, assemblyComments.assemblyId))
-      .where(where)
-      .get(),
+    selectMyComments(db, input.userId).limit(window.limit).offset(window.offset).all(),
+    countMyComments(db, input.userId).get(),
   ]);
   return { data: rows.map(toMyComment), pagination: window.describe(total?.n ?? 0) };
 }

@@ -1,4 +1,5 @@
-// Comments on assemblies (issue 19), at the web client's paths (comment_service.ts, user_service.ts).
+// Comments on assemblies (issue 19) and codex entries (issue 34), at the web client's paths
+// (comment_service.ts, user_service.ts).
 import { authedProcedure, publicProcedure, router } from '../../trpc';
 import { passwordGuesses } from '../assembly';
 import { listComments, listMyComments } from './read';
@@ -18,8 +19,9 @@ import {
 import { createComment, deleteComment, editComment } from './write';
 
 const READ_RULE =
-  'As reading the assembly: 404 when it does not exist, 403 when it is private and you are neither its creator nor sending its password; ' +
-  'a trashed assembly is a 404 for everyone but its creator. targetType other than assembly: 400.';
+  'An assembly: as reading it, 404 when it does not exist, 403 when it is private and you are neither its creator nor sending its password; ' +
+  'a trashed assembly is a 404 for everyone but its creator. A codex entry (targetType ship, item, mod, commoditie, cosmetic, mapLocation, material, npc, set, treasureMap, ultimate): ' +
+  'public; 404 when the imported community data set has no such entry (item also finds an NPC, treasureMap a map location: what the NPC and map location pages send).';
 const WRITE_LIMIT =
   'Creating and editing count against RATE_LIMIT_COMMENTS per 10 minutes per account (429 with Retry-After).';
 // Caller-specific (a private assembly's comments, read by its creator or with its password): never kept by shared caches.
@@ -32,7 +34,7 @@ const list = publicProcedure
       path: '/comment/comments',
       tags: ['comment'],
       protect: false,
-      summary: "An assembly's comments, newest first, paged",
+      summary: 'The comments on an assembly or a codex entry, newest first, paged',
       description:
         `${READ_RULE} Comments switched off by the creator (assembly.attr.isComment: false) stay listed. sortOrder=asc lists oldest first. ` +
         `A list reaches its first ${MAX_COMMENT_WINDOW} comments (page × pageSize above that: 400). content is plain text, never HTML.`,
@@ -52,10 +54,10 @@ const create = authedProcedure
       path: '/comment',
       tags: ['comment'],
       protect: true,
-      summary: 'Comment on an assembly',
+      summary: 'Comment on an assembly or a codex entry',
       description:
         `content: plain text, 1-${MAX_COMMENT_LENGTH} characters after trimming; control characters other than tab and newline are a 400. ` +
-        `Anyone who may read the assembly (${READ_RULE}) A trashed assembly: 404 (its creator too). Comments switched off: 403 (data.key comment.disabled). ` +
+        `Anyone who may read the target (${READ_RULE}) A trashed assembly: 404 (its creator too). Comments switched off by the assembly's creator: 403 (data.key comment.disabled); a codex entry has no creator to switch them off. ` +
         `${WRITE_LIMIT} A captcha answer is optional; when given (captcha from the web client's SVG widget, or captchaCode) it is verified and spent, once only (400 captcha.*). ` +
         'Answers the comment.',
     },
@@ -64,6 +66,7 @@ const create = authedProcedure
   .output(ZComment)
   .mutation(({ input, ctx }) =>
     createComment(ctx.deps, {
+      targetType: input.targetType,
       targetId: input.targetId,
       content: input.content,
       captcha: input.captcha,
@@ -82,7 +85,7 @@ const edit = authedProcedure
       protect: true,
       summary: 'Edit your comment',
       description:
-        'Its author only (403). The same rules as posting it: the content, the assembly still readable (password if private and not yours: 403; trashed: 404) and its comments on (403 comment.disabled). ' +
+        'Its author only (403). The same rules as posting it: the content, the target still readable (an assembly: password if private and not yours: 403; trashed: 404) and its comments on (403 comment.disabled). ' +
         `${WRITE_LIMIT} Unknown or deleted comment: 404. Answers the comment, updatedTime the edit's.`,
     },
   })
@@ -101,7 +104,7 @@ const remove = authedProcedure
       protect: true,
       summary: 'Delete a comment',
       description:
-        "Its author, the assembly's creator or an admin; anyone else: 403. Except for an admin, the comment must be visible to you (its assembly readable: password if private and not yours, 403; trashed, 404 but for its creator). " +
+        "Its author, the assembly's creator or an admin (a codex entry has no creator: its comments are moderated by their authors and the admins); anyone else: 403. Except for an admin, the comment must be visible to you (its assembly readable: password if private and not yours, 403; trashed, 404 but for its creator). " +
         'Deleted for good; comments switched off do not stop it. Unknown or already deleted: 404 (of concurrent deletions, one succeeds).',
     },
   })
@@ -125,8 +128,8 @@ const mine = authedProcedure
       protect: true,
       summary: 'Your comments, newest first, paged',
       description:
-        "Your comments on assemblies you can read without a password: public ones, and your own (in the trash too); comments on someone else's private or trashed assembly are left out while it is so. " +
-        `Each with its assembly's uuid (targetId, assembly.uuid) and name. A list reaches its first ${MAX_COMMENT_WINDOW} comments.`,
+        "Your comments across target types, on what you can read without a password: codex entries, public assemblies and your own (in the trash too); comments on someone else's private or trashed assembly are left out while it is so. " +
+        `Each with its target (target: type, id, name; assembly: uuid and name, null for a codex entry). A list reaches its first ${MAX_COMMENT_WINDOW} comments.`,
     },
     http: PRIVATE,
   })

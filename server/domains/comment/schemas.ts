@@ -1,9 +1,10 @@
-// Comments on assemblies (issue 19): the web client's calls (src/assets/sripts/api/comment_service.ts,
-// types src/assets/types/Comment.ts, read by src/components/CommentWidget.vue and
-// src/views/user/account/comments.vue) with paging, limits and the answers' shapes.
+// Comments (issue 19 on assemblies, issue 34 on every codex page): the web client's calls
+// (src/assets/sripts/api/comment_service.ts, types src/assets/types/Comment.ts, read by
+// src/components/CommentWidget.vue and src/views/user/account/comments.vue) with paging, limits and the
+// answers' shapes. The targets are the target table's (server/domains/assembly/targets.ts).
 import { z } from 'zod';
 import { captchaAnswerOf, ZCaptchaCode, ZClientCaptcha } from '../captcha/schemas';
-import { ZAssemblyUuid } from '../assembly/schemas';
+import { checkTargetId, targetFields, ZTargetType } from '../assembly';
 import { zPage, zPageInput, ZTimestamp } from '../../schemas';
 import { zText } from '../../text';
 
@@ -11,9 +12,6 @@ import { zText } from '../../text';
 export const MAX_COMMENT_LENGTH = 2000;
 /** A comment list reaches its first this many comments: page × pageSize above it is a 400 (an offset costs a walk of the index). */
 export const MAX_COMMENT_WINDOW = 10_000;
-
-/** What can be commented here: assemblies (the client's widget also names codex targets, which Tidewatch does not serve). */
-export const COMMENT_TARGET_TYPES = ['assembly'] as const;
 
 /** The text of a comment: multi-line text under the one text rule (server/text.ts), 1 to MAX_COMMENT_LENGTH code units. Stored and answered as given: never HTML, never rendered by the API. */
 export const ZCommentContent = zText({ min: 1, max: MAX_COMMENT_LENGTH, kind: 'multiline' }).meta({
@@ -34,14 +32,6 @@ const ZPassword = z
   .max(256, 'must be at most 256 characters')
   .meta({ description: "A private assembly's password (not needed by its creator)" })
   .optional();
-
-const targetFields = {
-  targetType: z
-    .enum(COMMENT_TARGET_TYPES, { error: 'must be assembly (the only target type served)' })
-    .meta({ description: 'assembly (the only target type served)' }),
-  targetId: ZAssemblyUuid.meta({ description: "The assembly's uuid" }),
-  password: ZPassword,
-};
 
 function pageFields(defaultPageSize: number) {
   const fields = zPageInput(defaultPageSize);
@@ -72,7 +62,8 @@ export const ZCommentListInput = z
       .default('desc')
       .meta({ description: 'desc (newest first, the default) or asc (oldest first)' }),
   })
-  .superRefine(withinWindow);
+  .superRefine(withinWindow)
+  .superRefine(checkTargetId);
 export type TCommentListInput = z.infer<typeof ZCommentListInput>;
 
 export const ZMyCommentsInput = z.strictObject(pageFields(20)).superRefine(withinWindow);
@@ -91,6 +82,7 @@ export const ZCommentCreateInput = z
         "The contract's captcha form (base64 ALTCHA payload solving GET /captcha): verified when given, once only; not with `captcha`",
     }).optional(),
   })
+  .superRefine(checkTargetId)
   .transform((input, ctx) => ({
     targetType: input.targetType,
     targetId: input.targetId,
@@ -116,10 +108,10 @@ export type TCommentDeleteInput = z.infer<typeof ZCommentDeleteInput>;
 export const ZComment = z.object({
   id: z.string().meta({ description: "The comment's id (a UUID)" }),
   content: z.string().meta({ description: 'Plain text as written (never HTML: escape it when you display it)' }),
-  targetType: z
-    .enum(COMMENT_TARGET_TYPES)
-    .meta({ description: 'What it is on: always assembly (the only target type served)' }),
-  targetId: z.string().meta({ description: "The assembly's uuid" }),
+  targetType: ZTargetType.meta({
+    description: 'What it is on: assembly, or a codex kind (ship, item, mod, ...; an NPC sent as item is npc)',
+  }),
+  targetId: z.string().meta({ description: "The assembly's uuid, or the codex entry's id" }),
   userId: z.string().meta({ description: "The author's id" }),
   userName: z
     .string()
@@ -138,12 +130,20 @@ export const ZCommentList = zPage(ZComment);
 export type TCommentList = z.infer<typeof ZCommentList>;
 
 export const ZMyComment = ZComment.extend({
+  target: z
+    .object({
+      type: ZTargetType.meta({ description: 'As targetType' }),
+      id: z.string().meta({ description: 'As targetId' }),
+      name: z.string().meta({ description: "The assembly's name, or the codex entry's (made from its id)" }),
+    })
+    .meta({ description: 'What it is on' }),
   assembly: z
     .object({
       uuid: z.string().meta({ description: "The assembly's uuid (also targetId)" }),
       name: z.string().meta({ description: "The assembly's name" }),
     })
-    .meta({ description: 'The assembly commented on' }),
+    .nullable()
+    .meta({ description: 'The assembly commented on; null for a codex entry' }),
 });
 export type TMyComment = z.infer<typeof ZMyComment>;
 

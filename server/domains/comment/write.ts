@@ -1,23 +1,16 @@
-// Writing comments: create, edit (the author), delete (the author, the assembly's creator, an admin).
+// Writing comments: create, edit (the author), delete (the author, the target's creator, an admin).
 // The checks that may hash (a private assembly's password) or reach the network (the rate limit, the
 // captcha's once-only record) run before the write; the write re-reads what it depends on inside its
 // transaction, so every call holds on its own under any interleaving (a tRPC batch, concurrent REST).
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import { assemblyComments } from '../../../db/schema';
+import { comments } from '../../../db/schema';
 import { transaction } from '../../../db/transaction';
 import type { TDepsOf } from '../../deps';
 import { AppError } from '../../errors';
-import type { TPasswordGuesses } from '../assembly';
+import { findTarget, isTargetType, type TPasswordGuesses, type TTarget, type TTargetType } from '../assembly';
 import type { TCaptchaAnswer } from '../captcha/schemas';
-import {
-  assertCommentable,
-  assertCommentsVisible,
-  assertStillCommentable,
-  findTarget,
-  findTargetById,
-  type TCommentTarget,
-} from './access';
+import { assertCommentable, assertCommentsVisible, assertStillCommentable } from './access';
 import { findComment, toComment, type TCommentRow } from './queries';
 import type { TComment, TCommentDeleted } from './schemas';
 
@@ -27,31 +20,36 @@ function commentNotFound(id: string): AppError {
   return new AppError('NOT_FOUND', `Comment ${id} not found`);
 }
 
+/** A comment's target as stored (its type and id), in the trash too; undefined when gone. */
+async function storedTarget(db: Parameters<typeof findTarget>[0], row: Pick<TCommentRow, 'targetType' | 'targetId'>) {
+  return isTargetType(row.targetType) ? await findTarget(db, row.targetType, row.targetId) : undefined;
+}
+
 /**
- * POST /comment. Order of the checks: the assembly (404, 403, comments off 403), then the author's
+ * POST /comment. Order of the checks: the target (404, 403, comments off 403), then the author's
  * write limit (429), then the captcha when one is given (400; spent once, whatever follows), then the
- * insert, in a transaction that re-reads the assembly (assertStillCommentable).
+ * insert, in a transaction that re-reads the target (assertStillCommentable). The comment is stored
+ * under the target's own type and id (an NPC's id sent as item: npc).
  */
 export async function createComment(
   deps: TDepsOf<'db' | 'now' | 'limits' | 'captcha'>,
-  input: TCaller & { targetId: string; content: string; captcha?: TCaptchaAnswer },
+  input: TCaller & { targetType: TTargetType; targetId: string; content: string; captcha?: TCaptchaAnswer },
 ): Promise<TComment> {
   const { db } = deps;
   const now = deps.now();
-  const checked = await assertCommentable(await findTarget(db, input.targetId), {
-    uuid: input.targetId,
+  const checked = await assertCommentable(await findTarget(db, input.targetType, input.targetId), {
+    ...input,
     viewerId: input.userId,
-    password: input.password,
-    guesses: input.guesses,
   });
   await deps.limits.commentWrite.hit(input.userId);
   if (input.captcha !== undefined) await deps.captcha.verify(input.captcha, now);
   const id = randomUUID();
   const row = await transaction(db, async (tx) => {
-    const target = assertStillCommentable(checked, await findTargetById(tx, checked.id), input.userId);
-    await tx.insert(assemblyComments).values({
+    const target = assertStillCommentable(checked, await findTarget(tx, checked.type, checked.id), input.userId);
+    await tx.insert(comments).values({
       id,
-      assemblyId: target.id,
+      targetType: target.type,
+      targetId: target.id,
       authorId: input.userId,
       content: input.content,
       createdAt: now,
@@ -64,8 +62,8 @@ export async function createComment(
 }
 
 /**
- * Runs a check of a comment's assembly, its "not found" (trashed, gone) said of the comment: a caller
- * who holds only a comment id does not learn its assembly's uuid from the error.
+ * Runs a check of a comment's target, its "not found" (trashed, gone) said of the comment: a caller
+ * who holds only a comment id does not learn its target from the error.
  */
 async function asComment<T>(id: string, check: () => T | Promise<T>): Promise<T> {
   try {
@@ -76,19 +74,16 @@ async function asComment<T>(id: string, check: () => T | Promise<T>): Promise<T>
   }
 }
 
-/** The comment and its assembly, or a 404 when either is gone. */
-async function findWithTarget(
-  deps: TDepsOf<'db'>,
-  id: string,
-): Promise<{ comment: TCommentRow; target: TCommentTarget }> {
+/** The comment and its target, or a 404 when either is gone. */
+async function findWithTarget(deps: TDepsOf<'db'>, id: string): Promise<{ comment: TCommentRow; target: TTarget }> {
   const comment = await findComment(deps.db, id);
-  const target = comment ? await findTargetById(deps.db, comment.assemblyId) : undefined;
+  const target = comment ? await storedTarget(deps.db, comment) : undefined;
   if (!comment || !target) throw commentNotFound(id);
   return { comment, target };
 }
 
 /**
- * POST /comment/edit: its author only (403), on an assembly they may still comment on (as create:
+ * POST /comment/edit: its author only (403), on a target they may still comment on (as create:
  * 404 trashed, 403 private without its password or comments off), within the same write limit.
  */
 export async function editComment(
@@ -100,24 +95,19 @@ export async function editComment(
   const { comment, target } = await findWithTarget(deps, input.id);
   if (comment.authorId !== input.userId) throw new AppError('FORBIDDEN', 'Only its author may edit a comment');
   const checked = await asComment(input.id, () =>
-    assertCommentable(target, {
-      uuid: target.uuid,
-      viewerId: input.userId,
-      password: input.password,
-      guesses: input.guesses,
-    }),
+    assertCommentable(target, { ...input, targetType: target.type, targetId: target.id, viewerId: input.userId }),
   );
   await deps.limits.commentWrite.hit(input.userId);
   const row = await transaction(db, async (tx) => {
-    const current = await findTargetById(tx, checked.id);
+    const current = await findTarget(tx, checked.type, checked.id);
     if (!current || current.deletedAt !== null) throw commentNotFound(input.id);
     assertStillCommentable(checked, current, input.userId);
     const changed = await tx
-      .update(assemblyComments)
+      .update(comments)
       .set({ content: input.content, updatedAt: now })
-      .where(eq(assemblyComments.id, input.id))
-      .returning({ id: assemblyComments.id });
-    // Deleted meanwhile (by its author, the creator or an admin).
+      .where(eq(comments.id, input.id))
+      .returning({ id: comments.id });
+    // Deleted meanwhile (by its author, the target's creator or an admin).
     if (changed.length === 0) throw commentNotFound(input.id);
     return await findComment(tx, input.id);
   });
@@ -126,9 +116,10 @@ export async function editComment(
 }
 
 /**
- * POST /comment/delete, for good. An admin deletes any comment. Anyone else must see it (its
- * assembly readable as for the list: 404 when trashed unless its creator, 403 private without its
- * password) and be its author or the assembly's creator (403). Comments switched off do not stop a
+ * POST /comment/delete, for good. An admin deletes any comment. Anyone else must see it (its target
+ * readable as for the list: a trashed assembly 404 unless its creator, a private one 403 without its
+ * password) and be its author or the target's creator (403; a codex entry has no creator: its
+ * comments are moderated by their authors and the admins). Comments switched off do not stop a
  * deletion. Of concurrent deletions of one comment, one succeeds and the others are 404s.
  */
 export async function deleteComment(
@@ -139,12 +130,7 @@ export async function deleteComment(
   const { comment, target } = await findWithTarget(deps, input.id);
   if (!input.isAdmin) {
     await asComment(input.id, () =>
-      assertCommentsVisible(target, {
-        uuid: target.uuid,
-        viewerId: input.userId,
-        password: input.password,
-        guesses: input.guesses,
-      }),
+      assertCommentsVisible(target, { ...input, targetType: target.type, targetId: target.id, viewerId: input.userId }),
     );
     if (comment.authorId !== input.userId && target.creatorId !== input.userId) {
       throw new AppError(
@@ -155,13 +141,10 @@ export async function deleteComment(
   }
   await transaction(db, async (tx) => {
     // Trashed meanwhile: only its creator (or an admin) still sees its comments.
-    const current = await findTargetById(tx, target.id);
+    const current = await findTarget(tx, target.type, target.id);
     if (!current || (!input.isAdmin && current.deletedAt !== null && current.creatorId !== input.userId))
       throw commentNotFound(input.id);
-    const deleted = await tx
-      .delete(assemblyComments)
-      .where(eq(assemblyComments.id, input.id))
-      .returning({ id: assemblyComments.id });
+    const deleted = await tx.delete(comments).where(eq(comments.id, input.id)).returning({ id: comments.id });
     if (deleted.length === 0) throw commentNotFound(input.id);
   });
   return { id: input.id, deleted: true };

@@ -8,6 +8,14 @@ export const ZHealth = z.object({
     description:
       'Shared state of several instances: off without REDIS_URL; unavailable means this instance falls back to its own memory for now',
   }),
+  events: z.enum(['all-instances', 'this-instance']).meta({
+    description:
+      'Where live events published now reach: all-instances through Redis, or this-instance (no REDIS_URL, or Redis down: this instance still serves its own streams)',
+  }),
+  liveStreams: z
+    .number()
+    .int()
+    .meta({ description: 'Live streams open on this instance (WebSocket, SSE, tRPC subscriptions)' }),
   uptimeSeconds: z.number().meta({ description: 'Seconds since this instance started' }),
 });
 export type THealth = z.infer<typeof ZHealth>;

@@ -74,7 +74,9 @@ export function recentDatabaseWriteProblem(
  * logged, not shown: health is public). A Redis outage degrades (per-instance limits, no cache) but
  * does not stop the instance: still 200, with `redis: unavailable`.
  */
-export async function getHealth(deps: TDepsOf<'db' | 'now' | 'config' | 'logger' | 'shared'>): Promise<THealth> {
+export async function getHealth(
+  deps: TDepsOf<'db' | 'now' | 'config' | 'logger' | 'shared' | 'events' | 'liveConnections'>,
+): Promise<THealth> {
   const alive = await pingDatabase(deps.db).catch(() => false);
   if (!alive) throw new AppError('SERVICE_UNAVAILABLE', 'Database unavailable');
   // Reads alone are not health: a read-only database answers them, and every sign-up is then a 500.
@@ -86,5 +88,12 @@ export async function getHealth(deps: TDepsOf<'db' | 'now' | 'config' | 'logger'
   }
   const shared = deps.shared;
   const redis = !shared ? 'off' : shared.redis.client.status === 'ready' && shared.bus.live ? 'ok' : 'unavailable';
-  return { status: 'ok', database: 'ok', redis, uptimeSeconds: Math.round((Date.now() - startedAt) / 1000) };
+  return {
+    status: 'ok',
+    database: 'ok',
+    redis,
+    events: deps.events.reachesAllInstances ? 'all-instances' : 'this-instance',
+    liveStreams: deps.liveConnections.count,
+    uptimeSeconds: Math.round((Date.now() - startedAt) / 1000),
+  };
 }

@@ -10,7 +10,7 @@ import { AppError } from '../../errors';
 import { limitGuess } from '../../http/rate-limit';
 import { burnPasswordCheck, hashPassword, verifyPassword } from '../../infra/password';
 import { assertDisplayNameUnlike, assertUsernameUnlike, skeletonsOf } from './names';
-import { roleNames, type TProfileRow } from './profile';
+import { privilegeNames, roleNames, type TProfileRow } from './profile';
 import type { TChangePasswordInput, TRole, TSignedIn, TSignInInput, TSignUpInput } from './schemas';
 import { createSession, invalidateUserSessions } from './session';
 
@@ -30,6 +30,7 @@ export function toSignedIn(
     userAvatar: user.avatarUrl,
     role: roleNames(user.role),
     email: user.email,
+    privilege: privilegeNames(),
   };
 }
 

@@ -47,13 +47,19 @@ export function toPublicProfile(row: TProfileRow): TPublicProfile {
     role: roleNames(row.role),
     attr: { introduction: row.introduction ?? '', language: row.language ?? '' },
     joinTime: row.createdAt.toISOString(),
+    userId: row.id,
     lastOnlineTime: null,
   };
 }
 
-/** The caller's own profile: the public one and the e-mail. */
+/** The names of an account's privilege types: none exist yet (issue 35 brings them). */
+export function privilegeNames(): string[] {
+  return [];
+}
+
+/** The caller's own profile: the public one, the e-mail and the privileges. */
 export function toProfile(row: TProfileRow): TProfile {
-  return { ...toPublicProfile(row), email: row.email };
+  return { ...toPublicProfile(row), email: row.email, privilege: privilegeNames() };
 }
 
 const userNotFound = () => new AppError('NOT_FOUND', 'User not found', { key: 'user.notFound' });

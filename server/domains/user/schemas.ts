@@ -73,12 +73,24 @@ const profileFields = {
 
 export const ZPublicProfile = z.object({
   ...profileFields,
+  userId: z.string().meta({
+    description: 'The user id again, under the name AccountCardWidget.vue links the profile with (`userId || id`)',
+  }),
   lastOnlineTime: ZTimestamp.nullable().meta({ description: 'null: not recorded' }),
 });
 export type TPublicProfile = z.infer<typeof ZPublicProfile>;
 
+/**
+ * The caller's privilege type names (the web client's smugglersReport.vue:371 reads `privilege`): an
+ * empty list until privileges exist (issue 35 fills it).
+ */
+const ZPrivileges = z
+  .array(z.string())
+  .meta({ description: "The names of the caller's privilege types; [] while none is granted" });
+
 export const ZProfile = ZPublicProfile.extend({
   email: z.string().meta({ description: 'The e-mail address of the account (shown to its owner only)' }),
+  privilege: ZPrivileges,
 });
 export type TProfile = z.infer<typeof ZProfile>;
 
@@ -89,6 +101,7 @@ export const ZSignedIn = z.object({
   userId: z.string().meta({ description: 'The user id' }),
   ...identityFields,
   email: z.string().meta({ description: 'The e-mail address of the account' }),
+  privilege: ZPrivileges,
 });
 export type TSignedIn = z.infer<typeof ZSignedIn>;
 

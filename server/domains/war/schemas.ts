@@ -8,7 +8,10 @@ export * from './write-schemas';
 
 /** A trading company's id, name and colour, as the war's answers show them (an id without reference data: its name is the id, its colour #808080). */
 const companyFields = {
-  id: z.string().meta({ description: "The trading company's id (a slug such as crimson-reef)" }),
+  id: z.string().meta({
+    description:
+      "The trading company's id: the community data set's faction id (compagnieRoyale) or a slug (crimson-reef)",
+  }),
   name: z.string().meta({ description: 'Its name (the id when the reference data lacks it)' }),
   color: z.string().meta({ description: 'Its colour, #rrggbb (#808080 when the reference data lacks it)' }),
 };
@@ -62,7 +65,10 @@ export const ZWarState = z.object({
 export type TWarState = z.infer<typeof ZWarState>;
 
 export const ZSeasonStateInput = z.strictObject({
-  season: ZSeasonRef.meta({ description: 'Season id (y2s4), key (gutsAndGlory) or number' }),
+  season: ZSeasonRef.meta({
+    description:
+      "The community data set's id (shatteredSeas, as the web client sends it), its alternativeName (y3s2) or the number",
+  }),
 });
 
 export const ZSeasonSummary = ZSeasonOut.extend({
@@ -89,7 +95,10 @@ export const ZWarHistoryInput = z
     range: ZHistoryRange.default('1d').meta({
       description: '1h (1-minute buckets), 1d (15 minutes, the default) or 7d (1 hour)',
     }),
-    season: ZSeasonRef.optional().meta({ description: 'Season id, key or number; default the current season' }),
+    season: ZSeasonRef.optional().meta({
+      description:
+        "The community data set's id (shatteredSeas), its alternativeName (y3s2) or the number; default the current season",
+    }),
   })
   .prefault({});
 

@@ -29,10 +29,14 @@ export function toSeason(row: TSeasonRow, now: Date): TSeason {
   };
 }
 
-/** "gutsAndGlory" → "Guts and Glory". */
+/** "gutsAndGlory" → "Guts and Glory"; any id of the community data set alike ("dragonsBack-old-1" → "Dragons Back Old 1"). */
 export function nameFromKey(key: string): string {
   const small = new Set(['a', 'an', 'and', 'of', 'the', 'in', 'into', 'on', 'to']);
-  const words = key.replace(/([a-z0-9])([A-Z])/g, '$1 $2').split(/\s+/);
+  const words = key
+    .replace(/[-_.]+/g, ' ')
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .trim()
+    .split(/\s+/);
   return words
     .map((word, index) => {
       const lower = word.toLowerCase();

@@ -4,10 +4,11 @@ import { zText } from '../../text';
 import { zInt } from '../../schemas';
 import { ZSeasonInput, ZSeasonRef } from './season-schemas';
 
+/** A zone's or company's id: a slug (`crimson-reef`) or the community data set's id (`compagnieRoyale`). */
 const ZSlug = z
   .string()
   .trim()
-  .regex(/^[a-z][a-z0-9-]{0,47}$/, 'must be 1-48 of a-z 0-9 - starting with a letter');
+  .regex(/^[A-Za-z][A-Za-z0-9-]{0,47}$/, 'must be 1-48 of letters, digits and - starting with a letter');
 const ZScore = z.number().min(0, 'must not be negative').max(1e12, 'is too large');
 const ZInstant = z.iso.datetime({ offset: true, error: 'must be an ISO-8601 date-time such as 2026-05-01T17:00:00Z' });
 

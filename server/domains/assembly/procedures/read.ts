@@ -3,7 +3,7 @@ import { authedProcedure, publicProcedure } from '../../../trpc';
 import { passwordGuesses } from '../access';
 import { getAssembly, getAttributes as attributesOf } from '../item';
 import { listTrash as trashOf } from '../lifecycle';
-import { withIsLiked } from '../likes';
+import { withIsLiked } from '../like-reads';
 import { listAssemblies } from '../list';
 import { itemEtag } from '../queries';
 import {

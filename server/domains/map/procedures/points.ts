@@ -116,6 +116,8 @@ const nearby = publicProcedure
         'Without a token: public collections and public orphan points only. ' +
         `At most ${MAX_NEARBY_CANDIDATES.toLocaleString('en')} points of the search box are examined, your own first: \`truncated\` is true when it held more (nearer points may be missing; search a smaller radius).`,
     },
+    // The web client reads them at the top level of the body (View.vue:1232).
+    topLevel: { points: 'points' },
   })
   .input(ZNearbyInput)
   .output(ZNearby)
@@ -132,6 +134,8 @@ const listOwn = authedProcedure
       description:
         'One page (`pageSize` default 20). With `collectionUuid` (a collection you can read; 404 otherwise): your points in it, in its order.',
     },
+    // The web client reads them at the top level of the body (maps.vue:105).
+    topLevel: { points: 'data' },
   })
   .input(ZUserPointsInput)
   .output(ZPointPage)
@@ -147,6 +151,8 @@ const listOrphans = authedProcedure
       summary: 'Your points in no collection, newest change first',
       description: 'One page (`pageSize` default 20).',
     },
+    // The web client reads them at the top level of the body (maps.vue:127).
+    topLevel: { points: 'data' },
   })
   .input(ZOrphanPointsInput)
   .output(ZPointPage)
@@ -163,6 +169,8 @@ const listInCollection = publicProcedure
       description:
         'One page (`pageSize` default 50). The collection must be readable: public, yours, or shared with you; 404 otherwise.',
     },
+    // The web client reads them at the top level of the body (View.vue:1046).
+    topLevel: { points: 'data' },
   })
   .input(ZCollectionPointsInput)
   .output(ZPointPage)

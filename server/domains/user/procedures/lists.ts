@@ -1,8 +1,8 @@
-// A user's lists of assemblies (issue 19): their own (user/me/assemblys, user/likes) and their public
-// space (user/space/assemblys, user/space/likes), in the list item form of GET /assembly/list. The
-// queries are server/domains/assembly/user-lists.ts.
-import { MAX_LIST_WINDOW } from '../../assembly/schemas';
-import { listLikedAssemblies, listOwnAssemblies } from '../../assembly';
+// A user's lists (issue 19): their own (user/me/assemblys, user/likes) and their public space
+// (user/space/assemblys, user/space/likes); assemblies in the list item form of GET /assembly/list,
+// likes across target types (issue 34). The queries are server/domains/assembly/user-lists.ts.
+import { MAX_LIST_WINDOW, ZUserLikesPage } from '../../assembly/schemas';
+import { listLikes, listOwnAssemblies } from '../../assembly';
 import { authedProcedure, publicProcedure, router } from '../../../trpc';
 import { spaceAssemblies, spaceLikes } from '../space';
 import { ZOwnListInput, ZSpaceListInput, ZUserAssemblyPage } from '../schemas';
@@ -39,6 +39,8 @@ const ofUser = publicProcedure
   .output(ZUserAssemblyPage)
   .query(({ input, ctx }) => spaceAssemblies(ctx.deps, { ...input, viewerId: ctx.auth?.user.id }));
 
+const LIKES = `Most recently liked first, across target types: public assemblies that are not in the trash (each as an item of GET /assembly/list, isLiked your own; a private one liked with its password is not listed) and codex entries (ship, item, mod, ...: targetType, targetId, name, type, rarity, season). Each has targetType, targetId and likedTime. Paged (pageSize 20 by default, at most 100); page × pageSize at most ${MAX_LIST_WINDOW} (400 beyond).`;
+
 const myLikes = authedProcedure
   .meta({
     openapi: {
@@ -46,13 +48,13 @@ const myLikes = authedProcedure
       path: '/user/likes',
       tags: ['user'],
       protect: true,
-      summary: 'The assemblies you like',
-      description: `Most recently liked first; public assemblies that are not in the trash only (a private one you liked with its password is not listed). ${PAGING}`,
+      summary: 'What you like: assemblies and codex entries',
+      description: LIKES,
     },
   })
   .input(ZOwnListInput.prefault({}))
-  .output(ZUserAssemblyPage)
-  .query(({ input, ctx }) => listLikedAssemblies(ctx.deps, { ...input, userId: ctx.user.id, viewerId: ctx.user.id }));
+  .output(ZUserLikesPage)
+  .query(({ input, ctx }) => listLikes(ctx.deps, { ...input, userId: ctx.user.id, viewerId: ctx.user.id }));
 
 const likesOf = publicProcedure
   .meta({
@@ -61,12 +63,12 @@ const likesOf = publicProcedure
       path: '/user/space/likes',
       tags: ['user'],
       protect: false,
-      summary: 'The public assemblies a user likes',
-      description: `Most recently liked first; public assemblies that are not in the trash only; 404 for an unknown userId. ${PAGING}`,
+      summary: 'What a user likes: public assemblies and codex entries',
+      description: `${LIKES} 404 for an unknown userId.`,
     },
   })
   .input(ZSpaceListInput)
-  .output(ZUserAssemblyPage)
+  .output(ZUserLikesPage)
   .query(({ input, ctx }) => spaceLikes(ctx.deps, { ...input, viewerId: ctx.auth?.user.id }));
 
 export const assembliesRouter = router({ mine, ofUser });

@@ -1,0 +1,174 @@
+/**
+ * What comments and likes are of (issue 34): one entry per target type, named as the community web
+ * client sends it (CommentWidget `type`, LikeWidget `targetType`). An entry says what its ids look
+ * like, how a target is found, where the client sends it, and what else a like of it keeps. Both
+ * mechanisms (comments: server/domains/comment/, likes: likes.ts) read every target through this table
+ * and apply one set of rules to the facts an entry gives (TTarget), so adding a target type (issue
+ * 35's smugglersReport) is adding its entry here.
+ *
+ * A target is stored as (type, id): an assembly's uuid, or a codex entry's kind and id. A type the
+ * client sends for more than one kind (the NPC page's like button sends `item` with an NPC's id)
+ * searches those kinds in order and stores the kind found, so every page reads what it wrote.
+ */
+import { eq } from 'drizzle-orm';
+import type { z } from 'zod';
+import type { TDb } from '../../../db/client';
+import { assemblies } from '../../../db/schema';
+import { findCodexEntry } from '../codex';
+import { type TCodexKind, ZCodexId } from '../codex/schemas';
+import { ZAssemblyUuid } from './fields';
+import { invalidateAssembly, type TAssemblyCaches } from './item';
+
+/** The facts of a target the rules of comments and likes read. */
+export interface TTarget {
+  /** The type it is stored under (a codex entry's kind). */
+  type: TTargetType;
+  /** Its id as stored and answered: an assembly's uuid, a codex entry's id. */
+  id: string;
+  name: string;
+  /** The read rule's facts (access.ts assertReadable): a codex entry is public and has no creator. */
+  isPublic: boolean;
+  creatorId: string | null;
+  passwordHash: string | null;
+  /** When it went to the trash (assemblies); null otherwise. */
+  deletedAt: Date | null;
+  /** Its creator's switches (assembly.attr.isComment, isLike); a target without a creator has both on. */
+  commentsOn: boolean;
+  likesOn: boolean;
+}
+
+interface TTargetEntry {
+  /** The form of its ids, checked with the input (a 400 at targetId) and normalised (an assembly's uuid in lower case). */
+  id: z.ZodType<string, string>;
+  /** What messages call it: `Assembly <uuid>`, `Codex ship "dhow"`. */
+  label(id: string): string;
+  /** What "your own ..." calls it. */
+  noun: string;
+  /** The target with this (normalised) id, in the trash too; undefined when there is none. */
+  find(db: TDb, id: string): Promise<TTarget | undefined>;
+  /** Where the web client sends it (its file and line), as docs/compatibility.md and test/web-client/ name it. */
+  client: string;
+  /** Inside a like's transaction, with the target's new count. */
+  likesCounted?(tx: TDb, target: TTarget, count: number): Promise<void>;
+  /** After a like's transaction: cached answers that show the count. */
+  likesChanged?(deps: TAssemblyCaches, target: TTarget): Promise<void>;
+}
+
+const assemblyColumns = {
+  uuid: assemblies.uuid,
+  name: assemblies.name,
+  isPublic: assemblies.isPublic,
+  creatorId: assemblies.creatorId,
+  passwordHash: assemblies.passwordHash,
+  deletedAt: assemblies.deletedAt,
+  client: assemblies.client,
+};
+
+const assembly: TTargetEntry = {
+  id: ZAssemblyUuid,
+  label: (id) => `Assembly ${id}`,
+  noun: 'assembly',
+  async find(db, uuid) {
+    const row = await db.select(assemblyColumns).from(assemblies).where(eq(assemblies.uuid, uuid)).get();
+    if (!row) return undefined;
+    // The creator's display settings (client.attr), as the assembly's queries read them.
+    const attr = (JSON.parse(row.client) as { attr?: { isComment?: unknown; isLike?: unknown } }).attr;
+    return {
+      type: 'assembly',
+      id: row.uuid,
+      name: row.name,
+      isPublic: row.isPublic,
+      creatorId: row.creatorId,
+      passwordHash: row.passwordHash,
+      deletedAt: row.deletedAt,
+      commentsOn: attr?.isComment !== false,
+      likesOn: attr?.isLike !== false,
+    };
+  },
+  client: 'src/views/assembly/Detail.vue:207 (LikeWidget), :288 (CommentWidget)',
+  // Its sorts (sort=hottest) and answers read the count from the row.
+  async likesCounted(tx, target, count) {
+    await tx.update(assemblies).set({ likes: count }).where(eq(assemblies.uuid, target.id)).run();
+  },
+  likesChanged: (deps, target) => invalidateAssembly(deps, { uuid: target.id }),
+};
+
+/** A target type of the codex: entries of the community data set, of these kinds tried in order. */
+function codex(kinds: readonly [TCodexKind, ...TCodexKind[]], client: string): TTargetEntry {
+  return {
+    id: ZCodexId,
+    label: (id) => `Codex ${kinds[0]} ${JSON.stringify(id)}`,
+    noun: kinds[0],
+    async find(db, id) {
+      const entry = await findCodexEntry(db, kinds, id);
+      if (!entry) return undefined;
+      return {
+        type: entry.kind,
+        id: entry.id,
+        name: entry.name,
+        isPublic: true,
+        creatorId: null,
+        passwordHash: null,
+        deletedAt: null,
+        commentsOn: true,
+        likesOn: true,
+      };
+    },
+    client,
+  };
+}
+
+/** Every target type; the client's files are under src/views/codex/ unless named otherwise. */
+export const TARGETS = {
+  assembly,
+  ship: codex(['ship'], 'ships/Detail.vue:180 (LikeWidget), :297 (CommentWidget)'),
+  // The NPC page's LikeWidget sends `item` with the NPC's id (npcs/Detail.vue:160): found among the NPCs.
+  item: codex(['item', 'npc'], 'items/Detail.vue:226, :428; npcs/Detail.vue:160 (its LikeWidget)'),
+  commoditie: codex(['commoditie'], 'commodities/Detail.vue:169, :242'),
+  cosmetic: codex(['cosmetic'], 'cosmetics/Detail.vue:107, :166'),
+  mapLocation: codex(['mapLocation'], 'mapLocations/Detail.vue:91 (LikeWidget)'),
+  material: codex(['material'], 'materials/Detail.vue:109, :168'),
+  mod: codex(['mod'], 'modifications/Detail.vue:98, :164'),
+  npc: codex(['npc'], 'npcs/Detail.vue:250 (CommentWidget)'),
+  set: codex(['set'], 'sets/Detail.vue:153, :226'),
+  // The map location page's CommentWidget sends `treasureMap` with the location's id (mapLocations/Detail.vue:149).
+  treasureMap: codex(
+    ['treasureMap', 'mapLocation'],
+    'treasureMaps/Detail.vue:117, :194; mapLocations/Detail.vue:149 (its CommentWidget)',
+  ),
+  ultimate: codex(['ultimate'], 'ultimates/Detail.vue:129, :185'),
+} satisfies Record<'assembly' | TCodexKind, TTargetEntry>;
+
+export type TTargetType = keyof typeof TARGETS;
+export const TARGET_TYPES = Object.keys(TARGETS) as [TTargetType, ...TTargetType[]];
+
+export function isTargetType(type: string): type is TTargetType {
+  return Object.hasOwn(TARGETS, type);
+}
+
+/** The entry of a type: the form of its ids, how messages name it, what a like of it keeps. */
+export function targetEntry(type: TTargetType): TTargetEntry {
+  return TARGETS[type];
+}
+
+/**
+ * The target a client names (its id in the type's form: the input's check ran), in the trash too;
+ * undefined when there is none. The id is normalised first (an assembly's uuid in lower case).
+ */
+export async function findTarget(db: TDb, type: TTargetType, id: string): Promise<TTarget | undefined> {
+  const entry: TTargetEntry = TARGETS[type];
+  return entry.find(db, entry.id.parse(id));
+}
+
+/** A target type's check of targetId, for the inputs that name a target: an issue at targetId when its form is wrong. */
+export function checkTargetId(input: { targetType: TTargetType; targetId: string }, check: z.RefinementCtx): void {
+  const entry: TTargetEntry = TARGETS[input.targetType];
+  const parsed = entry.id.safeParse(input.targetId);
+  if (!parsed.success)
+    for (const issue of parsed.error.issues)
+      check.addIssue({
+        code: 'custom',
+        path: ['targetId'],
+        message: `${issue.message} (targetType ${input.targetType})`,
+      });
+}
