@@ -1,29 +1,34 @@
 /**
- * What scaling out costs per request (issue 20): the same load cells, in one run, against
+ * What scaling out costs per request (issues 20 and 37): the same load cells, in one run, against
  *   file       one instance on a local SQLite file (better-sqlite3), as a self-hoster runs it
- *   sqld       one instance on a libSQL server (sqld) over HTTP on loopback
+ *   sqld       one instance on a libSQL server (sqld) on loopback
  *   replicas   two instances, each on an embedded replica of that sqld, sharing a redis-server,
  *              behind a round robin (autocannon's own: it spreads its connections over both URLs)
+ *   replicas4  the same with four instances
  * Each target runs from the production build (`npm run build`), on a copy of one generated database
  * (bench/generate.ts; sqld takes the file as its database). CPU per request counts every process the
- * target needs: the instances, sqld and redis-server. Writes are like toggles by 50 signed-in users.
+ * target needs, and is split into the instances, sqld and redis-server. Writes are like toggles by 50
+ * signed-in users. Then the like toggle's transaction in its forms, in process against a sqld of its
+ * own (bench/transaction-forms.ts): interactive over HTTP as before, over a WebSocket one at a time
+ * and with the pool, and as one batch.
  *
  *   npx tsx bench/scale-out.ts [--assemblies N] [--duration S] [--connections N] [--only item,list,...]
+ *                              [--targets file,sqld,replicas,replicas4] [--forms yes|no]
  *
- * Prints req/s, p50, p99 and CPU per request per cell and target, and each target's cost against
- * `file`. Needs .tools/sqld (scripts/fetch-sqld.sh) and redis-server.
+ * Prints the machine's load before each target and at the end, req/s, p50, p99 and CPU per request
+ * per cell and target, and each target's cost against `file`. Needs .tools/sqld
+ * (scripts/fetch-sqld.sh) and redis-server.
  */
-import { spawnSync, type ChildProcess } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import Database from 'better-sqlite3';
 import { buildDist } from '../scripts/build';
-import { NODE_MEMORY_FLAGS } from '../server/node-flags';
 import { BENCH_PASSWORD, generate } from './generate';
-import { children, cpuMs, ROOT, start, stop, waitFor } from './processes';
+import { children, cpuMs, ROOT, stop, waitFor } from './processes';
+import { startSqldOn, startTarget, TARGETS, type TTarget, type TTargetName } from './scale-out-targets';
+import { runTransactionForms, type TFormResult } from './transaction-forms';
 import { benchPublicAssemblyUuid, queryString } from './workload';
 
 interface TArgs {
@@ -31,10 +36,12 @@ interface TArgs {
   duration: number;
   connections: number;
   only?: string[];
+  targets: TTargetName[];
+  forms: boolean;
 }
 
 function parseArgs(argv: string[]): TArgs {
-  const args: TArgs = { assemblies: 20_000, duration: 5, connections: 10 };
+  const args: TArgs = { assemblies: 20_000, duration: 5, connections: 10, targets: TARGETS, forms: true };
   for (let i = 0; i < argv.length; i += 2) {
     const [flag, value] = [argv[i]!, argv[i + 1]];
     if (value === undefined) throw new Error(`${flag} needs a value`);
@@ -42,19 +49,11 @@ function parseArgs(argv: string[]): TArgs {
     else if (flag === '--duration') args.duration = Number(value);
     else if (flag === '--connections') args.connections = Number(value);
     else if (flag === '--only') args.only = value.split(',');
+    else if (flag === '--targets') args.targets = value.split(',') as TTargetName[];
+    else if (flag === '--forms') args.forms = value !== 'no';
     else throw new Error(`unknown option ${flag}`);
   }
   return args;
-}
-
-type TTargetName = 'file' | 'sqld' | 'replicas';
-
-interface TTarget {
-  name: TTargetName;
-  urls: string[];
-  /** Every process whose CPU the target's requests cost. */
-  pids: number[];
-  stop: () => Promise<void>;
 }
 
 interface TCell {
@@ -92,143 +91,6 @@ function cells(assemblies: number): TCell[] {
   ];
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
-
-const big = '1000000000';
-function instanceEnv(port: number, database: Record<string, string>): Record<string, string> {
-  return {
-    ...database,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    NODE_ENV: 'production',
-    PAYMENT_MANUAL_SECRET: 'bench-secret-bench-secret',
-    CAPTCHA_HMAC_KEY: 'bench-captcha-key-of-the-deployment',
-    LOG_LEVEL: 'silent',
-    SEED_DEMO: 'false',
-    RATE_LIMIT_GLOBAL: big,
-    RATE_LIMIT_SIGNIN: big,
-    RATE_LIMIT_SIGNIN_ACCOUNT: big,
-    WAR_THIN_AFTER_DAYS: '3650',
-  };
-}
-
-async function startInstance(
-  entry: string,
-  database: Record<string, string>,
-): Promise<{ child: ChildProcess; url: string }> {
-  const port = await freePort();
-  const child = start(`instance :${port}`, [...NODE_MEMORY_FLAGS, entry], instanceEnv(port, database));
-  const url = `http://127.0.0.1:${port}`;
-  await waitFor(`${url}/api/health`, false, 120_000);
-  return { child, url };
-}
-
-/** A sqld whose database is a copy of `db` (sqld builds its replication log from the file at start). */
-async function startSqldOn(db: string, dir: string): Promise<{ child: ChildProcess; url: string }> {
-  mkdirSync(join(dir, 'dbs', 'default'), { recursive: true });
-  copyFileSync(db, join(dir, 'dbs', 'default', 'data'));
-  const port = await freePort();
-  const child = start(
-    'sqld',
-    ['--db-path', dir, '--http-listen-addr', `127.0.0.1:${port}`, '--no-welcome'],
-    {},
-    undefined,
-    join(ROOT, '.tools', 'sqld', 'sqld'),
-  );
-  const url = `http://127.0.0.1:${port}`;
-  await waitFor(`${url}/health`, false, 120_000);
-  return { child, url };
-}
-
-async function startRedisServer(): Promise<{ child: ChildProcess; url: string }> {
-  const port = await freePort();
-  const child = start(
-    'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-    {},
-    undefined,
-    'redis-server',
-  );
-  for (let tries = 0; tries < 100; tries++) {
-    if (
-      spawnSync('redis-cli', ['-p', String(port), 'ping'])
-        .stdout?.toString()
-        .trim() === 'PONG'
-    )
-      break;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return { child, url: `redis://127.0.0.1:${port}` };
-}
-
-async function startTarget(
-  name: TTargetName,
-  entry: string,
-  db: string,
-  work: string,
-): Promise<TTarget & { startMs: number }> {
-  const started = performance.now();
-  const dir = join(work, name);
-  mkdirSync(dir, { recursive: true });
-  if (name === 'file') {
-    const file = join(dir, 'bench.db');
-    copyFileSync(db, file);
-    const one = await startInstance(entry, { DATABASE_URL: `file:${file}` });
-    return {
-      name,
-      urls: [one.url],
-      pids: [one.child.pid!],
-      stop: () => stop(one.child),
-      startMs: performance.now() - started,
-    };
-  }
-  const sqld = await startSqldOn(db, join(dir, 'sqld'));
-  if (name === 'sqld') {
-    const one = await startInstance(entry, { DATABASE_URL: sqld.url });
-    return {
-      name,
-      urls: [one.url],
-      pids: [one.child.pid!, sqld.child.pid!],
-      stop: async () => {
-        await stop(one.child);
-        await stop(sqld.child);
-      },
-      startMs: performance.now() - started,
-    };
-  }
-  const redis = await startRedisServer();
-  const replica = (n: number) =>
-    startInstance(entry, {
-      DATABASE_URL: `file:${join(dir, `replica-${n}.db`)}`,
-      DATABASE_SYNC_URL: sqld.url,
-      REDIS_URL: redis.url,
-    });
-  // One after the other: the second finds the migrations done (and the start-up lock free).
-  const a = await replica(1);
-  const b = await replica(2);
-  return {
-    name,
-    urls: [a.url, b.url],
-    pids: [a.child.pid!, b.child.pid!, sqld.child.pid!, redis.child.pid!],
-    stop: async () => {
-      await stop(a.child);
-      await stop(b.child);
-      await stop(redis.child);
-      await stop(sqld.child);
-    },
-    startMs: performance.now() - started,
-  };
-}
-
 async function signInTokens(url: string, count: number): Promise<string[]> {
   const tokens: string[] = [];
   for (let i = 0; i < count; i++) {
@@ -252,10 +114,20 @@ interface TResult {
   p99: number;
   bad: number;
   cpuUs: number;
+  /** CPU per request of the instances, sqld and redis-server. */
+  split: { instances: number; sqld: number; redis: number };
+}
+
+type TRole = keyof TTarget['pids'];
+const ROLES: TRole[] = ['instances', 'sqld', 'redis'];
+
+function cpuByRole(target: TTarget): Record<TRole, number> {
+  const sum = (pids: number[]) => pids.reduce((total, pid) => total + cpuMs(pid), 0);
+  return { instances: sum(target.pids.instances), sqld: sum(target.pids.sqld), redis: sum(target.pids.redis) };
 }
 
 async function load(target: TTarget, cell: TCell, tokens: string[], args: TArgs): Promise<TResult> {
-  const cpuBefore = target.pids.reduce((sum, pid) => sum + cpuMs(pid), 0);
+  const cpuBefore = cpuByRole(target);
   let counter = 0;
   const headers = (i: number): Record<string, string> => ({
     ...(cell.body ? { 'content-type': 'application/json' } : {}),
@@ -279,8 +151,9 @@ async function load(target: TTarget, cell: TCell, tokens: string[], args: TArgs)
     ],
   });
   for (const url of target.urls) await waitFor(`${url}/api/health`, true, 120_000);
-  const cpuUs =
-    ((target.pids.reduce((sum, pid) => sum + cpuMs(pid), 0) - cpuBefore) * 1000) / Math.max(1, result.requests.total);
+  const cpuAfter = cpuByRole(target);
+  const perRequest = (role: TRole) => ((cpuAfter[role] - cpuBefore[role]) * 1000) / Math.max(1, result.requests.total);
+  const split = { instances: perRequest('instances'), sqld: perRequest('sqld'), redis: perRequest('redis') };
   return {
     cell: cell.name,
     target: target.name,
@@ -288,24 +161,43 @@ async function load(target: TTarget, cell: TCell, tokens: string[], args: TArgs)
     p50: result.latency.p50,
     p99: result.latency.p99,
     bad: result.non2xx + result.errors + result.timeouts,
-    cpuUs,
+    cpuUs: ROLES.reduce((sum, role) => sum + split[role], 0),
+    split,
   };
 }
 
-function report(results: TResult[], names: TTargetName[]): void {
+function report(results: TResult[]): void {
   console.log(
-    '\n| cell | target | req/s | p50 ms | p99 ms | CPU µs/req (all processes) | non-2xx/errors | req/s vs file | CPU vs file |',
+    '\n| cell | target | req/s | p50 ms | p99 ms | CPU µs/req (all processes) | of which instances / sqld / redis | non-2xx/errors | req/s vs file | CPU vs file |',
   );
-  console.log('|---|---|---|---|---|---|---|---|---|');
+  console.log('|---|---|---|---|---|---|---|---|---|---|');
   for (const result of results) {
     const base = results.find((other) => other.cell === result.cell && other.target === 'file');
     const ratio = (a: number, b?: number) => (b ? (a / b).toFixed(2) : '');
+    const split = ROLES.map((role) => Math.round(result.split[role])).join(' / ');
     console.log(
-      `| ${result.cell} | ${result.target} | ${Math.round(result.rps)} | ${result.p50} | ${result.p99} | ${Math.round(result.cpuUs)} | ${result.bad} | ${ratio(result.rps, base?.rps)} | ${ratio(result.cpuUs, base?.cpuUs)} |`,
+      `| ${result.cell} | ${result.target} | ${Math.round(result.rps)} | ${result.p50} | ${result.p99} | ${Math.round(result.cpuUs)} | ${split} | ${result.bad} | ${ratio(result.rps, base?.rps)} | ${ratio(result.cpuUs, base?.cpuUs)} |`,
     );
   }
-  void names;
 }
+
+function reportForms(results: TFormResult[], mismatches: number): void {
+  console.log(
+    '\n| like toggle transaction | database | per s | p50 ms | p99 ms | CPU µs (this process) | CPU µs (sqld) | failed |',
+  );
+  console.log('|---|---|---|---|---|---|---|---|');
+  for (const result of results) {
+    console.log(
+      `| ${result.form} | ${result.target} | ${Math.round(result.perSecond)} | ${result.p50} | ${result.p99} | ${Math.round(result.cpuUs)} | ${Math.round(result.sqldCpuUs)} | ${result.failed} |`,
+    );
+  }
+  console.log(`like counts that disagree with their rows afterwards: ${mismatches}`);
+}
+
+const load3 = () =>
+  loadavg()
+    .map((n) => n.toFixed(2))
+    .join(' ');
 
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
@@ -328,18 +220,15 @@ async function main(): Promise<void> {
     const { outdir } = await buildDist(join(ROOT, 'bench', '.build'));
     const entry = join(outdir, 'main.js');
     console.log(
-      `machine: ${cpus().length} x ${cpus()[0]?.model}, ${Math.round(totalmem() / 2 ** 30)} GB, node ${process.version}, load ${loadavg()
-        .map((n) => n.toFixed(2))
-        .join(' ')}`,
+      `machine: ${cpus().length} x ${cpus()[0]?.model}, ${Math.round(totalmem() / 2 ** 30)} GB, node ${process.version}, load ${load3()}`,
     );
     console.log(`${args.duration} s per cell, ${args.connections} connections`);
     const selected = cells(args.assemblies).filter((cell) => !args.only || args.only.includes(cell.name));
-    const names: TTargetName[] = ['file', 'sqld', 'replicas'];
     const results: TResult[] = [];
-    for (const name of names) {
+    for (const name of args.targets) {
       const target = await startTarget(name, entry, db, work);
       console.log(
-        `${name}: started in ${Math.round(target.startMs)} ms (${target.urls.length} instance${target.urls.length > 1 ? 's' : ''})`,
+        `${name}: started in ${Math.round(target.startMs)} ms (${target.urls.length} instance${target.urls.length > 1 ? 's' : ''}), load ${load3()}`,
       );
       try {
         const tokens = await signInTokens(target.urls[0]!, USERS_SIGNED_IN);
@@ -354,12 +243,28 @@ async function main(): Promise<void> {
         await target.stop();
       }
     }
-    report(results, names);
-    console.log(
-      `\nload after the run: ${loadavg()
-        .map((n) => n.toFixed(2))
-        .join(' ')}`,
-    );
+    report(results);
+    if (args.forms) {
+      console.log(
+        `\nthe like toggle's transaction, ${args.connections} callers, ${args.duration} s each, load ${load3()}`,
+      );
+      const sqld = await startSqldOn(db, join(work, 'forms', 'sqld'));
+      const file = join(work, 'forms', 'bench.db');
+      copyFileSync(db, file);
+      try {
+        const forms = await runTransactionForms({
+          sqldUrl: sqld.url,
+          sqldPid: sqld.child.pid!,
+          file,
+          concurrency: args.connections,
+          durationS: args.duration,
+        });
+        reportForms(forms.results, forms.mismatches);
+      } finally {
+        await stop(sqld.child);
+      }
+    }
+    console.log(`\nload after the run: ${load3()}`);
   } finally {
     rmSync(work, { recursive: true, force: true });
   }

@@ -1,18 +1,26 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { createClient, type Client, type ResultSet } from '@libsql/client';
+import { createClient, type Client } from '@libsql/client';
 import Database from 'better-sqlite3';
 import { sql } from 'drizzle-orm';
 import { drizzle as drizzleBetterSqlite } from 'drizzle-orm/better-sqlite3';
 import { migrate as migrateBetterSqlite } from 'drizzle-orm/better-sqlite3/migrator';
-import { drizzle as drizzleLibsql } from 'drizzle-orm/libsql';
+import { drizzle as drizzleLibsql, type LibSQLDatabase } from 'drizzle-orm/libsql';
 import { migrate as migrateLibsql } from 'drizzle-orm/libsql/migrator';
 import { runnerDatabase } from './better-sqlite3-async';
 import { DatabaseGate } from './gate';
+import { outsideTransactions } from './outside-transactions';
+import { openRemoteClient } from './remote';
 import { ReplicaSync } from './replica';
 import * as schema from './schema';
-import { libsqlTransactionRunner, registerTransactionRunner, sqliteTransactionRunner } from './transaction';
+import {
+  libsqlTransactionRunner,
+  registerBatchRunner,
+  registerTransactionRunner,
+  remoteTransactionRunner,
+  sqliteTransactionRunner,
+} from './transaction';
 
 export type { TDb } from './types';
 import type { TDb } from './types';
@@ -42,14 +50,27 @@ export interface TOpenOptions {
   driver?: TDatabaseDriver;
   /** libSQL server token (Turso). */
   authToken?: string;
-  /** A libSQL server: the deadline of one HTTP request to it (DATABASE_TIMEOUT_MS). */
+  /** A libSQL server: the deadline of one request to it (DATABASE_TIMEOUT_MS). */
   timeoutMs?: number;
   /**
    * With a file: URL, the libSQL primary this file is an embedded replica of (DATABASE_SYNC_URL):
    * reads run on the file, writes and transactions on the primary (db/replica.ts).
    */
   syncUrl?: string;
+  /** A libSQL server: how many transactions of this process may be open on it at once (db/remote.ts). */
+  maxTransactions?: number;
 }
+
+/**
+ * Transactions of one process open at once on a libSQL server. The server lets one of them write at
+ * a time (BEGIN IMMEDIATE takes its lock), and db/hrana.ts sends a BEGIN only once the one before it
+ * holds that lock, so that transactions keep the order they were started in: the second one's BEGIN
+ * waits at the server, ready the moment the first commits, which saves it a round trip over a real
+ * network; a third would wait here for that BEGIN all the same. 1 sends no BEGIN before the last
+ * COMMIT is answered (bench/README.md, "Scaling out", measures both). Statements outside
+ * transactions never wait for these.
+ */
+export const REMOTE_TRANSACTIONS = 2;
 
 /** db/migrations, beside this file (in the production bundle, dist/migrations, beside the bundle). */
 export const MIGRATIONS_FOLDER = resolve(dirname(fileURLToPath(import.meta.url)), 'migrations');
@@ -127,131 +148,113 @@ function openBetterSqlite(url: string): TDatabase {
 }
 
 /**
- * @libsql/client: a local file (through libSQL's own SQLite) or a libSQL server / Turso database
- * over the network. libSQL turns foreign keys on for every connection of its pool by itself;
- * `timeout` is each connection's busy timeout.
+ * @libsql/client: a local file (through libSQL's own SQLite), an embedded replica of a libSQL server,
+ * or a libSQL server / Turso database over the network (db/remote.ts: Hrana streams over a WebSocket).
+ * libSQL turns foreign keys on for every connection by itself; `timeout` is each local connection's
+ * busy timeout.
  */
-function openLibsql(url: string, { authToken, timeoutMs = 10_000, syncUrl }: TOpenOptions): TDatabase {
+function openLibsql(url: string, options: TOpenOptions): TDatabase {
+  const { authToken, syncUrl } = options;
   const local = url.startsWith('file:');
   if (syncUrl && (!local || url === 'file::memory:'))
     throw new Error('DATABASE_SYNC_URL needs DATABASE_URL to be a file: URL (the local replica)');
-  // A replica's transactions run on the primary, over the network: they take more than one turn.
-  const sameTurn = local && !syncUrl;
-  const file = local ? fileFromUrl(url) : url.replace(/\?.*$/, '');
-  let clientUrl = url;
-  if (local) {
-    if (file === ':memory:') clientUrl = ':memory:';
-    else {
-      mkdirSync(dirname(resolve(file)), { recursive: true });
-      clientUrl = pathToFileURL(resolve(file)).href;
-    }
+  if (!local) return openLibsqlServer(url, options);
+  const file = fileFromUrl(url);
+  let clientUrl = ':memory:';
+  if (file !== ':memory:') {
+    mkdirSync(dirname(resolve(file)), { recursive: true });
+    clientUrl = pathToFileURL(resolve(file)).href;
   }
   const client = createClient({
     url: clientUrl,
     authToken,
     timeout: BUSY_TIMEOUT_MS,
     ...(syncUrl && { syncUrl, readYourWrites: true }),
-    // Over HTTP every request has a deadline: a hung server fails the call (503, db/unavailable.ts)
-    // instead of holding it, and the gate behind it, for ever.
-    ...(!local && {
-      fetch: (input: Request | string, init?: RequestInit) =>
-        fetch(input, { ...init, signal: AbortSignal.timeout(timeoutMs) }),
-    }),
   });
-  const replica = syncUrl ? new ReplicaSync(client) : undefined;
-  if (local && !replica) {
+  // `base` runs statements directly: migrations at start-up, and a local file's transactions.
+  const base = drizzleLibsql({ client, schema });
+  let db: LibSQLDatabase<typeof schema>;
+  let replica: ReplicaSync | undefined;
+  let primary: Client | undefined;
+  if (syncUrl) {
+    // Transactions run on the primary, each on a stream of its own (db/remote.ts); the copy takes reads.
+    replica = new ReplicaSync(client);
+    primary = openRemoteClient(syncUrl, remoteOptions(options));
+    db = drizzleLibsql({ client: outsideTransactions(client, { replica: { copy: replica, primary } }), schema });
+    const onPrimary = remoteTransactionRunner(drizzleLibsql({ client: primary, schema }), () => replica!.afterWrite());
+    registerTransactionRunner(db, onPrimary.transaction);
+    registerBatchRunner(db, onPrimary.batch);
+  } else {
     // Per connection, and the pool cannot run it on the ones it opens later; in practice the pool
     // keeps reusing its first connection (our transactions never overlap other queries), and
     // missing it elsewhere costs only speed (an fsync per commit), never correctness.
     void client.execute('PRAGMA synchronous = NORMAL').catch(() => undefined);
+    const gate = new DatabaseGate();
+    db = drizzleLibsql({ client: outsideTransactions(client, { gate }), schema });
+    registerTransactionRunner(db, libsqlTransactionRunner(base, gate));
   }
-  // `base` runs statements directly: migrations at start-up, and transactions (each on its own connection or stream).
-  const base = drizzleLibsql({ client, schema });
-  const gate = new DatabaseGate();
-  const db = drizzleLibsql({ client: gatedClient(client, gate, replica), schema });
-  registerTransactionRunner(
-    db,
-    libsqlTransactionRunner(base, gate, { sameTurn, afterCommit: replica && (() => replica.afterWrite()) }),
-  );
   return {
     db: db as unknown as TDb,
     driver: 'libsql',
     file,
-    remote: !local,
+    remote: false,
     replica,
     migrate: async (migrationsFolder = defaultMigrationsFolder) => {
-      // WAL is a property of the file (every later connection sees it); a server manages its own
-      // journal, and so does libSQL for a replica's file.
-      if (local && !replica && file !== ':memory:') await client.execute('PRAGMA journal_mode = WAL');
+      // WAL is a property of the file (every later connection sees it); libSQL manages a replica's journal.
+      if (!replica && file !== ':memory:') await client.execute('PRAGMA journal_mode = WAL');
       if (replica) await replica.sync();
       await migrateLibsql(base, { migrationsFolder });
       if (replica) await replica.sync();
     },
     backup: async (destination) => {
-      if (!local || file === ':memory:') {
-        throw new Error(
-          'backup writes a local file: a libSQL server is backed up by the server itself (Turso point-in-time restore, sqld snapshots)',
-        );
-      }
+      if (file === ':memory:') throw new Error('backup writes a copy of a file: this database is in memory');
       mkdirSync(dirname(resolve(destination)), { recursive: true });
       // VACUUM INTO refuses an existing file; the CLI already asked for --force before overwriting.
       rmSync(destination, { force: true });
       await client.execute({ sql: 'VACUUM INTO ?', args: [resolve(destination)] });
     },
-    integrityCheck: async () => {
-      const result = await client.execute('PRAGMA integrity_check');
-      return integrityText(result.rows as unknown as { integrity_check: string }[]);
+    integrityCheck: () => integrityCheckOf(client),
+    close: () => {
+      if (!client.closed) client.close();
+      if (primary && !primary.closed) primary.close();
     },
+  };
+}
+
+function remoteOptions({ authToken, timeoutMs = 10_000, maxTransactions = REMOTE_TRANSACTIONS }: TOpenOptions) {
+  return { authToken, timeoutMs, maxTransactions };
+}
+
+/** A libSQL server over the network: every statement and transaction on it, none waiting behind another here. */
+function openLibsqlServer(url: string, options: TOpenOptions): TDatabase {
+  const authToken = options.authToken ?? new URL(url).searchParams.get('authToken') ?? undefined;
+  const client = openRemoteClient(url, remoteOptions({ ...options, authToken }));
+  const base = drizzleLibsql({ client, schema });
+  const db = drizzleLibsql({ client: outsideTransactions(client, {}), schema });
+  const runner = remoteTransactionRunner(base);
+  registerTransactionRunner(db, runner.transaction);
+  registerBatchRunner(db, runner.batch);
+  return {
+    db: db as unknown as TDb,
+    driver: 'libsql',
+    file: url.replace(/\?.*$/, ''),
+    remote: true,
+    migrate: async (migrationsFolder = defaultMigrationsFolder) => migrateLibsql(base, { migrationsFolder }),
+    backup: async () => {
+      throw new Error(
+        'backup writes a local file: a libSQL server is backed up by the server itself (Turso point-in-time restore, sqld snapshots)',
+      );
+    },
+    integrityCheck: () => integrityCheckOf(client),
     close: () => {
       if (!client.closed) client.close();
     },
   };
 }
 
-/**
- * The libSQL client as drizzle sees it outside transactions: every statement through the gate. On a
- * replica, a statement first syncs the copy if another instance wrote past it, and a statement that
- * changed rows tells the other instances (db/replica.ts).
- */
-function gatedClient(client: Client, gate: DatabaseGate, replica?: ReplicaSync): Client {
-  const run = <T>(work: () => Promise<T>, wrote: (result: T) => boolean) =>
-    gate.statement(async () => {
-      if (!replica) return work();
-      await replica.beforeRead();
-      const result = await work();
-      if (wrote(result)) await replica.afterWrite();
-      return result;
-    });
-  const changedRows = (result: ResultSet) => result.rowsAffected > 0;
-  return {
-    execute: ((...args: Parameters<Client['execute']>) =>
-      run(() => client.execute(...(args as [string])), changedRows)) as Client['execute'],
-    batch: (statements, mode) =>
-      run(
-        () => client.batch(statements, mode),
-        (results) => results.some(changedRows),
-      ),
-    migrate: (statements) =>
-      run(
-        () => client.migrate(statements),
-        () => true,
-      ),
-    executeMultiple: (text) =>
-      run(
-        () => client.executeMultiple(text),
-        () => true,
-      ),
-    transaction: () => Promise.reject(new Error('Use transaction() from db/transaction.ts')),
-    sync: () => client.sync(),
-    close: () => client.close(),
-    reconnect: () => client.reconnect(),
-    get closed() {
-      return client.closed;
-    },
-    get protocol() {
-      return client.protocol;
-    },
-  };
+async function integrityCheckOf(client: Client): Promise<string> {
+  const result = await client.execute('PRAGMA integrity_check');
+  return integrityText(result.rows as unknown as { integrity_check: string }[]);
 }
 
 /** Liveness probe used by /api/health. */

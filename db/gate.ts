@@ -1,4 +1,7 @@
 /**
+ * A local file's connection is one per process (better-sqlite3, and libSQL on a file), and this is its
+ * door; a libSQL server keeps calls apart itself, a connection of its own per transaction (db/hrana.ts).
+ *
  * The process's one door to its database connection: a transaction holds it alone, from BEGIN to
  * COMMIT or ROLLBACK; a statement outside any transaction goes through only while no transaction holds
  * it or waits for it. So no statement of one call can land inside another call's transaction, see its

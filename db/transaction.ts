@@ -2,22 +2,30 @@ import type { Database } from 'better-sqlite3';
 import type { drizzle as drizzleBetterSqlite } from 'drizzle-orm/better-sqlite3';
 import type { LibSQLDatabase } from 'drizzle-orm/libsql';
 import { runnerDatabase } from './better-sqlite3-async';
-import type { TDb } from './types';
 import type { DatabaseGate } from './gate';
+import type { TDb } from './types';
 
 /**
  * The transaction rule, for every caller (procedures of a tRPC batch, concurrent requests on both
  * surfaces, background jobs, the CLI):
  *
  * 1. A multi-statement write, and every check-then-write (a limit, a "once only" rule), runs inside
- *    `transaction()`; all of it is committed, or none of it.
+ *    `transaction()` (or, when no statement needs another's answer, `transactionBatch()`); all of it
+ *    is committed, or none of it.
  * 2. No statement of one call runs inside another call's transaction, sees its uncommitted writes, or
- *    is rolled back with it. The database's gate (db/gate.ts) gives a transaction the connection
- *    alone: statements outside it, and other transactions, wait until it ends.
+ *    is rolled back with it. On a local file the connection is one, and the database's gate
+ *    (db/gate.ts) gives a transaction that connection alone: statements outside it, and other
+ *    transactions, wait until it ends. On a libSQL server (directly, or behind an embedded replica)
+ *    each transaction has a stream of its own, which is a connection of the server's (db/remote.ts),
+ *    at most a pool's worth at once; statements outside run on other streams, and the server keeps
+ *    transactions apart as SQLite does connections (one writer at a time, readers see only what
+ *    is committed).
  * 3. `work` awaits only its own `tx` (no hashing, network, or the outer `db`). On a local file its
  *    statements resolve at once, so a transaction lasts one turn of the event loop and the others
  *    wait microseconds. Awaiting anything else is a bug: the transaction is rolled back with a
- *    TransactionMisuseError as soon as the turn ends, and its `tx` refuses further statements.
+ *    TransactionMisuseError as soon as the turn ends, and its `tx` refuses further statements. On a
+ *    server each statement is a round trip: the rule cannot be checked by timing there, only kept by
+ *    the code (the server holds its write lock for the transaction's whole length).
  * 4. `transaction(tx, ...)` inside a transaction is refused (pass the outer `tx` down), unless the
  *    outer one joins them on purpose (joinNestedTransactions: the demo seed, all or nothing).
  *
@@ -36,6 +44,37 @@ const runners = new WeakMap<object, TRunner>();
 
 export function registerTransactionRunner(db: object, runner: TRunner): void {
   runners.set(db, runner);
+}
+
+/** Statements built on a `tx` (queries, `tx.all(sql...)`), not awaited yet. */
+type TBatchQueries = readonly [unknown, ...unknown[]];
+/** What each statement of a batch answers: what awaiting it alone would. */
+type TBatchResults<T extends TBatchQueries> = { -readonly [K in keyof T]: Awaited<T[K]> };
+type TBatchRunner = <T extends TBatchQueries>(build: (tx: TDb) => T) => Promise<TBatchResults<T>>;
+
+const batchRunners = new WeakMap<object, TBatchRunner>();
+
+export function registerBatchRunner(db: object, runner: TBatchRunner): void {
+  batchRunners.set(db, runner);
+}
+
+/**
+ * Runs the statements `build` makes on its `tx` as one transaction, all or nothing, and answers each
+ * one's result (rows for a select or `.returning()`; what a statement without rows answers differs by
+ * driver). For writes whose statements need no answer from each other: a check-then-write says its
+ * condition in SQL (`INSERT ... SELECT ... WHERE (SELECT count(*) ...) < ?`, `RETURNING`) and the
+ * outcome is read from the results. On a libSQL server that is one round trip (one Hrana batch: BEGIN
+ * IMMEDIATE, the statements, COMMIT), where `transaction()` pays one per statement and the server's
+ * write lock is held across them; on a local file it is `transaction()` running them in order.
+ */
+export function transactionBatch<T extends TBatchQueries>(db: TDb, build: (tx: TDb) => T): Promise<TBatchResults<T>> {
+  const runner = batchRunners.get(db);
+  if (runner) return runner(build);
+  return transaction(db, async (tx) => {
+    const results: unknown[] = [];
+    for (const query of build(tx)) results.push(await query);
+    return results as TBatchResults<T>;
+  });
 }
 
 /**
@@ -119,28 +158,48 @@ export function sqliteTransactionRunner(
 }
 
 /**
- * libSQL: drizzle's async transaction over the ungated `base` (BEGIN IMMEDIATE on a connection or
- * stream of its own, rolled back when `work` throws), holding the gate. On an embedded replica the
- * client runs it on the primary. On a local file every
- * statement resolves in the same turn, so rule 3 is enforced as on better-sqlite3; over the network
- * each statement is a round trip, the rule cannot be checked by timing, only kept by the code.
+ * libSQL on a local file: drizzle's async transaction over the ungated `base` (BEGIN IMMEDIATE on a
+ * connection of its own, rolled back when `work` throws), holding the gate. Every statement resolves
+ * in the same turn, so rule 3 is enforced as on better-sqlite3.
  */
-export function libsqlTransactionRunner(
-  base: LibSQLDatabase<Record<string, unknown>>,
-  gate: DatabaseGate,
-  options: { sameTurn: boolean; afterCommit?: () => Promise<void> },
-): TRunner {
+export function libsqlTransactionRunner(base: LibSQLDatabase<Record<string, unknown>>, gate: DatabaseGate): TRunner {
   return async (work) => {
     await gate.acquire();
-    const result = await base
+    return base
       .transaction(async (tx) => {
         registerTransactionRunner(tx, refuseNested);
-        return options.sameTurn ? inOneTurn(() => work(tx as unknown as TDb)) : work(tx as unknown as TDb);
+        return inOneTurn(() => work(tx as unknown as TDb));
       })
       .finally(() => gate.release());
-    // An embedded replica: the transaction ran on the primary; bring the copy up to it and tell the
-    // other instances (db/replica.ts) before the caller, and so its client, hears of the commit.
-    await options.afterCommit?.();
-    return result;
+  };
+}
+
+/**
+ * A libSQL server, directly or as the primary of an embedded replica: drizzle's async transaction
+ * over `base`, whose client (db/remote.ts) leases the transaction a stream of the server's, a
+ * connection of its own, from a bounded pool. No gate: the server keeps the transaction apart from
+ * every other statement, so transactions of several calls run at once (the server still lets one
+ * of them write at a time). On a replica, `afterCommit` marks the local copy behind the commit and
+ * tells the other instances (db/replica.ts) before the caller, and so its client, hears of it.
+ */
+export function remoteTransactionRunner(
+  base: LibSQLDatabase<Record<string, unknown>>,
+  afterCommit?: () => Promise<void>,
+): { transaction: TRunner; batch: TBatchRunner } {
+  return {
+    transaction: async (work) => {
+      const result = await base.transaction(async (tx) => {
+        registerTransactionRunner(tx, refuseNested);
+        return work(tx as unknown as TDb);
+      });
+      await afterCommit?.();
+      return result;
+    },
+    batch: async (build) => {
+      const queries = build(base as unknown as TDb);
+      const results = (await base.batch(queries as never)) as never;
+      await afterCommit?.();
+      return results;
+    },
   };
 }

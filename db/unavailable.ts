@@ -20,12 +20,16 @@ const NETWORK_CODES = new Set([
   'UND_ERR_CLOSED',
 ]);
 
-/** libSQL client codes for a server that failed or dropped the stream, and SQLite's "still locked". */
+/**
+ * libSQL client codes for a server that failed or dropped the stream, sqld's own deadline of a
+ * transaction (it rolled it back to give its write lock to another), and SQLite's "still locked".
+ */
 const DATABASE_CODES = new Set([
   'SERVER_ERROR',
   'HRANA_CLOSED_ERROR',
   'HRANA_WEBSOCKET_ERROR',
   'STREAM_EXPIRED',
+  'TRANSACTION_TIMEOUT',
   'SQLITE_BUSY',
   'SQLITE_BUSY_SNAPSHOT',
 ]);
