@@ -1,4 +1,5 @@
 import { mkdirSync, rmSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createClient, type Client } from '@libsql/client';
@@ -13,6 +14,7 @@ import { DatabaseGate } from './gate';
 import { outsideTransactions } from './outside-transactions';
 import { openRemoteClient } from './remote';
 import { ReplicaSync } from './replica';
+import { isWriteLockBusy } from './unavailable';
 import * as schema from './schema';
 import {
   libsqlTransactionRunner,
@@ -113,6 +115,28 @@ export function openDatabase(url: string, options: TOpenOptions = {}): TDatabase
   return driverFor(url, options.driver) === 'libsql' ? openLibsql(url, options) : openBetterSqlite(url);
 }
 
+/**
+ * How long, in all, migrate() waits for another process's write lock. An instance started beside one
+ * that is writing (CI's sqld pass: the second of two instances exited with SQLITE_BUSY), or a command
+ * run during a long import, meets a lock held past the busy timeout; the migrations are each one
+ * transaction, so trying again once the lock is free is safe.
+ */
+export const MIGRATE_PATIENCE_MS = 60_000;
+
+/** Runs `work` until it does not meet a busy write lock, for MIGRATE_PATIENCE_MS in all; `afterBusy` first makes the client usable again. */
+async function whileBusy<T>(work: () => Promise<T>, afterBusy?: () => Promise<void> | void): Promise<T> {
+  const deadline = Date.now() + MIGRATE_PATIENCE_MS;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await work();
+    } catch (error) {
+      if (!isWriteLockBusy(error) || Date.now() >= deadline) throw error;
+      await afterBusy?.();
+      await sleep(Math.min(1_000, 50 * 2 ** attempt));
+    }
+  }
+}
+
 function integrityText(rows: { integrity_check: string }[]): string {
   return rows.map((row) => row.integrity_check).join('; ');
 }
@@ -135,7 +159,8 @@ function openBetterSqlite(url: string): TDatabase {
     driver: 'better-sqlite3',
     file,
     remote: false,
-    migrate: async (migrationsFolder = defaultMigrationsFolder) => migrateBetterSqlite(base, { migrationsFolder }),
+    migrate: (migrationsFolder = defaultMigrationsFolder) =>
+      whileBusy(async () => migrateBetterSqlite(base, { migrationsFolder })),
     backup: async (destination) => {
       mkdirSync(dirname(resolve(destination)), { recursive: true });
       await client.backup(destination);
@@ -199,13 +224,18 @@ function openLibsql(url: string, options: TOpenOptions): TDatabase {
     file,
     remote: false,
     replica,
-    migrate: async (migrationsFolder = defaultMigrationsFolder) => {
-      // WAL is a property of the file (every later connection sees it); libSQL manages a replica's journal.
-      if (!replica && file !== ':memory:') await client.execute('PRAGMA journal_mode = WAL');
-      if (replica) await replica.sync();
-      await migrateLibsql(base, { migrationsFolder });
-      if (replica) await replica.sync();
-    },
+    migrate: (migrationsFolder = defaultMigrationsFolder) =>
+      whileBusy(
+        async () => {
+          // WAL is a property of the file (every later connection sees it); libSQL manages a replica's journal.
+          if (!replica && file !== ':memory:') await client.execute('PRAGMA journal_mode = WAL');
+          if (replica) await replica.sync();
+          await migrateLibsql(base, { migrationsFolder });
+          if (replica) await replica.sync();
+        },
+        // A statement that met the busy lock stays open on its connection (a retry on it is SQLITE_LOCKED).
+        () => client.reconnect(),
+      ),
     backup: async (destination) => {
       if (file === ':memory:') throw new Error('backup writes a copy of a file: this database is in memory');
       mkdirSync(dirname(resolve(destination)), { recursive: true });

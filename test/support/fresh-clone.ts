@@ -18,6 +18,8 @@ export async function freshClone(dir: string, options: { tools?: boolean } = {})
   for (const file of listed.stdout.split('\0')) {
     // Listed by the index but deleted in the working tree: a fresh clone of this tree has no such file.
     if (file === '' || !existsSync(join(ROOT, file))) continue;
+    // A checkout whose node_modules or .tools is a link lists it as a file: both are linked below.
+    if (file === 'node_modules' || file === '.tools') continue;
     mkdirSync(dirname(join(dir, file)), { recursive: true });
     const source = join(ROOT, file);
     if (lstatSync(source).isSymbolicLink()) symlinkSync(readlinkSync(source), join(dir, file));
