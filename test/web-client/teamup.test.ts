@@ -42,10 +42,12 @@ Page('signed in: authenticate on open, publish, every page gets new_team_up; the
   assert.is(mine.payload.userId, captain.id, 'published under the authenticated session');
   assert.is(mine.payload.description, 'Signed-in crew for the Kraken');
 
-  // teamup_service.ts:23 GET teamups {keyword}: Team.vue:470-545 reads id, description, tags, username, createdAt and expiresAt (seconds), player, userId.
+  // teamup_service.ts:23 GET teamups {keyword}: Team.vue:107-114 lists `d.data` (the envelope's data, an array);
+  // Team.vue:470-545 reads id, description, tags, username, createdAt and expiresAt (seconds), player, userId.
   const board = await send(app, 'GET', 'teamups', { params: { keyword: 'kraken' } });
   assert.is(board.status, 200);
-  const listed = board.body.data.data[0];
+  assert.ok(Array.isArray(board.body.data), 'Team.vue spreads d.data into its list');
+  const listed = board.body.data[0];
   for (const field of ['id', 'description', 'tags', 'username', 'createdAt', 'expiresAt', 'player', 'userId'])
     assert.ok(field in listed, field);
   assert.is(listed.username, captain.username);
@@ -63,7 +65,7 @@ Page('signed in: authenticate on open, publish, every page gets new_team_up; the
   page.send({ type: 'cancel_team_up', payload: { id: mine.payload.id } });
   const cancelled = await onlooker.inbox.next((message) => message.type === 'cancel_team_up', 'cancel_team_up');
   assert.is(cancelled.payload.id, mine.payload.id);
-  assert.is((await send(app, 'GET', 'teamups')).body.data.pagination.total, 0);
+  assert.equal((await send(app, 'GET', 'teamups')).body.data, []);
   page.socket.close();
   onlooker.socket.close();
 });
@@ -135,9 +137,7 @@ Page('team_up_expired goes out when a team-up expires, and the board no longer l
   // Team.vue:309-311.
   const expired = await page.inbox.next((message) => message.type === 'team_up_expired', 'team_up_expired', 5_000);
   assert.is(expired.payload.id, published.payload.id);
-  assert.not.ok(
-    (await send(app, 'GET', 'teamups')).body.data.data.some((entry: any) => entry.id === published.payload.id),
-  );
+  assert.not.ok((await send(app, 'GET', 'teamups')).body.data.some((entry: any) => entry.id === published.payload.id));
   page.socket.close();
 });
 

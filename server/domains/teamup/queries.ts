@@ -5,7 +5,7 @@ import type { TDb } from '../../../db/client';
 import { teamUps, users } from '../../../db/schema';
 import type { TDepsOf } from '../../deps';
 import { pageWindow } from '../../schemas';
-import type { TTeamUp, TTeamUpListInput, TTeamUpPage, TTeamUpStatistics } from './schemas';
+import type { TTeamUp, TTeamUpBoard, TTeamUpListInput, TTeamUpPage, TTeamUpStatistics } from './schemas';
 
 const columns = {
   id: teamUps.id,
@@ -63,11 +63,18 @@ async function page(db: TDb, where: SQL, input: { page: number; pageSize: number
   return { data: rows.map(toTeamUp), pagination: window.describe(total) };
 }
 
-/** GET /teamups: the board, newest first, optionally filtered by a keyword. */
-export async function listTeamUps(deps: TDepsOf<'db' | 'now'>, input: TTeamUpListInput): Promise<TTeamUpPage> {
+/** GET /teamups: a page of the board, newest first, optionally filtered by a keyword; the array alone (ZTeamUpBoard). */
+export async function listTeamUps(deps: TDepsOf<'db' | 'now'>, input: TTeamUpListInput): Promise<TTeamUpBoard> {
   const active = gt(teamUps.expiresAt, deps.now());
   const keyword = input.keyword?.trim() ?? '';
-  return page(deps.db, keyword === '' ? active : and(active, keywordCondition(keyword))!, input);
+  const window = pageWindow(input.page, input.pageSize);
+  const rows = await selectTeamUps(deps.db)
+    .where(keyword === '' ? active : and(active, keywordCondition(keyword))!)
+    .orderBy(desc(teamUps.createdAt), desc(teamUps.id))
+    .limit(window.limit)
+    .offset(window.offset)
+    .all();
+  return rows.map(toTeamUp);
 }
 
 /** GET /user/me/teamups: the caller's team-ups still on the board, newest first. */

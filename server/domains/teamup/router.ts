@@ -9,6 +9,7 @@ import {
   MAX_TEAMUP_WINDOW,
   ZMyTeamUpsInput,
   ZTeamUp,
+  ZTeamUpBoard,
   ZTeamUpCancelInput,
   ZTeamUpCancelled,
   ZTeamUpListInput,
@@ -29,12 +30,12 @@ export const teamUpRouter = router({
         tags: ['teamup'],
         protect: false,
         summary: 'The team-up board (looking for a group)',
-        description: `${PAGING} Live changes: GET /api/events?topics=teamups, or the WebSocket.`,
+        description: `${PAGING} \`data\` is the page's array of team-ups, as the web client's board reads it (no pagination block). Live changes: GET /api/events?topics=teamups, or the WebSocket.`,
       },
       http: NO_STORE,
     })
     .input(ZTeamUpListInput.prefault({}))
-    .output(ZTeamUpPage)
+    .output(ZTeamUpBoard)
     .query(({ input, ctx }) => listTeamUps(ctx.deps, input)),
 
   mine: authedProcedure

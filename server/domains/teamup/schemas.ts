@@ -103,6 +103,14 @@ export const ZMyTeamUpsInput = z.strictObject(zPageInput(20)).superRefine(within
 export const ZTeamUpPage = zPage(ZTeamUp);
 export type TTeamUpPage = z.infer<typeof ZTeamUpPage>;
 
+/**
+ * The board's page as the web client reads it: `data` is the array of team-ups (Team.vue:107-114 puts
+ * `d.data` in its list), where the caller's own list (user/me/teamups) is the house's paged shape
+ * (account/teamup.vue reads `d.data.data`).
+ */
+export const ZTeamUpBoard = z.array(ZTeamUp).meta({ description: "The page's team-ups, newest first" });
+export type TTeamUpBoard = z.infer<typeof ZTeamUpBoard>;
+
 export const ZTeamUpStatistics = z.object({
   active: z.number().int().meta({ description: 'Team-ups on the board now (not expired)' }),
   publishedLastHour: z
