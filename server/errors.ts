@@ -43,7 +43,7 @@ export const ERROR_KEYS = {
   BAD_REQUEST: ['request.bad', 'captcha.bad', 'captcha.expired', 'captcha.wrong'],
   PARSE_ERROR: ['request.bad'],
   UNAUTHORIZED: ['user.invalid', 'user.tokenExpired', 'signin.wrong'],
-  FORBIDDEN: ['request.forbidden', 'comment.disabled', 'assembly.likesDisabled'],
+  FORBIDDEN: ['request.forbidden', 'comment.disabled', 'assembly.likesDisabled', 'user.blacklisted', 'user.frozen'],
   NOT_FOUND: ['request.notFound', 'user.notFound'],
   METHOD_NOT_SUPPORTED: ['request.methodNotAllowed'],
   TIMEOUT: ['request.timeout'],

@@ -8,6 +8,8 @@ import { commentRouter } from './domains/comment/router';
 import { healthRouter } from './domains/health/router';
 import { liveRouter } from './domains/live/router';
 import { mapRouter } from './domains/map/router';
+import { privilegeRouter } from './domains/privilege/router';
+import { smugglersRouter } from './domains/smugglers/router';
 import { subscriptionRouter } from './domains/subscription/router';
 import { teamUpRouter } from './domains/teamup/router';
 import { userRouter } from './domains/user/router';
@@ -29,6 +31,8 @@ export const appRouter = router({
   comment: commentRouter,
   teamup: teamUpRouter,
   live: liveRouter,
+  privilege: privilegeRouter,
+  smugglers: smugglersRouter,
 });
 
 /** Import this type in a TypeScript client: `import type { AppRouter } from 'tidewatch'`. */

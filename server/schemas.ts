@@ -131,3 +131,25 @@ export function zJson({ maxChars }: { maxChars: number }) {
       check.addIssue({ code: 'custom', message: `must be at most ${maxChars} characters of JSON` });
   });
 }
+
+/**
+ * The answer of a procedure whose body is streamed (`meta.streamed`, server/trpc.ts; the privilege
+ * export): its Content-Type and file name, and its text as chunks, read as they are sent. The REST
+ * surface writes the chunks as the body; native tRPC streams them to httpBatchStreamLink.
+ */
+export interface TStreamedAnswer {
+  contentType: string;
+  filename: string;
+  chunks: AsyncIterable<string>;
+}
+
+export const ZStreamedAnswer = z.object({
+  contentType: z.string().meta({ description: 'The Content-Type of the text' }),
+  filename: z.string().meta({ description: 'A file name to save it under' }),
+  chunks: z
+    .custom<AsyncIterable<string>>(
+      (value) => typeof value === 'object' && value !== null && Symbol.asyncIterator in value,
+      'must be a stream of text',
+    )
+    .meta({ description: 'The text, in chunks (a stream)' }),
+});

@@ -179,7 +179,8 @@ export async function startServer(
     }
     const port = (server.address() as AddressInfo).port;
     const url = `http://${config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST}:${port}`;
-    const accounts = `${DEMO_USERS.map((user) => `${user.username} (${user.role})`).join(' and ')}, password "${DEMO_USERS[0].password}"`;
+    const names = DEMO_USERS.map((user) => `${user.username} (${user.role})`);
+    const accounts = `${names.slice(0, -1).join(', ')} and ${names.at(-1)}, password "${DEMO_USERS[0].password}"`;
     // The first lines a developer sees: where to start, and how to sign in.
     if (config.NODE_ENV !== 'production') {
       const docs = browsableBaseUrls(config.HOST, port).map((base) => `${base}/api/docs`);

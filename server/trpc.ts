@@ -15,11 +15,16 @@ import { transformer } from './transformer';
  * `data`, each named by the field of `data` whose value it repeats (`{ points: 'data' }`): where the
  * web client reads the live service's body at its top level, on endpoints outside the contract
  * (server/rest/envelope.ts; docs/compatibility.md). Native tRPC answers the output as it is.
+ * `streamed`: the output is a TStreamedAnswer (server/schemas.ts) of one of these Content-Types: the
+ * REST body is its chunks, written as they come, with that Content-Type and as an attachment (an error
+ * before the first chunk is still an envelope); native tRPC streams it to httpBatchStreamLink and
+ * answers other links 415, as tRPC does any stream.
  */
 export type TProcedureMeta = OpenApiMeta & {
   http?: THttpCaching;
   rawResponse?: { contentType: string };
   topLevel?: Record<string, string>;
+  streamed?: { contentTypes: string[] };
 };
 
 /** tRPC's ping on idle subscription streams; a heartbeat like LIVE_HEARTBEAT_MS's default (the router is built before any configuration is read). */
@@ -62,8 +67,24 @@ const declaredHttpCaching = t.middleware(async ({ ctx, meta, next }) => {
   return result;
 });
 
-/** No credentials needed. `ctx.auth` is the session if a valid token was sent, else null. */
-export const publicProcedure = t.procedure.use(declaredHttpCaching);
+/**
+ * The one check of account states (issue 35, docs/privileges.md), on every procedure of both
+ * surfaces: a frozen account's session is no session (a call answers as for an invalid token), and a
+ * blacklisted account writes nothing (every mutation is a 403, whatever the procedure).
+ */
+const accountStates = t.middleware(({ ctx, type, next }) => {
+  const state = ctx.auth?.accountState;
+  if (state === 'freezed') return next({ ctx: { auth: null, authFailure: 'invalid' as const } });
+  if (state === 'blacklisted' && type === 'mutation') {
+    throw new AppError('FORBIDDEN', 'This account is blacklisted: it may read but not write', {
+      key: 'user.blacklisted',
+    });
+  }
+  return next();
+});
+
+/** No credentials needed. `ctx.auth` is the session if a valid token was sent (of an account not frozen), else null. */
+export const publicProcedure = t.procedure.use(declaredHttpCaching).use(accountStates);
 
 /**
  * Requires a valid session. Guarantees `ctx.user` (the signed-in account) and `ctx.sessionId`.

@@ -1,4 +1,5 @@
-import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { sql } from 'drizzle-orm';
+import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { users } from './user';
 
 /**
@@ -26,5 +27,10 @@ export const comments = sqliteTable(
     index('comments_target').on(table.targetType, table.targetId, table.createdAt),
     // An author's comments across target types, newest first (user/comments).
     index('comments_author').on(table.authorId, table.createdAt),
+    // A smugglers' report takes one comment per author (issue 35: each connoisseur's appraisal), and
+    // the lists of reports find the caller's own through it.
+    uniqueIndex('comments_one_per_author')
+      .on(table.targetType, table.targetId, table.authorId)
+      .where(sql`target_type = 'smugglersReport'`),
   ],
 );

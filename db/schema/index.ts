@@ -8,3 +8,5 @@ export * from './calendar';
 export * from './comment';
 export * from './codex';
 export * from './teamup';
+export * from './privilege';
+export * from './smugglers';

@@ -4,6 +4,7 @@ import type { TRecordedExample } from '../../server/openapi';
 import { startTestServer } from '../../test/support/helpers';
 import { recordLiveData } from './live-data';
 import { recordCatalog, recordMaps, recordSponsorship } from './maps-and-sponsorship';
+import { recordPrivileges } from './privileges-and-reports';
 import { Recorder, signIn } from './recorder';
 import { recordTeamUps } from './teamups';
 import { recordAssemblies, recordUsers } from './users-and-assemblies';
@@ -23,6 +24,7 @@ export async function recordExamples(): Promise<Record<string, TRecordedExample>
     await recordSponsorship(r, app, user, admin);
     await recordLiveData(r, app, admin);
     await recordTeamUps(r, user);
+    await recordPrivileges(r, admin, user, await signIn(r, 'quartermaster'));
     await r.call('POST /user/signout', { token: newcomerToken });
     return r.examples;
   } finally {

@@ -10,12 +10,26 @@ const OPTIONS = {
   parallelism: 1,
 } as const;
 
+/** libuv's threadpool size: UV_THREADPOOL_SIZE as libuv reads it (1 to 1024), 4 when unset. */
+function threadpoolSize(): number {
+  const size = Number.parseInt(process.env.UV_THREADPOOL_SIZE ?? '', 10);
+  return Number.isInteger(size) && size > 0 ? Math.min(size, 1024) : 4;
+}
+
 /**
- * Argon2 computations at once: one fewer than the cores (at least one, at most four). Each holds
- * 19 MiB and keeps a core busy, so more at once only adds memory (libuv would run four) and takes
- * the last core from the event loop, which serves every other request; the rest queue here.
+ * How many Argon2 computations run at once on a machine with `cores` cores and a libuv threadpool of
+ * `threads`. Each runs on a threadpool thread (napi async work) and keeps a core busy for its whole
+ * 15 ms: as many as the cores is what the machine can compute, and fewer leaves cores idle during a
+ * sign-in burst (one of two cores ran 0.6 of the peers' sign-ins). The event loop needs no core of
+ * its own: its share of a sign-in is tens of µs, and the scheduler interleaves it with the hashes. One
+ * thread of the pool is left free so that a file write (the request log), a DNS lookup or zlib never
+ * waits 15 ms behind the hashes. The rest queue here, in arrival order.
  */
-export const PASSWORD_HASH_CONCURRENCY = Math.max(1, Math.min(4, availableParallelism() - 1));
+export function argon2Concurrency(cores: number, threads: number): number {
+  return Math.max(1, Math.min(cores, threads - 1));
+}
+
+export const PASSWORD_HASH_CONCURRENCY = argon2Concurrency(availableParallelism(), threadpoolSize());
 
 const limited = concurrencyLimit(PASSWORD_HASH_CONCURRENCY);
 

@@ -81,6 +81,8 @@ import {
   ZVisibility,
   ZWebhookResult,
 } from '../domains/subscription/schemas';
+import { ZAuditEntry, ZAuditPage, ZGrant, ZGrantPage, ZTypeInfo, ZUserPrivileges } from '../domains/privilege/schemas';
+import { ZPrivilegeCheck, ZReport, ZReportDeleted, ZReportPage, ZUserComment } from '../domains/smugglers/schemas';
 import { ZProfile, ZPublicProfile, ZSignedIn } from '../domains/user/schemas';
 import {
   ZBucketCompany,
@@ -203,6 +205,18 @@ const COMPONENTS: Record<string, z.ZodType> = {
   MapCollectionDeleted: ZCollectionDeleted,
   MapPointDeleted: ZPointDeleted,
   CommentDeleted: ZCommentDeleted,
+  // Issue 35: privileges and the smugglers' weekly reports.
+  PrivilegeGrant: ZGrant,
+  PrivilegeGrantPage: ZGrantPage,
+  PrivilegeChange: ZAuditEntry,
+  PrivilegeChangePage: ZAuditPage,
+  PrivilegeType: ZTypeInfo,
+  UserPrivileges: ZUserPrivileges,
+  SmugglersReport: ZReport,
+  SmugglersReportPage: ZReportPage,
+  SmugglersReportComment: ZUserComment,
+  SmugglersReportDeleted: ZReportDeleted,
+  SmugglersPrivilegeCheck: ZPrivilegeCheck,
 };
 for (const [id, schema] of Object.entries(COMPONENTS))
   z.globalRegistry.add(schema, { ...z.globalRegistry.get(schema), id });

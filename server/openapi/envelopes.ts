@@ -144,6 +144,21 @@ export function rawSuccessContent(contentType: string): TJson {
   };
 }
 
+/**
+ * The 200 answer of procedures with `meta.streamed` (server/trpc.ts): the text in each of its types, not
+ * the envelope (a JSON one is an array of records), each under the full Content-Type it is sent with
+ * (`application/json; charset=utf-8`), which no envelope's `application/json` is mistaken for; their
+ * errors stay envelopes.
+ */
+export function streamedSuccessContent(contentTypes: string[]): TJson {
+  return Object.fromEntries(
+    contentTypes.map((contentType) => {
+      const json = contentType.startsWith('application/json');
+      return [contentType, { schema: json ? { type: 'array', items: { type: 'object' } } : { type: 'string' } }];
+    }),
+  );
+}
+
 /** The success envelope around the procedure's output schema, with the recorded answer as its example. */
 export function successContent(schema: TJson | undefined, recorded: TRecordedExample | undefined): TJson {
   return {

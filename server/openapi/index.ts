@@ -22,6 +22,7 @@ import {
   HEADERS,
   RATE_LIMIT_HEADERS,
   rawSuccessContent,
+  streamedSuccessContent,
   SHARED_RESPONSES,
   SUCCESS_ENVELOPE_FIELDS,
   successContent,
@@ -155,8 +156,10 @@ export function buildOpenApiDocument(router: AnyRouter, version: string): OpenAP
     // operation: what the answer holds is for its schema (the envelope and its data) to say.
     success.description = 'OK';
     const rawContentType = (meta as { rawResponse?: { contentType: string } }).rawResponse?.contentType;
-    success.content =
-      rawContentType === undefined
+    const streamed = (meta as { streamed?: { contentTypes: string[] } }).streamed;
+    success.content = streamed
+      ? streamedSuccessContent(streamed.contentTypes)
+      : rawContentType === undefined
         ? successContent(success.content?.['application/json']?.schema, recorded)
         : rawSuccessContent(rawContentType);
     const topLevel = (meta as { topLevel?: Record<string, string> }).topLevel;
@@ -165,7 +168,7 @@ export function buildOpenApiDocument(router: AnyRouter, version: string): OpenAP
 
     const fields = inputFields(operation);
     const badRequest = inputErrorExample(procedure, fields);
-    const forbidden = forbiddenResponse(operation, fields, tag, isAdminOnly(procedure));
+    const forbidden = forbiddenResponse(operation, fields, tag, isAdminOnly(procedure), key);
     const notFound = notFoundResponse(key, fields, tag);
     operation.responses = {
       '200': success,

@@ -9,6 +9,8 @@ import { StoredAnswers, type TStoredCounters } from '../infra/cache/stored-answe
 import { defaultCacheControl } from '../http/caching';
 import { responseHeadOf } from '../http/response-head';
 import { routePathOf, type RouteTable, type TRestRoute } from './routes';
+import type { TStreamedAnswer } from '../schemas';
+import { sendStream } from './stream';
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -118,6 +120,10 @@ export function createRestHandler(options: TRestHandlerOptions): TRestHandler {
         batchIndex: 0,
       });
 
+      if (route.streamed) {
+        await sendStream(res, method, data as TStreamedAnswer, ctx.responseHeaders);
+        return;
+      }
       const raw = route.rawContentType === undefined ? undefined : rawBody(data, route);
       const responseBody = raw === undefined ? envelopeBody(200, 'success', data, route.topLevel) : raw.body;
       const headers: Record<string, string> = { ...ctx.responseHeaders, ...raw?.headers };

@@ -30,6 +30,8 @@ export interface TRestRoute {
   rawContentType?: string;
   /** From `meta.topLevel` (server/trpc.ts): fields of the answer also written beside the envelope (envelope.ts). */
   topLevel?: TTopLevelFields;
+  /** From `meta.streamed` (server/trpc.ts): the output's chunks are the body (stream.ts). */
+  streamed: boolean;
 }
 
 export type TRouteMatch =
@@ -131,6 +133,7 @@ export class RouteTable {
         takesIfMatch: takesIfMatch(procedure as AnyProcedure),
         rawContentType: (meta as { rawResponse?: { contentType: string } }).rawResponse?.contentType,
         topLevel: topLevelFieldsOf(template, (meta as { topLevel?: TTopLevelFields }).topLevel),
+        streamed: (meta as { streamed?: unknown }).streamed !== undefined,
       });
     });
     return new RouteTable(routes);

@@ -10,11 +10,14 @@ import { seedMaps } from './map';
 import { seedSubscription } from './subscription';
 import { DEMO_ASSEMBLY_PASSWORD, seedAssemblies } from './assemblies';
 import { seedLiveData } from './live-data';
+import { seedSmugglers } from './smugglers';
 
 /** Demo accounts: documented in the README so a fresh install can be tried at once. */
 export const DEMO_USERS = [
   { username: 'captain', email: 'captain@tidewatch.example', password: 'tidewatch-demo', role: 'admin' },
   { username: 'deckhand', email: 'deckhand@tidewatch.example', password: 'tidewatch-demo', role: 'user' },
+  // Granted every right over the smugglers' weekly reports (issue 35).
+  { username: 'quartermaster', email: 'quartermaster@tidewatch.example', password: 'tidewatch-demo', role: 'user' },
 ] as const;
 
 export interface TSeedReport {
@@ -79,6 +82,7 @@ export async function seedDemoData(db: TDb, now: Date): Promise<TSeedReport> {
       assemblyPasswordHash,
     });
     await seedLiveData({ db: tx, now: () => now }, communityData);
+    await seedSmugglers(tx, { captain: ids.captain!, quartermaster: ids.quartermaster! }, now);
     return { seeded: true, skippedAssemblies };
   });
 }

@@ -4,12 +4,17 @@ import type { AnyRouter } from '@trpc/server';
 import {
   getErrorShape,
   getTRPCErrorFromUnknown,
+  isAsyncIterable,
   transformTRPCResponse,
-  type TRPCError,
+  TRPCError,
 } from '@trpc/server/unstable-core-do-not-import';
 import { toPublicError } from '../errors';
 import { madeAnswerJson } from '../etag';
 import { sendJson } from '../rest/envelope';
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
+}
 
 export const JSON_HEADERS = { 'content-type': 'application/json', vary: 'trpc-accept, accept' };
 
@@ -19,6 +24,14 @@ export const JSON_HEADERS = { 'content-type': 'application/json', vary: 'trpc-ac
  * jsonOfAnswer), the item is written around that text: one serialisation, as on the REST surface.
  */
 export function resultItem(config: AnyRouter['_def']['_config'], data: unknown): string {
+  // tRPC's own rule (its resolveResponse): a stream (meta.streamed, server/trpc.ts) answers only
+  // httpBatchStreamLink, whose requests go to tRPC's adapter; any other request gets this 415.
+  if (isAsyncIterable(data) || (isRecord(data) && Object.values(data).some(isAsyncIterable))) {
+    throw new TRPCError({
+      code: 'UNSUPPORTED_MEDIA_TYPE',
+      message: 'Cannot use stream-like response in non-streaming request - use httpBatchStreamLink',
+    });
+  }
   const response = transformTRPCResponse(config, { result: { data } }) as { result: { data: unknown } };
   const wire = response.result.data as { json?: unknown } | null;
   const made = madeAnswerJson(data);

@@ -16,6 +16,7 @@ import { setRole } from '../../server/domains/user/account';
 import { generateSessionToken, sessionIdFromToken } from '../../server/domains/user/session';
 import { startTestServer, type TTestServer } from '../support/helpers';
 import { documentOperations, type TDocumentOperation } from '../support/openapi-operations';
+import { PRIVILEGE_MATRIX_KEYS } from '../support/privilege-matrix';
 import {
   differences,
   Findings,
@@ -504,7 +505,8 @@ Matrix(
     const unclassified = operations
       .filter((op) => op.secured && !op.path.startsWith('/admin/'))
       .map(keyOf)
-      .filter((key) => !SELF_SCOPED.has(key) && !owned[key]);
+      // Privileges and the smugglers' reports (issue 35): their rows are in access-matrix-privileges.test.ts.
+      .filter((key) => !SELF_SCOPED.has(key) && !owned[key] && !PRIVILEGE_MATRIX_KEYS.has(key));
     assert.equal(
       unclassified,
       [],

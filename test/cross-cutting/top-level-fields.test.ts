@@ -22,6 +22,7 @@ const DECLARED: Record<string, Record<string, string>> = {
   'GET /map/user/points': { points: 'data' }, // src/views/user/account/maps.vue:105
   'GET /map/user/orphan-points': { points: 'data' }, // src/views/user/account/maps.vue:127
   'GET /map/point/nearby': { points: 'points' }, // src/views/map/View.vue:1232
+  'GET /privilege/user/{userId}': { privileges: 'privileges' }, // src/views/user/admin/PrivilegeManagement.vue:513
 };
 
 const Fields = suite<{ app: TTestServer; user: Awaited<ReturnType<TTestServer['signUp']>>; collection: string }>(

@@ -161,7 +161,7 @@ function tests(binary: TBuiltBinary): void {
         server.child.kill('SIGKILL');
       }
       const admin = await run(
-        ['create-admin', 'quartermaster', '--email', 'qm@example.test', '--password', 'long password'],
+        ['create-admin', 'purser', '--email', 'purser@example.test', '--password', 'long password'],
         {
           cwd,
           env,
@@ -171,7 +171,7 @@ function tests(binary: TBuiltBinary): void {
       const restored = await run(['restore', 'backups/copy.db'], { cwd, env });
       assert.is(restored.status, 0, restored.stderr);
       assert.match(restored.stdout, /^restored .*tidewatch\.db from .*copy\.db/m);
-      const gone = await run(['create-admin', 'quartermaster'], { cwd, env });
+      const gone = await run(['create-admin', 'purser'], { cwd, env });
       assert.is(gone.status, 2, 'the account made after the backup is gone');
       assert.is((await run(['create-admin', 'first_mate'], { cwd, env })).status, 0, 'the one in the backup is back');
       // The community data set the executable carries, imported without a folder: the demo seed wrote its codex already.

@@ -151,6 +151,7 @@ Document('every operation: summary, tag, envelope schemas, examples, 429 with Re
     assert.type(operation.summary, 'string', `${name} summary`);
     assert.ok(operation.tags?.length >= 1, `${name} tag`);
     const feed = operation.responses['200'].content['text/calendar'];
+    const csv = operation.responses['200'].content['text/csv; charset=utf-8'];
     const image = operation.responses['200'].content['image/png'];
     if (image) {
       // The other exception (issue 19): an uploaded avatar answers its bytes, as one of the four image types; errors stay envelopes.
@@ -162,6 +163,14 @@ Document('every operation: summary, tag, envelope schemas, examples, 429 with Re
         'image/webp',
       ]);
       assert.equal(image.schema, { type: 'string', format: 'binary' });
+    } else if (csv) {
+      // The third (issue 35): an export streams its text, CSV or a JSON array, not an envelope; errors stay envelopes.
+      assert.is(path, '/privilege/export', `${name}: only the privilege export streams CSV`);
+      assert.equal(Object.keys(operation.responses['200'].content), [
+        'text/csv; charset=utf-8',
+        'application/json; charset=utf-8',
+      ]);
+      assert.is(operation.responses['200'].content['application/json; charset=utf-8'].schema.type, 'array');
     } else if (feed) {
       // The documented exception: the iCalendar feeds answer their raw text (meta.rawResponse); errors stay envelopes.
       assert.ok(/\.ics$/.test(path), `${name}: only the iCalendar feeds answer text/calendar`);

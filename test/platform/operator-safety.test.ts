@@ -8,7 +8,7 @@ import { sql } from 'drizzle-orm';
 import { suite } from '../support/suite';
 import * as assert from 'uvu/assert';
 import { openDatabase, type TDatabase } from '../../db/client';
-import { seedDemoData } from '../../server/seed/index';
+import { DEMO_USERS, seedDemoData } from '../../server/seed/index';
 import { DEMO_ASSEMBLY_PASSWORD } from '../../server/seed/assemblies';
 import { ConfigError, configWith, loadConfig } from '../../server/config';
 import { createLogger } from '../../server/logger';
@@ -146,7 +146,10 @@ DemoSeed('outside production the first lines say where the docs are and name the
       .filter((line) => line.startsWith('{'))
       .map((line) => JSON.parse(line) as { msg: string });
     assert.match(first!.msg, new RegExp(`API docs at ${server.url}/api/docs`));
-    assert.match(second!.msg, /demo accounts: captain \(admin\) and deckhand \(user\), password "tidewatch-demo"/);
+    assert.match(
+      second!.msg,
+      /demo accounts: captain \(admin\), deckhand \(user\) and quartermaster \(user\), password "tidewatch-demo"/,
+    );
   } finally {
     await stopProcess(server);
   }
@@ -184,7 +187,7 @@ Seed('a failure half-way leaves the database as it was, and the next seed runs i
     const report = await seedDemoData(database.db, new Date());
     assert.equal(report, { seeded: true, skippedAssemblies: [] });
     const after = await tableCounts(database);
-    assert.is(after.users, 2);
+    assert.is(after.users, DEMO_USERS.length);
     assert.is(after.assemblies, 3);
     // The private demo assembly's password was hashed before the transaction and opens it.
     const raider = await database.db.get<{ hash: string }>(
@@ -216,7 +219,7 @@ Seed(
       );
       assert.match(report.skippedAssemblies[1]!, /^Cutter rocket raider \(unknown hull "cutter"/);
       const counts = await tableCounts(database);
-      assert.is(counts.users, 2);
+      assert.is(counts.users, DEMO_USERS.length);
       assert.is(counts.assemblies, 1, 'the hulk brawler fits the community catalog');
       assert.is(
         counts.catalog_hulls,

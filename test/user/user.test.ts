@@ -44,7 +44,7 @@ Accounts(
     assert.equal(account.role, ['normal']);
     assert.is(account.alternativeName, null);
     assert.is(account.userAvatar, null);
-    // smugglersReport.vue:371 reads `privilege`: none is granted before issue 35.
+    // smugglersReport.vue:371 reads `privilege`: a new account holds none (docs/privileges.md).
     assert.equal(account.privilege, []);
 
     const me = await app.rest('GET', '/api/user/me', { token });

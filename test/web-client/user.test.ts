@@ -70,8 +70,9 @@ Client(
     assert.is(account.alternativeName, null, 'the store falls back to username');
     assert.is(account.userAvatar, null, 'HeaderAccount shows the initial');
     // src/views/user/account/smugglersReport.vue:371 `authStore.checkPrivilegeGroup(authStore.user?.privilege, [...])`:
-    // a list of privilege type names, none before issue 35 brings them.
-    assert.equal(account.privilege, []);
+    // the privilege types the account holds (issue 35): an admin every right, the create button's name among them.
+    assert.ok(account.privilege.includes('smugglersReportConnoisseur'), account.privilege.join(', '));
+    assert.not.ok(account.privilege.includes('blacklisted'), 'an account state is no right');
 
     // The token works the way the client sends it (x-access-token).
     const me = await send(app, 'GET', 'user/me', { token: account.token });
@@ -79,7 +80,7 @@ Client(
     assert.is(me.body.data.id, account.userId);
     assert.equal(
       me.body.data.privilege,
-      [],
+      account.privilege,
       'user/me answers the privileges too (merged into the store, router/index.ts:124-126)',
     );
 
@@ -89,6 +90,7 @@ Client(
     });
     assert.is(untouched.status, 200, untouched.text);
     assert.equal(untouched.body.data.role, ['normal']);
+    assert.equal(untouched.body.data.privilege, [], 'deckhand holds no grant');
   },
 );
 

@@ -11,11 +11,13 @@
  * searches those kinds in order and stores the kind found, so every page reads what it wrote.
  */
 import { eq } from 'drizzle-orm';
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { TDb } from '../../../db/client';
 import { assemblies } from '../../../db/schema';
+import type { TDepsOf } from '../../deps';
 import { findCodexEntry } from '../codex';
 import { type TCodexKind, ZCodexId } from '../codex/schemas';
+import { assertMayCommentOnReport, findReportTarget, REPORT_TARGET_ID } from '../smugglers';
 import { ZAssemblyUuid } from './fields';
 import { invalidateAssembly, type TAssemblyCaches } from './item';
 
@@ -52,6 +54,16 @@ interface TTargetEntry {
   likesCounted?(tx: TDb, target: TTarget, count: number): Promise<void>;
   /** After a like's transaction: cached answers that show the count. */
   likesChanged?(deps: TAssemblyCaches, target: TTarget): Promise<void>;
+  /**
+   * Who may write its comments beyond the rules of every comment (a 403): a smugglers' report's
+   * privileges. Checked before the write and again in its transaction.
+   */
+  assertMayComment?(
+    deps: TDepsOf<'db' | 'now'>,
+    input: { target: TTarget; userId: string; action: 'create' | 'edit' | 'delete' },
+  ): Promise<void>;
+  /** At most one comment per author (a smugglers' report: each connoisseur's appraisal): a second is a 409. */
+  oneCommentPerAuthor?: boolean;
 }
 
 const assemblyColumns = {
@@ -118,6 +130,37 @@ function codex(kinds: readonly [TCodexKind, ...TCodexKind[]], client: string): T
   };
 }
 
+/**
+ * A smugglers' weekly report (issue 35): published or archived (a draft is no target), commented on
+ * by the holders of the rights of the privilege tree, one comment each; never liked (the client has
+ * no like button for it).
+ */
+const smugglersReport: TTargetEntry = {
+  id: z.string().regex(REPORT_TARGET_ID, "must be a report's id (a number)"),
+  label: (id) => `Smugglers report ${id}`,
+  noun: 'smugglers report',
+  async find(db, id) {
+    const report = await findReportTarget(db, id);
+    if (!report) return undefined;
+    return {
+      type: 'smugglersReport',
+      id: report.id,
+      name: report.title,
+      isPublic: true,
+      creatorId: report.authorId,
+      passwordHash: null,
+      deletedAt: null,
+      commentsOn: true,
+      likesOn: false,
+    };
+  },
+  client:
+    'src/views/user/account/smugglersReport.vue:257, :288, :318 (through smugglers/reports/{id}/comments); src/views/smugglers/View.vue:68',
+  assertMayComment: (deps, { target, userId, action }) =>
+    assertMayCommentOnReport(deps, { reportAuthorId: target.creatorId!, userId, action }),
+  oneCommentPerAuthor: true,
+};
+
 /** Every target type; the client's files are under src/views/codex/ unless named otherwise. */
 export const TARGETS = {
   assembly,
@@ -137,7 +180,8 @@ export const TARGETS = {
     'treasureMaps/Detail.vue:117, :194; mapLocations/Detail.vue:149 (its CommentWidget)',
   ),
   ultimate: codex(['ultimate'], 'ultimates/Detail.vue:129, :185'),
-} satisfies Record<'assembly' | TCodexKind, TTargetEntry>;
+  smugglersReport,
+} satisfies Record<'assembly' | TCodexKind | 'smugglersReport', TTargetEntry>;
 
 export type TTargetType = keyof typeof TARGETS;
 export const TARGET_TYPES = Object.keys(TARGETS) as [TTargetType, ...TTargetType[]];

@@ -1,8 +1,8 @@
 // The rows of `comments` with their author's names and avatar, and their answers.
-import { and, asc, count, desc, eq, isNotNull, or, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, isNotNull, ne, or, sql } from 'drizzle-orm';
 import type { SQLiteSelect } from 'drizzle-orm/sqlite-core';
 import type { TDb } from '../../../db/client';
-import { assemblies, codexEntries, comments, users } from '../../../db/schema';
+import { assemblies, codexEntries, comments, smugglersReports, users } from '../../../db/schema';
 import type { TTargetType } from '../assembly';
 import type { TComment, TMyComment } from './schemas';
 
@@ -75,19 +75,32 @@ export function countTargetComments(db: TDb, target: { type: string; id: string 
 function joinTargets<T extends SQLiteSelect>(query: T) {
   return query
     .leftJoin(assemblies, and(eq(comments.targetType, 'assembly'), eq(assemblies.uuid, comments.targetId)))
-    .leftJoin(codexEntries, and(eq(codexEntries.kind, comments.targetType), eq(codexEntries.id, comments.targetId)));
+    .leftJoin(codexEntries, and(eq(codexEntries.kind, comments.targetType), eq(codexEntries.id, comments.targetId)))
+    .leftJoin(
+      smugglersReports,
+      and(
+        eq(comments.targetType, 'smugglersReport'),
+        eq(smugglersReports.id, sql`cast(${comments.targetId} as integer)`),
+      ),
+    );
 }
 
 /**
  * An author's comments with their targets' names, newest first: a backward walk of the index
  * (author_id, created_at); each comment's assembly is a lookup of its uuid, its codex entry a lookup
- * of the key. Only comments on targets the author may read without a password: a codex entry, a
- * public assembly not in the trash, or the author's own assembly (in the trash too).
+ * of the key, its smugglers' report of the id. Only comments on targets the author may read without a
+ * password: a codex entry, a public assembly not in the trash, the author's own assembly (in the trash
+ * too), or a smugglers' report that is not a draft.
  */
 export function selectMyComments(db: TDb, authorId: string) {
   return joinTargets(
     db
-      .select({ ...commentColumns, assemblyName: assemblies.name, codexName: codexEntries.name })
+      .select({
+        ...commentColumns,
+        assemblyName: assemblies.name,
+        codexName: codexEntries.name,
+        reportTitle: smugglersReports.title,
+      })
       .from(comments)
       .innerJoin(users, eq(users.id, comments.authorId))
       .$dynamic(),
@@ -107,6 +120,7 @@ function myCommentsWhere(authorId: string) {
       isNotNull(codexEntries.id),
       sql`${assemblies.isPublic} = 1 and ${assemblies.deletedAt} is null`,
       eq(assemblies.creatorId, authorId),
+      and(isNotNull(smugglersReports.id), ne(smugglersReports.status, 'draft')),
     ),
   );
 }
@@ -114,7 +128,7 @@ function myCommentsWhere(authorId: string) {
 export type TMyCommentRow = Awaited<ReturnType<ReturnType<typeof selectMyComments>['all']>>[number];
 
 export function toMyComment(row: TMyCommentRow): TMyComment {
-  const name = row.assemblyName ?? row.codexName ?? row.targetId;
+  const name = row.assemblyName ?? row.codexName ?? row.reportTitle ?? row.targetId;
   return {
     ...toComment(row),
     target: { type: row.targetType as TTargetType, id: row.targetId, name },

@@ -21,7 +21,8 @@ import { createComment, deleteComment, editComment } from './write';
 const READ_RULE =
   'An assembly: as reading it, 404 when it does not exist, 403 when it is private and you are neither its creator nor sending its password; ' +
   'a trashed assembly is a 404 for everyone but its creator. A codex entry (targetType ship, item, mod, commoditie, cosmetic, mapLocation, material, npc, set, treasureMap, ultimate): ' +
-  'public; 404 when the imported community data set has no such entry (item also finds an NPC, treasureMap a map location: what the NPC and map location pages send).';
+  'public; 404 when the imported community data set has no such entry (item also finds an NPC, treasureMap a map location: what the NPC and map location pages send). ' +
+  "A smugglers' report (targetType smugglersReport, its id): published or archived (a draft: 404); writing its comments takes the rights of the privilege tree, one comment each (docs/smugglers.md).";
 const WRITE_LIMIT =
   'Creating and editing count against RATE_LIMIT_COMMENTS per 10 minutes per account (429 with Retry-After).';
 // Caller-specific (a private assembly's comments, read by its creator or with its password): never kept by shared caches.
@@ -128,7 +129,7 @@ const mine = authedProcedure
       protect: true,
       summary: 'Your comments, newest first, paged',
       description:
-        "Your comments across target types, on what you can read without a password: codex entries, public assemblies and your own (in the trash too); comments on someone else's private or trashed assembly are left out while it is so. " +
+        "Your comments across target types, on what you can read without a password: codex entries, public assemblies and your own (in the trash too), smugglers' reports but drafts; comments on someone else's private or trashed assembly are left out while it is so. " +
         `Each with its target (target: type, id, name; assembly: uuid and name, null for a codex entry). A list reaches its first ${MAX_COMMENT_WINDOW} comments.`,
     },
     http: PRIVATE,

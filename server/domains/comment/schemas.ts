@@ -134,7 +134,9 @@ export const ZMyComment = ZComment.extend({
     .object({
       type: ZTargetType.meta({ description: 'As targetType' }),
       id: z.string().meta({ description: 'As targetId' }),
-      name: z.string().meta({ description: "The assembly's name, or the codex entry's (made from its id)" }),
+      name: z.string().meta({
+        description: "The assembly's name, the codex entry's (made from its id), or the smugglers' report's title",
+      }),
     })
     .meta({ description: 'What it is on' }),
   assembly: z

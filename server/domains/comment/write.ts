@@ -3,12 +3,20 @@
 // captcha's once-only record) run before the write; the write re-reads what it depends on inside its
 // transaction, so every call holds on its own under any interleaving (a tRPC batch, concurrent REST).
 import { randomUUID } from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
+import type { TDb } from '../../../db/client';
 import { comments } from '../../../db/schema';
 import { transaction } from '../../../db/transaction';
 import type { TDepsOf } from '../../deps';
 import { AppError } from '../../errors';
-import { findTarget, isTargetType, type TPasswordGuesses, type TTarget, type TTargetType } from '../assembly';
+import {
+  findTarget,
+  isTargetType,
+  targetEntry,
+  type TPasswordGuesses,
+  type TTarget,
+  type TTargetType,
+} from '../assembly';
 import type { TCaptchaAnswer } from '../captcha/schemas';
 import { assertCommentable, assertCommentsVisible, assertStillCommentable } from './access';
 import { findComment, toComment, type TCommentRow } from './queries';
@@ -18,6 +26,35 @@ type TCaller = { userId: string; password?: string; guesses?: TPasswordGuesses }
 
 function commentNotFound(id: string): AppError {
   return new AppError('NOT_FOUND', `Comment ${id} not found`);
+}
+
+/**
+ * The target type's own rules for a comment's write (targets.ts: a smugglers' report's privileges, one
+ * comment per author), run before the write and again with its transaction.
+ */
+async function assertTargetRules(
+  deps: TDepsOf<'db' | 'now'>,
+  input: { target: TTarget; userId: string; action: 'create' | 'edit' | 'delete' },
+): Promise<void> {
+  const entry = targetEntry(input.target.type);
+  await entry.assertMayComment?.(deps, input);
+  if (input.action === 'create' && entry.oneCommentPerAuthor) {
+    const own = await deps.db
+      .select({ id: comments.id })
+      .from(comments)
+      .where(
+        and(
+          eq(comments.targetType, input.target.type),
+          eq(comments.targetId, input.target.id),
+          eq(comments.authorId, input.userId),
+        ),
+      )
+      .get();
+    if (own)
+      throw new AppError('CONFLICT', `You have already commented on this ${entry.noun}: edit your comment instead`, {
+        data: { commentId: own.id },
+      });
+  }
 }
 
 /** A comment's target as stored (its type and id), in the trash too; undefined when gone. */
@@ -41,11 +78,14 @@ export async function createComment(
     ...input,
     viewerId: input.userId,
   });
+  const at = (handle: TDb) => ({ db: handle, now: () => now });
+  await assertTargetRules(at(db), { target: checked, userId: input.userId, action: 'create' });
   await deps.limits.commentWrite.hit(input.userId);
   if (input.captcha !== undefined) await deps.captcha.verify(input.captcha, now);
   const id = randomUUID();
   const row = await transaction(db, async (tx) => {
     const target = assertStillCommentable(checked, await findTarget(tx, checked.type, checked.id), input.userId);
+    await assertTargetRules(at(tx), { target, userId: input.userId, action: 'create' });
     await tx.insert(comments).values({
       id,
       targetType: target.type,
@@ -97,11 +137,14 @@ export async function editComment(
   const checked = await asComment(input.id, () =>
     assertCommentable(target, { ...input, targetType: target.type, targetId: target.id, viewerId: input.userId }),
   );
+  const at = (handle: TDb) => ({ db: handle, now: () => now });
+  await assertTargetRules(at(db), { target: checked, userId: input.userId, action: 'edit' });
   await deps.limits.commentWrite.hit(input.userId);
   const row = await transaction(db, async (tx) => {
     const current = await findTarget(tx, checked.type, checked.id);
     if (!current || current.deletedAt !== null) throw commentNotFound(input.id);
     assertStillCommentable(checked, current, input.userId);
+    await assertTargetRules(at(tx), { target: current, userId: input.userId, action: 'edit' });
     const changed = await tx
       .update(comments)
       .set({ content: input.content, updatedAt: now })
@@ -123,10 +166,12 @@ export async function editComment(
  * deletion. Of concurrent deletions of one comment, one succeeds and the others are 404s.
  */
 export async function deleteComment(
-  deps: TDepsOf<'db'>,
+  deps: TDepsOf<'db' | 'now'>,
   input: TCaller & { id: string; isAdmin: boolean },
 ): Promise<TCommentDeleted> {
   const { db } = deps;
+  const now = deps.now();
+  const at = (handle: TDb) => ({ db: handle, now: () => now });
   const { comment, target } = await findWithTarget(deps, input.id);
   if (!input.isAdmin) {
     await asComment(input.id, () =>
@@ -138,12 +183,14 @@ export async function deleteComment(
         "Only the comment's author, the assembly's creator or an admin may delete a comment",
       );
     }
+    await assertTargetRules(at(db), { target, userId: input.userId, action: 'delete' });
   }
   await transaction(db, async (tx) => {
     // Trashed meanwhile: only its creator (or an admin) still sees its comments.
     const current = await findTarget(tx, target.type, target.id);
     if (!current || (!input.isAdmin && current.deletedAt !== null && current.creatorId !== input.userId))
       throw commentNotFound(input.id);
+    if (!input.isAdmin) await assertTargetRules(at(tx), { target: current, userId: input.userId, action: 'delete' });
     const deleted = await tx.delete(comments).where(eq(comments.id, input.id)).returning({ id: comments.id });
     if (deleted.length === 0) throw commentNotFound(input.id);
   });

@@ -10,7 +10,8 @@ import { AppError } from '../../errors';
 import { limitGuess } from '../../http/rate-limit';
 import { burnPasswordCheck, hashPassword, verifyPassword } from '../../infra/password';
 import { assertDisplayNameUnlike, assertUsernameUnlike, skeletonsOf } from './names';
-import { privilegeNames, roleNames, type TProfileRow } from './profile';
+import { accountStateOf, effectivePrivileges } from '../privilege';
+import { roleNames, type TProfileRow } from './profile';
 import type { TChangePasswordInput, TRole, TSignedIn, TSignInInput, TSignUpInput } from './schemas';
 import { createSession, invalidateUserSessions } from './session';
 
@@ -20,6 +21,7 @@ const badCredentials = () => new AppError('UNAUTHORIZED', 'Wrong username or pas
 export function toSignedIn(
   user: TSessionUser & Pick<TProfileRow, 'alternativeName' | 'avatarUrl'>,
   session: { token: string; expiresAt: Date },
+  privilege: string[],
 ): TSignedIn {
   return {
     token: session.token,
@@ -30,7 +32,7 @@ export function toSignedIn(
     userAvatar: user.avatarUrl,
     role: roleNames(user.role),
     email: user.email,
-    privilege: privilegeNames(),
+    privilege,
   };
 }
 
@@ -146,7 +148,8 @@ export async function signUp(
     alternativeName: input.alternativeName,
   });
   const session = await createSession(at, { userId: user.id });
-  return toSignedIn(user, session);
+  // A new account holds nothing yet.
+  return toSignedIn(user, session, []);
 }
 
 /**
@@ -185,9 +188,14 @@ export async function signIn(
     return false;
   });
   if (!row || !valid) throw badCredentials();
+  // Told only to whoever knows the password (issue 35): a frozen account cannot sign in.
+  const at = { db, now: () => now };
+  if ((await accountStateOf(at, { userId: row.id })) === 'freezed') {
+    throw new AppError('FORBIDDEN', 'This account is frozen: it cannot sign in', { key: 'user.frozen' });
+  }
   const session = await createSessionIfCurrent(db, row.id, row.passwordHash, now);
   if (!session) throw badCredentials();
-  return toSignedIn(row, session);
+  return toSignedIn(row, session, await effectivePrivileges(at, row));
 }
 
 /**
@@ -254,5 +262,5 @@ export async function changePassword(
     return createSession(at, { userId });
   });
   if (!session) throw new AppError('FORBIDDEN', 'Current password is wrong', { data: { field: 'currentPassword' } });
-  return toSignedIn(row, session);
+  return toSignedIn(row, session, await effectivePrivileges({ db, now: () => now }, row));
 }

@@ -9,6 +9,7 @@ import { users } from '../../../db/schema';
 import { transaction } from '../../../db/transaction';
 import type { TDepsOf } from '../../deps';
 import { AppError } from '../../errors';
+import { effectivePrivileges } from '../privilege';
 import { assertDisplayNameUnlike, skeletonsOf } from './names';
 import type { TProfile, TPublicProfile, TRole, TRoleName, TUpdateMeInput } from './schemas';
 
@@ -52,14 +53,9 @@ export function toPublicProfile(row: TProfileRow): TPublicProfile {
   };
 }
 
-/** The names of an account's privilege types: none exist yet (issue 35 brings them). */
-export function privilegeNames(): string[] {
-  return [];
-}
-
-/** The caller's own profile: the public one, the e-mail and the privileges. */
-export function toProfile(row: TProfileRow): TProfile {
-  return { ...toPublicProfile(row), email: row.email, privilege: privilegeNames() };
+/** The caller's own profile: the public one, the e-mail and what the account holds now (issue 35). */
+export async function toProfile(deps: TDepsOf<'db' | 'now'>, row: TProfileRow): Promise<TProfile> {
+  return { ...toPublicProfile(row), email: row.email, privilege: await effectivePrivileges(deps, row) };
 }
 
 const userNotFound = () => new AppError('NOT_FOUND', 'User not found', { key: 'user.notFound' });
@@ -80,10 +76,10 @@ export async function assertUserExists(deps: TDepsOf<'db'>, { id }: { id: string
 }
 
 /** GET /user/me: the caller's profile as stored now. */
-export async function getOwnProfile(deps: TDepsOf<'db'>, { userId }: { userId: string }): Promise<TProfile> {
+export async function getOwnProfile(deps: TDepsOf<'db' | 'now'>, { userId }: { userId: string }): Promise<TProfile> {
   const row = await findProfile(deps.db, userId);
   if (!row) throw accountGone();
-  return toProfile(row);
+  return toProfile(deps, row);
 }
 
 /** One UPDATE of the caller's row, answering the profile as it now is (one statement: nothing to interleave with). */
@@ -108,7 +104,7 @@ export async function updateOwnProfile(
     .where(eq(users.id, userId))
     .returning(profileColumns);
   if (!row) throw accountGone();
-  return toProfile(row);
+  return toProfile(deps, row);
 }
 
 /** POST /user/me: the fields of `attr` given are set (`''` clears one: stored as null), the others kept. */

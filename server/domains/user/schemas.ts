@@ -81,12 +81,13 @@ export const ZPublicProfile = z.object({
 export type TPublicProfile = z.infer<typeof ZPublicProfile>;
 
 /**
- * The caller's privilege type names (the web client's smugglersReport.vue:371 reads `privilege`): an
- * empty list until privileges exist (issue 35 fills it).
+ * The privilege types the caller holds now (issue 35: through its role and its grants in force, and
+ * the tree; docs/privileges.md). The web client's smugglersReport.vue:371 reads `privilege`.
  */
-const ZPrivileges = z
-  .array(z.string())
-  .meta({ description: "The names of the caller's privilege types; [] while none is granted" });
+const ZPrivileges = z.array(z.string()).meta({
+  description:
+    'The privilege types the account holds now: an admin every right, others what their grants in force give (GET /privilege/types)',
+});
 
 export const ZProfile = ZPublicProfile.extend({
   email: z.string().meta({ description: 'The e-mail address of the account (shown to its owner only)' }),

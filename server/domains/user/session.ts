@@ -5,6 +5,7 @@ import { eq, sql } from 'drizzle-orm';
 import { sessions, users } from '../../../db/schema';
 import type { TAuth } from '../../auth';
 import type { TDepsOf } from '../../deps';
+import { accountStateSql } from '../privilege';
 
 /** Lucia's session design: random token to the client, its SHA-256 in the database. */
 export const SESSION_LIFETIME_MS = 30 * 24 * 60 * 60 * 1000;
@@ -26,7 +27,7 @@ export async function createSession(deps: TDepsOf<'db' | 'now'>, { userId }: { u
   return { token, expiresAt };
 }
 
-/** Returns the session's user, or null for an unknown or expired token. Slides the expiry when half used. */
+/** Returns the session's user and its account state, or null for an unknown or expired token. Slides the expiry when half used. */
 export async function validateSessionToken(
   deps: TDepsOf<'db' | 'now'>,
   { token }: { token: string },
@@ -42,6 +43,8 @@ export async function validateSessionToken(
   const row = await db
     .select({
       expiresAt: ofSession(sessions.expiresAt).mapWith(sessions.expiresAt),
+      // Blacklisted or frozen (issue 35): read with the session, checked once by the base procedures (trpc.ts).
+      accountState: accountStateSql(users.id, now),
       user: {
         id: users.id,
         username: users.username,
@@ -63,7 +66,7 @@ export async function validateSessionToken(
     expiresAt = new Date(now.getTime() + SESSION_LIFETIME_MS);
     await db.update(sessions).set({ expiresAt }).where(eq(sessions.id, sessionId));
   }
-  return { sessionId, expiresAt, user: row.user };
+  return { sessionId, expiresAt, user: row.user, accountState: row.accountState };
 }
 
 export async function invalidateSession(deps: TDepsOf<'db'>, { sessionId }: { sessionId: string }): Promise<void> {
