@@ -10,16 +10,19 @@
  * client sends for more than one kind (the NPC page's like button sends `item` with an NPC's id)
  * searches those kinds in order and stores the kind found, so every page reads what it wrote.
  */
-import { eq } from 'drizzle-orm';
+import { and, eq, ne, type SQL, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { TDb } from '../../../db/client';
-import { assemblies } from '../../../db/schema';
+import { assemblies, codexEntries, likes, smugglersReports } from '../../../db/schema';
 import type { TDepsOf } from '../../deps';
 import { findCodexEntry } from '../codex';
 import { type TCodexKind, ZCodexId } from '../codex/schemas';
 import { assertMayCommentOnReport, findReportTarget, REPORT_TARGET_ID } from '../smugglers';
 import { ZAssemblyUuid } from './fields';
 import { invalidateAssembly, type TAssemblyCaches } from './item';
+
+/** A target as stored: its type and id. */
+export type TTargetKey = Pick<TTarget, 'type' | 'id'>;
 
 /** The facts of a target the rules of comments and likes read. */
 export interface TTarget {
@@ -50,10 +53,18 @@ interface TTargetEntry {
   find(db: TDb, id: string): Promise<TTarget | undefined>;
   /** Where the web client sends it (its file and line), as docs/compatibility.md and test/web-client/ name it. */
   client: string;
-  /** Inside a like's transaction, with the target's new count. */
-  likesCounted?(tx: TDb, target: TTarget, count: number): Promise<void>;
+  /**
+   * The target's state as a like's transaction reads it, as SQL of one value: null when it is not
+   * there (or in the trash), 'off' when its likes are switched off, 'on' otherwise. Given `viewerId`
+   * (the caller's read rule not checked yet), 'check' when that rule needs more than SQL can tell (a
+   * private target, its own), and undefined when the type cannot tell without reading the target
+   * first (a type the client sends for several kinds).
+   */
+  likeState(id: string, viewerId?: string): SQL | undefined;
+  /** A statement of a like's transaction: keep the target's count where its answers read it. */
+  likesCounted?(tx: TDb, target: TTargetKey): unknown;
   /** After a like's transaction: cached answers that show the count. */
-  likesChanged?(deps: TAssemblyCaches, target: TTarget): Promise<void>;
+  likesChanged?(deps: TAssemblyCaches, target: TTargetKey): Promise<void>;
   /**
    * Who may write its comments beyond the rules of every comment (a 403): a smugglers' report's
    * privileges. Checked before the write and again in its transaction.
@@ -98,9 +109,17 @@ const assembly: TTargetEntry = {
     };
   },
   client: 'src/views/assembly/Detail.vue:207 (LikeWidget), :288 (CommentWidget)',
+  likeState: (uuid, viewerId) => sql`(select case
+      ${viewerId === undefined ? sql`` : sql`when not ${assemblies.isPublic} or ${assemblies.creatorId} is ${viewerId} then 'check'`}
+      when json_type(${assemblies.client}, '$.attr.isLike') = 'false' then 'off' else 'on' end
+    from ${assemblies} where ${assemblies.uuid} = ${uuid} and ${assemblies.deletedAt} is null)`,
   // Its sorts (sort=hottest) and answers read the count from the row.
-  async likesCounted(tx, target, count) {
-    await tx.update(assemblies).set({ likes: count }).where(eq(assemblies.uuid, target.id)).run();
+  likesCounted(tx, target) {
+    const counted = sql`(select count(*) from ${likes} where ${likes.targetType} = 'assembly' and ${likes.targetId} = ${target.id})`;
+    return tx
+      .update(assemblies)
+      .set({ likes: counted })
+      .where(and(eq(assemblies.uuid, target.id), ne(assemblies.likes, counted)));
   },
   likesChanged: (deps, target) => invalidateAssembly(deps, { uuid: target.id }),
 };
@@ -126,6 +145,12 @@ function codex(kinds: readonly [TCodexKind, ...TCodexKind[]], client: string): T
         likesOn: true,
       };
     },
+    // A type of one kind stores what the client sends; of several, the kind found decides (the
+    // target read first: its entry is the one of that kind, `kinds[0]`).
+    likeState: (id, viewerId) =>
+      viewerId !== undefined && kinds.length > 1
+        ? undefined
+        : sql`(select 'on' from ${codexEntries} where ${codexEntries.kind} = ${kinds[0]} and ${codexEntries.id} = ${id})`,
     client,
   };
 }
@@ -154,6 +179,8 @@ const smugglersReport: TTargetEntry = {
       likesOn: false,
     };
   },
+  likeState: (id) =>
+    sql`(select 'off' from ${smugglersReports} where ${smugglersReports.id} = ${Number(id)} and ${smugglersReports.status} <> 'draft')`,
   client:
     'src/views/user/account/smugglersReport.vue:257, :288, :318 (through smugglers/reports/{id}/comments); src/views/smugglers/View.vue:68',
   assertMayComment: (deps, { target, userId, action }) =>
