@@ -10,19 +10,12 @@
 // at the top level too (docs/compatibility.md, "Fields beside the envelope").
 import { suite } from '../support/suite';
 import * as assert from 'uvu/assert';
-import { startTestServer, type TTestServer } from '../support/helpers';
-import { send, signIn } from './client-request';
+import type { TTestServer } from '../support/helpers';
+import { send, signIn, startDemoClient, type TDemoClient } from './client-request';
 
-const Client = suite<{ app: TTestServer; captain: string; deckhand: string; deckhandId: string }>(
-  'web client: likes and display settings of assemblies',
-);
+const Client = suite<TDemoClient>('web client: likes and display settings of assemblies');
 
-Client.before(async (context) => {
-  context.app = await startTestServer({ SEED_DEMO: true });
-  context.captain = await signIn(context.app, 'captain');
-  context.deckhand = await signIn(context.app, 'deckhand');
-  context.deckhandId = (await send(context.app, 'GET', 'user/me', { token: context.deckhand })).body.data.userId;
-});
+Client.before(startDemoClient);
 Client.after(async ({ app }) => app.stop());
 
 async function captainsAssembly(app: TTestServer): Promise<string> {

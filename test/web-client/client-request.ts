@@ -4,7 +4,7 @@
 // the token in `x-access-token`. `handleResponse` (src/assets/sripts/api/api-util.ts:20-37) hands the
 // whole body on as `result.data`, so a view's `result.data.data.x` is the envelope's `data.x`.
 import * as assert from 'uvu/assert';
-import { rest, type TRestResponse, type TTestServer } from '../support/helpers';
+import { rest, startTestServer, type TRestResponse, type TTestServer } from '../support/helpers';
 
 export const DEMO_PASSWORD = 'tidewatch-demo';
 
@@ -38,4 +38,20 @@ export async function signIn(app: TTestServer, username: string): Promise<string
   const response = await rest(app.url, 'POST', '/api/user/signin', { body: { username, password: DEMO_PASSWORD } });
   assert.is(response.status, 200, response.text);
   return response.body.data.token;
+}
+
+/** The context of a replay suite: a demo server, captain (the admin) and deckhand signed in. */
+export interface TDemoClient {
+  app: TTestServer;
+  captain: string;
+  deckhand: string;
+  deckhandId: string;
+}
+
+/** Starts a demo server and signs captain and deckhand in, as a replay suite's `before` does. */
+export async function startDemoClient(context: Partial<TDemoClient>): Promise<void> {
+  context.app = await startTestServer({ SEED_DEMO: true });
+  context.captain = await signIn(context.app, 'captain');
+  context.deckhand = await signIn(context.app, 'deckhand');
+  context.deckhandId = (await send(context.app, 'GET', 'user/me', { token: context.deckhand })).body.data.userId;
 }

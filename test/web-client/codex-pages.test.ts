@@ -6,9 +6,8 @@
 // client reads is asserted where it reads it: likeStore.ts reads `isLiked` and `likeCount` at the top
 // level of the body (:25, :47, :66), the widget `d.data.data` (CommentWidget.vue:64).
 import * as assert from 'uvu/assert';
-import { startTestServer, type TTestServer } from '../support/helpers';
 import { suite } from '../support/suite';
-import { send, signIn } from './client-request';
+import { send, startDemoClient, type TDemoClient } from './client-request';
 
 /**
  * Each page: its file (under src/views/codex/), the line of its LikeWidget and its targetType, the line
@@ -36,16 +35,9 @@ const PAGES = [
   { page: 'ultimates/Detail.vue', like: [129, 'ultimate'], comment: [185, 'ultimate'], id: 'hunter' },
 ] as const;
 
-const Client = suite<{ app: TTestServer; deckhand: string; deckhandId: string; captain: string }>(
-  'web client: comments and likes on every codex page',
-);
+const Client = suite<TDemoClient>('web client: comments and likes on every codex page');
 
-Client.before(async (context) => {
-  context.app = await startTestServer({ SEED_DEMO: true });
-  context.deckhand = await signIn(context.app, 'deckhand');
-  context.deckhandId = (await send(context.app, 'GET', 'user/me', { token: context.deckhand })).body.data.userId;
-  context.captain = await signIn(context.app, 'captain');
-});
+Client.before(startDemoClient);
 Client.after(async ({ app }) => app.stop());
 
 for (const { page, like, comment, id } of PAGES) {

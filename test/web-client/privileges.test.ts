@@ -3,20 +3,12 @@
 // src/views/user/admin/PrivilegeManagement.vue makes them, asserting each field the page reads. The
 // service's calls no page makes are replayed too, with the fields their answers hold.
 import * as assert from 'uvu/assert';
-import { startTestServer, type TTestServer } from '../support/helpers';
 import { suite } from '../support/suite';
-import { send, signIn } from './client-request';
+import { send, signIn, startDemoClient, type TDemoClient } from './client-request';
 
-const Client = suite<{ app: TTestServer; captain: string; deckhand: string; deckhandId: string }>(
-  'web client: privilege management (privilege_service.ts)',
-);
+const Client = suite<TDemoClient>('web client: privilege management (privilege_service.ts)');
 
-Client.before(async (context) => {
-  context.app = await startTestServer({ SEED_DEMO: true });
-  context.captain = await signIn(context.app, 'captain');
-  context.deckhand = await signIn(context.app, 'deckhand');
-  context.deckhandId = (await send(context.app, 'GET', 'user/me', { token: context.deckhand })).body.data.userId;
-});
+Client.before(startDemoClient);
 Client.after(async ({ app }) => app.stop());
 
 Client(
