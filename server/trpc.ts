@@ -25,6 +25,8 @@ export type TProcedureMeta = OpenApiMeta & {
   rawResponse?: { contentType: string };
   topLevel?: Record<string, string>;
   streamed?: { contentTypes: string[] };
+  /** A write a blacklisted account may still make (issue 35): ending its own session. */
+  blacklistedMay?: true;
 };
 
 /** tRPC's ping on idle subscription streams; a heartbeat like LIVE_HEARTBEAT_MS's default (the router is built before any configuration is read). */
@@ -70,12 +72,12 @@ const declaredHttpCaching = t.middleware(async ({ ctx, meta, next }) => {
 /**
  * The one check of account states (issue 35, docs/privileges.md), on every procedure of both
  * surfaces: a frozen account's session is no session (a call answers as for an invalid token), and a
- * blacklisted account writes nothing (every mutation is a 403, whatever the procedure).
+ * blacklisted account writes nothing (every mutation is a 403, whatever the procedure, but signing out).
  */
-const accountStates = t.middleware(({ ctx, type, next }) => {
+const accountStates = t.middleware(({ ctx, meta, type, next }) => {
   const state = ctx.auth?.accountState;
   if (state === 'freezed') return next({ ctx: { auth: null, authFailure: 'invalid' as const } });
-  if (state === 'blacklisted' && type === 'mutation') {
+  if (state === 'blacklisted' && type === 'mutation' && !meta?.blacklistedMay) {
     throw new AppError('FORBIDDEN', 'This account is blacklisted: it may read but not write', {
       key: 'user.blacklisted',
     });

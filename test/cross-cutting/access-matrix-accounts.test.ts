@@ -46,9 +46,11 @@ Matrix.before(async (context) => {
 Matrix.after(async ({ app }) => app.stop());
 
 Matrix(
-  'a blacklisted account: every write is a 403 user.blacklisted, no read is, alike on REST and on tRPC',
-  async ({ app, trpc, operations, blacklisted }) => {
+  'a blacklisted account: every write but signing out is a 403 user.blacklisted, no read is, alike on REST and on tRPC',
+  async ({ app, trpc, operations: all, blacklisted }) => {
     const findings = new Findings();
+    // Signing out ends the session the other calls need: it is asked last, below.
+    const operations = all.filter((operation) => operation.key !== 'POST /user/signout');
     const writes = operations.filter((operation) => procedureOf(operation).type === 'mutation');
     const reads = operations.filter((operation) => procedureOf(operation).type === 'query');
     assert.ok(writes.length >= 40, `${writes.length} writes`);
@@ -65,6 +67,14 @@ Matrix(
     }
     findings.assertNone();
     console.log(`      ${writes.length} writes refused, ${reads.length} reads answered, on each surface`);
+    // It may still end its session, on either surface.
+    const signin = { username: blacklisted.username, password: blacklisted.password };
+    const second = (await app.rest('POST', '/api/user/signin', { body: signin })).body.data.token as string;
+    assert.equal(await app.trpc(second).user.signout.mutate(), {});
+    assert.is((await app.rest('GET', '/api/user/me', { token: second })).status, 401);
+    const signout = await app.rest('POST', '/api/user/signout', { token: blacklisted.token });
+    assert.is(signout.status, 200, signout.text);
+    assert.is((await app.rest('GET', '/api/user/me', { token: blacklisted.token })).status, 401);
   },
 );
 

@@ -98,6 +98,8 @@ export const userRouter = router({
   signout: authedProcedure
     .meta({
       openapi: { method: 'POST', path: '/user/signout', tags: ['user'], summary: 'End this session', protect: true },
+      // A blacklisted account reads but writes nothing; ending its own session it may always.
+      blacklistedMay: true,
     })
     .input(ZNoInput)
     .output(ZEmpty)
