@@ -2,6 +2,7 @@
 import { suite } from '../support/suite';
 import * as assert from 'uvu/assert';
 import {
+  batchClient,
   HULK,
   importCommunitySample,
   signUpAdmin,
@@ -89,5 +90,60 @@ Votes('401 without token, 403 on your own or an unreadable private one, 404 unkn
     404,
   );
 });
+
+Votes(
+  'ratings per call: a batch of changes by one user and concurrent ones by many keep the totals their rows give; raters racing a trash get a 200 (counted) or a 404',
+  async ({ app, owner }) => {
+    const created = await publish(app, owner.token, HULK);
+    const raters = await Promise.all(Array.from({ length: 6 }, () => app.signUp()));
+    // One user's five changes in one tRPC batch: applied one after the other, the last one stays.
+    const first = batchClient(app.url, { token: raters[0]!.token });
+    const scores = [1, 2, 3, 4, 5];
+    const answers = await Promise.all(
+      scores.map((score) => first.client.assembly.rate.mutate({ uuid: created.uuid, score })),
+    );
+    assert.is(first.sent.requests, 1, 'one batch');
+    assert.equal(answers.at(-1)!.rating, { average: 5, count: 1, smoothed: 3.33 });
+    // The others at once over REST: each counted once.
+    const rated = await Promise.all(
+      raters
+        .slice(1)
+        .map((rater, index) =>
+          app.rest('POST', '/api/assembly/rate', {
+            token: rater.token,
+            body: { uuid: created.uuid, score: 1 + index },
+          }),
+        ),
+    );
+    assert.ok(rated.every((response) => response.status === 200));
+    const item = await app.rest('GET', `/api/assembly/item?uuid=${created.uuid}`);
+    // 5 + 1 + 2 + 3 + 4 + 5 = 20 over 6 ratings.
+    assert.equal([item.body.data.rating.count, item.body.data.rating.average], [6, 3.33]);
+    // The owner trashes it while they rate: a rating either came first (200, counted) or is a 404.
+    const other = await publish(app, owner.token, HULK);
+    const [trashed, ...late] = await Promise.all([
+      app.trpc(owner.token).assembly.delete.mutate({ uuid: other.uuid }),
+      ...raters.map((rater) =>
+        app
+          .trpc(rater.token)
+          .assembly.rate.mutate({ uuid: other.uuid, score: 3 })
+          .then(() => 200)
+          .catch((error: { data?: { httpStatus?: number } }) => error.data?.httpStatus),
+      ),
+    ]);
+    assert.ok(trashed);
+    assert.ok(
+      late.every((status) => status === 200 || status === 404),
+      late.join(' '),
+    );
+    const restored = await app.rest('POST', '/api/assembly/restore', {
+      token: owner.token,
+      body: { uuid: other.uuid },
+    });
+    assert.is(restored.status, 200, restored.text);
+    const after = await app.rest('GET', `/api/assembly/item?uuid=${other.uuid}`);
+    assert.is(after.body.data.rating.count, late.filter((status) => status === 200).length);
+  },
+);
 
 Votes.run();

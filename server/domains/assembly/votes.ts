@@ -1,8 +1,8 @@
 // Likes and ratings of an assembly by its readers (not its creator); the formula is rating.ts's.
-import { count, eq, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { TDb } from '../../../db/client';
 import { assemblies, assemblyRatings } from '../../../db/schema';
-import { transaction } from '../../../db/transaction';
+import { transactionBatch } from '../../../db/transaction';
 import type { TDepsOf } from '../../deps';
 import { AppError } from '../../errors';
 import { assertReadable, type TPasswordGuesses } from './access';
@@ -40,6 +40,12 @@ export async function likeAssembly(
   return { uuid: result.target.id, liked: result.liked, likes: result.likeCount };
 }
 
+/**
+ * POST /assembly/rate: the caller's score of an assembly it may read, set or changed. One transaction
+ * batch (one round trip on a libSQL server): the score, written only while the assembly is out of the
+ * trash (a trashing since the read rule ran makes it a 404), and the totals recounted on the row,
+ * `RETURNING` them.
+ */
 export async function rateAssembly(
   deps: TVoteDeps,
   input: { userId: string; uuid: string; score: number; password?: string; guesses?: TPasswordGuesses },
@@ -48,24 +54,23 @@ export async function rateAssembly(
   const now = deps.now();
   const { userId, uuid, score } = input;
   const row = await findVotable(db, uuid, userId, input.password, input.guesses);
-  const totals = await transaction(db, async (tx) => {
-    await tx
-      .insert(assemblyRatings)
-      .values({ assemblyId: row.id, userId, score, updatedAt: now })
-      .onConflictDoUpdate({
-        target: [assemblyRatings.assemblyId, assemblyRatings.userId],
-        set: { score, updatedAt: now },
-      });
-    const agg = await tx
-      .select({ n: count(), sum: sql<number>`coalesce(sum(${assemblyRatings.score}), 0)` })
-      .from(assemblyRatings)
-      .where(eq(assemblyRatings.assemblyId, row.id))
-      .get();
-    const n = agg?.n ?? 0;
-    const sum = Number(agg?.sum ?? 0);
-    await tx.update(assemblies).set({ ratingSum: sum, ratingCount: n }).where(eq(assemblies.id, row.id));
-    return { sum, n };
-  });
+  const ofAssembly = eq(assemblyRatings.assemblyId, row.id);
+  const [written, [totals]] = await transactionBatch(db, (tx) => [
+    tx.all<{ userId: string }>(sql`insert into ${assemblyRatings} (assembly_id, user_id, score, updated_at)
+      select ${row.id}, ${userId}, ${score}, ${now.getTime()}
+      where exists (select 1 from ${assemblies} where ${assemblies.id} = ${row.id} and ${assemblies.deletedAt} is null)
+      on conflict (assembly_id, user_id) do update set score = excluded.score, updated_at = excluded.updated_at
+      returning user_id`),
+    tx
+      .update(assemblies)
+      .set({
+        ratingSum: sql`(select coalesce(sum(${assemblyRatings.score}), 0) from ${assemblyRatings} where ${ofAssembly})`,
+        ratingCount: sql`(select count(*) from ${assemblyRatings} where ${ofAssembly})`,
+      })
+      .where(eq(assemblies.id, row.id))
+      .returning({ sum: assemblies.ratingSum, n: assemblies.ratingCount }),
+  ]);
+  if (written.length === 0) throw new AppError('NOT_FOUND', `Assembly ${uuid} not found`);
   await invalidateAssembly(deps, { uuid });
-  return { uuid, yourScore: score, rating: ratingOf(totals.sum, totals.n) };
+  return { uuid, yourScore: score, rating: ratingOf(totals?.sum ?? 0, totals?.n ?? 0) };
 }
