@@ -106,14 +106,12 @@ Votes(
     assert.equal(answers.at(-1)!.rating, { average: 5, count: 1, smoothed: 3.33 });
     // The others at once over REST: each counted once.
     const rated = await Promise.all(
-      raters
-        .slice(1)
-        .map((rater, index) =>
-          app.rest('POST', '/api/assembly/rate', {
-            token: rater.token,
-            body: { uuid: created.uuid, score: 1 + index },
-          }),
-        ),
+      raters.slice(1).map((rater, index) =>
+        app.rest('POST', '/api/assembly/rate', {
+          token: rater.token,
+          body: { uuid: created.uuid, score: 1 + index },
+        }),
+      ),
     );
     assert.ok(rated.every((response) => response.status === 200));
     const item = await app.rest('GET', `/api/assembly/item?uuid=${created.uuid}`);
