@@ -302,7 +302,8 @@ const nearbyPath = ({ latitude, longitude, radius, limit }: TNearbyInput) =>
 
 async function overHttp(): Promise<void> {
   const { outdir } = await buildDist(join(tmpdir(), 'tidewatch-nearby-build'));
-  const server = startTarget('ours', join(outdir, 'main.js'), file!, Number(values.port));
+  // Latency one request at a time, measured without the request log since issue 31.
+  const server = startTarget('ours', join(outdir, 'main.js'), file!, Number(values.port), 'silent');
   try {
     await waitFor(`${BASE}/api/health`, false, 600_000);
     const signin = await fetch(`${BASE}/api/user/signin`, {

@@ -14,14 +14,27 @@
  * database (`<file>-paired`, made when missing or older), so that neither waits on the other's
  * writes (the view counters). Both share the machine's two CPUs with their load generators: the µs
  * are higher than bench/run.ts's; read the ratio. `{uuid}`, `{trpcuuid}` and `{search}` rotate as in
- * bench/run.ts (workload.ts, rotatingPath).
+ * bench/run.ts (workload.ts, rotatingPath). Both log as in production (ours at info, the equipped peer
+ * its line per request, each to a file of its own); a round in which a target that logs wrote no line
+ * fails the run.
  */
-import { copyFileSync, existsSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { buildDist } from '../scripts/build';
 import { migrateBenchDatabase } from './generate';
-import { cpuTicks, isPeerTarget, ROOT, startTarget, stop, waitFor } from './processes';
+import {
+  cpuTicks,
+  fileBytes,
+  isPeerTarget,
+  linesFrom,
+  ROOT,
+  startTarget,
+  stop,
+  targetLogs,
+  waitFor,
+} from './processes';
 import { readBenchCounts, rotatingPath } from './workload';
 
 const [db, path, targetA, targetB, ...rest] = process.argv.slice(2);
@@ -51,14 +64,15 @@ const ourBuild = [targetA, targetB].includes('ours')
   : '';
 
 const assemblyCount = readBenchCounts(db).assemblies;
+const logs = mkdtempSync(join(tmpdir(), 'tidewatch-paired-'));
 const targets = [
-  { name: targetA, file: db, port: 3141 },
-  { name: targetB, file: copy, port: 3142 },
+  { name: targetA, file: db, port: 3141, log: { file: join(logs, 'a.log') } },
+  { name: targetB, file: copy, port: 3142, log: { file: join(logs, 'b.log') } },
 ];
 const perRound: { us: number; sysUs: number; rps: number }[][] = [];
 for (let round = 1; round <= rounds; round++) {
-  const children = targets.map(({ name, file, port }) =>
-    startTarget(name, name === 'ours' ? ourBuild : name, file, port),
+  const children = targets.map(({ name, file, port, log }) =>
+    startTarget(name, name === 'ours' ? ourBuild : name, file, port, log),
   );
   await Promise.all(
     targets.map(({ name, port }) =>
@@ -83,9 +97,15 @@ for (let round = 1; round <= rounds; round++) {
     });
   await Promise.all([load(0, warm), load(1, warm)]);
   const before = children.map((child) => cpuTicks(child.pid!));
+  const logStarts = targets.map(({ log }) => fileBytes(log.file));
   const results = await Promise.all([load(0, seconds), load(1, seconds)]);
   const after = children.map((child) => cpuTicks(child.pid!));
   for (const child of children) await stop(child);
+  // Stopped, so every line is flushed: a target that logs and wrote nothing was not measured as production runs.
+  for (const [i, { name, log }] of targets.entries()) {
+    if (targetLogs(name, log) && linesFrom(log.file, logStarts[i]) === 0)
+      throw new Error(`round ${round}: ${name} wrote no request log line`);
+  }
   const measured = results.map((result, i) => {
     const requests = Math.max(1, result.requests.total);
     if (result.non2xx) console.warn(`${targets[i]!.name}: ${result.non2xx} answers were not 2xx`);
@@ -100,6 +120,7 @@ for (let round = 1; round <= rounds; round++) {
       `B ${b.us.toFixed(1)} µs (sys ${b.sysUs.toFixed(1)}, ${Math.round(b.rps)} req/s), CPU A/B ${(a.us / b.us).toFixed(3)}`,
   );
 }
+rmSync(logs, { recursive: true, force: true });
 const median = (values: number[]) => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)]!;
 const ratios = perRound.map(([a, b]) => a!.us / b!.us);
 console.log(

@@ -1,6 +1,6 @@
 /** The child processes of the benchmarks (targets, servers they need) and what they cost: shared by bench/run.ts and bench/scale-out.ts. */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readSync, readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { NODE_MEMORY_FLAGS } from '../server/node-flags';
 
@@ -111,10 +111,30 @@ export function isPeerTarget(target: string): boolean {
 }
 
 /**
+ * How a target logs. `{ file }`: as in production, one info line per request, appended to `file` (ours:
+ * LOG_LEVEL=info, its standard output; the equipped peer: Fastify's pino with `--log`); the plain peer
+ * logs nothing either way. `'silent'`: ours with LOG_LEVEL=silent (benchmarks that compare ours with
+ * nothing but itself); the equipped peer still logs, to a temporary file of its own.
+ */
+export type TTargetLog = { file: string } | 'silent';
+
+/** Whether a target writes a request log (the equipped peer always; ours unless silent). */
+export function targetLogs(target: string, log: TTargetLog): boolean {
+  return target === 'equipped' || (target !== 'peer' && log !== 'silent');
+}
+
+/**
  * Starts a benchmark target on `db` at `port`: `peer`, `equipped`, or the main.js of a build of ours
  * (scripts/build.ts's buildDist) with the heap flags of every production command line.
  */
-export function startTarget(target: string, ourMainJs: string, db: string, port: number): ChildProcess {
+export function startTarget(
+  target: string,
+  ourMainJs: string,
+  db: string,
+  port: number,
+  log: TTargetLog,
+): ChildProcess {
+  const file = log === 'silent' ? undefined : log.file;
   if (isPeerTarget(target))
     return start(target, [
       '--import',
@@ -122,7 +142,39 @@ export function startTarget(target: string, ourMainJs: string, db: string, port:
       'bench/peer/server.ts',
       db,
       String(port),
-      ...(target === 'equipped' ? ['--equipped'] : []),
+      ...(target === 'equipped' ? ['--equipped', ...(file ? ['--log', file] : [])] : []),
     ]);
-  return start('ours', [...NODE_MEMORY_FLAGS, ourMainJs], ourBenchEnv(db, port));
+  if (file === undefined) return start('ours', [...NODE_MEMORY_FLAGS, ourMainJs], ourBenchEnv(db, port));
+  const fd = openSync(file, 'a');
+  try {
+    return start('ours', [...NODE_MEMORY_FLAGS, ourMainJs], ourBenchEnv(db, port, 'info'), fd);
+  } finally {
+    // The child holds its own copy of the descriptor.
+    closeSync(fd);
+  }
+}
+
+/** The size of a file in bytes, 0 when it does not exist yet: where a log's next lines will start. */
+export function fileBytes(file: string): number {
+  return existsSync(file) ? statSync(file).size : 0;
+}
+
+/** How many lines a file holds from byte `from` on, read in chunks (a run's request log is tens of MB). */
+export function linesFrom(file: string, from = 0): number {
+  if (!existsSync(file)) return 0;
+  const fd = openSync(file, 'r');
+  const chunk = Buffer.alloc(1 << 20);
+  let lines = 0;
+  try {
+    for (let at = from; ; ) {
+      const read = readSync(fd, chunk, 0, chunk.length, at);
+      if (read === 0) break;
+      const bytes = chunk.subarray(0, read);
+      for (let newline = bytes.indexOf(10); newline !== -1; newline = bytes.indexOf(10, newline + 1)) lines++;
+      at += read;
+    }
+  } finally {
+    closeSync(fd);
+  }
+  return lines;
 }

@@ -8,12 +8,13 @@
  *        npx tsx bench/profile.ts /tmp/bench.db '/api/assembly/list?{search}'      (the search cell's keywords)
  *        npx tsx bench/profile.ts /tmp/bench.db '/trpc/assembly.getItem?input={trpcuuid}'   (the same assemblies through native tRPC)
  *
- * Starts our production build (PROFILE_TSX=1: server/main.ts through tsx) with `node --cpu-prof`, drives the path with autocannon, stops the server
+ * Starts our production build (PROFILE_TSX=1: server/main.ts through tsx) with `node --cpu-prof`, logging at info to a
+ * file as in production (PROFILE_LOG=silent: without), drives the path with autocannon, stops the server
  * and prints the functions with the most self time, grouped by file (the .cpuprofile is kept for
  * Chrome DevTools).
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, openSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import autocannon from 'autocannon';
@@ -21,7 +22,7 @@ import { buildDist } from '../scripts/build';
 import { migrateBenchDatabase } from './generate';
 import { NODE_MEMORY_FLAGS } from '../server/node-flags';
 import { readBenchCounts, rotatingPath } from './workload';
-import { ourBenchEnv } from './processes';
+import { linesFrom, ourBenchEnv } from './processes';
 
 interface TNode {
   id: number;
@@ -69,8 +70,9 @@ const child =
       )
     : spawn(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${dir}`, ...NODE_MEMORY_FLAGS, ...(await ourEntry())], {
         cwd: root,
-        stdio: 'inherit',
-        env: { ...process.env, ...ourBenchEnv(db, port) },
+        // The request log (pino's lines on standard output) goes to a file in the profile's directory.
+        stdio: ['ignore', openSync(join(dir, 'requests.log'), 'a'), 'inherit'],
+        env: { ...process.env, ...ourBenchEnv(db, port, process.env.PROFILE_LOG ?? 'info') },
       });
 for (;;) {
   try {
@@ -95,6 +97,11 @@ console.log(
 const exited = new Promise((done) => child.once('exit', done));
 child.kill('SIGTERM');
 await exited;
+// Stopped, so every line is flushed: a target that logs and wrote nothing was not profiled as production runs.
+const logsRequests =
+  process.env.PROFILE_TARGET === 'equipped' ||
+  (target === 'ours' && ['info', 'debug', 'trace'].includes(process.env.PROFILE_LOG ?? 'info'));
+if (logsRequests && linesFrom(join(dir, 'requests.log')) === 0) throw new Error('the target wrote no request log line');
 
 const file = readdirSync(dir).find((name) => name.endsWith('.cpuprofile'));
 if (!file) throw new Error('no profile written');

@@ -7,8 +7,12 @@
  *            --repeat  runs every cell n times, the targets taking turns, and reports the median run
  *                      (on a shared machine one run's ratio can be off by a third)
  *            --quick   skip the start-up comparisons and bench/queries.ts (for iterating on one endpoint)
- *            --log <level>  our LOG_LEVEL (default silent); any other level writes our log to a file in the
- *                      run's temporary directory, as the equipped peer writes its own
+ *            --log <level>  our LOG_LEVEL (default info, as in production): our log goes to a file in the run's
+ *                      temporary directory, as the equipped peer writes its own; `--log silent` turns ours off
+ *                      (never for published figures: the equipped peer always logs)
+ *
+ * A cell of a target that logs (ours unless silent, the equipped peer) whose log file gained no line
+ * fails the run: a comparison is only fair when both write their line per request.
  *
  * Each target runs in its own child process; autocannon drives them from this process over loopback:
  *   ceiling   bare node:http returning our REST body of each endpoint, precomputed (bench/ceiling.ts)
@@ -23,7 +27,7 @@
  * and trpc to both peers, the batch against single calls, RSS under load and start-up time.
  */
 import { spawnSync, type ChildProcess } from 'node:child_process';
-import { closeSync, existsSync, mkdtempSync, openSync, readSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir, cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
@@ -31,7 +35,7 @@ import { buildDist } from '../scripts/build';
 import { NODE_MEMORY_FLAGS } from '../server/node-flags';
 import { BENCH_PASSWORD, generate, migrateBenchDatabase, WORDS } from './generate';
 import { benchPublicAssemblyUuid, benchSearchInput, queryString, readBenchCounts } from './workload';
-import { children, cpuMs, ourBenchEnv, ROOT, rssMb, start, stop, waitFor } from './processes';
+import { children, cpuMs, fileBytes, linesFrom, ourBenchEnv, ROOT, rssMb, start, stop, waitFor } from './processes';
 
 interface TArgs {
   db?: string;
@@ -44,7 +48,7 @@ interface TArgs {
   repeat: number;
   json?: string;
   quick: boolean;
-  /** Our LOG_LEVEL: silent by default; another level logs to a file in the run's directory. */
+  /** Our LOG_LEVEL: info by default, to a file in the run's directory; silent turns our log off. */
   log: string;
 }
 
@@ -55,7 +59,7 @@ function parseArgs(argv: string[]): TArgs {
     quick: argv.includes('--quick'),
     targets: TARGETS,
     repeat: 1,
-    log: 'silent',
+    log: 'info',
   };
   const pairs = argv.filter((arg) => arg !== '--quick');
   for (let i = 0; i < pairs.length; i += 2) {
@@ -406,17 +410,23 @@ function batchSummary(cells: TCell[]): string | undefined {
   ].join('\n');
 }
 
-/** Lines and size of a log file, read in chunks (a full run's request log is tens of MB). */
+/**
+ * Lines a request log gained since byte `from`. Both targets write through pino's asynchronous
+ * destination (sonic-boom): a line may still be on its way when the cell ends, so an empty log is
+ * looked at again for up to a second before it counts as empty.
+ */
+async function loggedLines(file: string, from: number): Promise<number> {
+  for (let waited = 0; ; waited += 50) {
+    const lines = linesFrom(file, from);
+    if (lines > 0 || waited >= 1000) return lines;
+    await new Promise((done) => setTimeout(done, 50));
+  }
+}
+
+/** Lines and size of a log file. */
 function logSize(file: string): string {
   if (!existsSync(file)) return 'none written';
-  const fd = openSync(file, 'r');
-  const chunk = Buffer.alloc(1 << 20);
-  let lines = 0;
-  for (let read = readSync(fd, chunk); read > 0; read = readSync(fd, chunk)) {
-    for (let at = chunk.indexOf(10); at !== -1 && at < read; at = chunk.indexOf(10, at + 1)) lines++;
-  }
-  closeSync(fd);
-  return `${lines} lines, ${fmt(statSync(file).size / 2 ** 20, 1)} MB`;
+  return `${linesFrom(file)} lines, ${fmt(statSync(file).size / 2 ** 20, 1)} MB`;
 }
 
 /** Asks a target once, outside any cell (the bodies' sizes, what the equipped peer sends, whether tRPC answers). */
@@ -546,6 +556,8 @@ async function main(): Promise<void> {
       endpointPeakRss = Math.max(endpointPeakRss, rss);
     }
   }, 100);
+  // A failed cell (an empty request log) throws past clearInterval: the sampler must not keep the runner alive.
+  sampler.unref();
   const portOf: Record<TTarget, number> = {
     ceiling: PORTS.ceiling,
     peer: PORTS.peer,
@@ -560,6 +572,11 @@ async function main(): Promise<void> {
     rest: ours.child.pid!,
     trpc: ours.child.pid!,
   };
+  /** The request log each target writes, if it writes one. */
+  const logOf: Partial<Record<TTarget, string>> = {
+    equipped: equippedLog,
+    ...(ourLog.fd === undefined ? {} : { rest: ourLogFile, trpc: ourLogFile }),
+  };
   for (const endpoint of list) {
     const targets = targetsOf(endpoint, args.targets);
     const runs = new Map<TTarget, TCell[]>(targets.map((target) => [target, []]));
@@ -567,6 +584,8 @@ async function main(): Promise<void> {
       for (const target of targets) {
         // A short warm-up (JIT, SQLite page cache, read caches) that is not counted.
         await load(portOf[target], pidOf[target], endpoint, target, 1, args.connections);
+        const logFile = logOf[target];
+        const logStart = logFile === undefined ? 0 : fileBytes(logFile);
         const cell = await load(
           portOf[target],
           pidOf[target],
@@ -576,8 +595,10 @@ async function main(): Promise<void> {
           args.connections,
         );
         runs.get(target)!.push(cell);
+        const logged = logFile === undefined ? undefined : await loggedLines(logFile, logStart);
+        if (logged === 0) throw new Error(`${endpoint.name}, ${target}: its request log (${logFile}) stayed empty`);
         console.log(
-          `  ${endpoint.name.padEnd(16)} ${target.padEnd(9)} ${fmt(cell.rps).padStart(7)} req/s  p50 ${cell.p50} ms  p99 ${cell.p99} ms  ${fmt(cell.cpuUs)} µs CPU/req${cell.bad ? `  ${cell.bad} non-2xx/errors` : ''}`,
+          `  ${endpoint.name.padEnd(16)} ${target.padEnd(9)} ${fmt(cell.rps).padStart(7)} req/s  p50 ${cell.p50} ms  p99 ${cell.p99} ms  ${fmt(cell.cpuUs)} µs CPU/req${logged === undefined ? '' : `  ${logged} log lines`}${cell.bad ? `  ${cell.bad} non-2xx/errors` : ''}`,
         );
       }
     }
@@ -609,7 +630,7 @@ async function main(): Promise<void> {
     `database: ${assemblyCount} assemblies, ${userCount} users; ${args.duration} s per cell, ${args.connections} connections (search 2, sign-in 4)${args.repeat > 1 ? `; median of ${args.repeat} runs per cell` : ''}`,
   );
   console.log(
-    `our LOG_LEVEL ${args.log}${ourLog.fd === undefined ? '' : ' (to a file)'}; the equipped peer logs at info to a file`,
+    `our LOG_LEVEL ${args.log}${ourLog.fd === undefined ? ' (no request log: not production terms)' : ' (to a file)'}; the equipped peer logs at info to a file`,
   );
   console.log(
     `our RSS (production build): ${fmt(bundledIdleRss)} MB idle after start-up, peak ${fmt(peakRss)} MB under load, ${fmt(finalRss)} MB after`,

@@ -12,13 +12,15 @@
  *
  * `{uuid}`, `{trpcuuid}` and `{search}` rotate as in bench/profile.ts (workload.ts, rotatingPath). Ours
  * runs as the production build (bench/.build, built here unless --build names one) with the heap flags.
+ * Both log as in production: ours at info, the equipped peer its line per request (to a temporary file).
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { buildDist } from '../scripts/build';
 import { migrateBenchDatabase } from './generate';
-import { isPeerTarget, ROOT, startTarget, stop, waitFor } from './processes';
+import { isPeerTarget, linesFrom, ROOT, startTarget, stop, waitFor } from './processes';
 import { readBenchCounts, rotatingPath } from './workload';
 
 const [db, path, ...rest] = process.argv.slice(2);
@@ -40,7 +42,9 @@ await migrateBenchDatabase(db);
 const ourMainJs = isPeerTarget(target)
   ? ''
   : option('build', '') || join((await buildDist(join(ROOT, 'bench', '.build'))).outdir, 'main.js');
-const child = startTarget(target, ourMainJs, db, port);
+// Logging as in production (ours at info, the equipped peer its line per request), to a file removed at the end.
+const logs = mkdtempSync(join(tmpdir(), 'tidewatch-thread-cpu-'));
+const child = startTarget(target, ourMainJs, db, port, { file: join(logs, 'requests.log') });
 await waitFor(`http://127.0.0.1:${port}${isPeerTarget(target) ? '/' : '/api/health'}`, true);
 
 /** Clock ticks (1/100 s) of each kind of thread: main, and the others by name without their number (V8Worker, libuv-worker). */
@@ -86,6 +90,10 @@ const before = ticksByThread(child.pid!);
 const result = await load(path, seconds, rotation);
 const after = ticksByThread(child.pid!);
 await stop(child);
+// Stopped, so every line is flushed: a target that logs and wrote nothing was not measured as production runs.
+const logged = linesFrom(join(logs, 'requests.log'));
+rmSync(logs, { recursive: true, force: true });
+if (target !== 'peer' && logged === 0) throw new Error(`${target} wrote no request log line`);
 
 const requests = Math.max(1, result.requests.total);
 const parts = [...after]

@@ -18,12 +18,13 @@ function threadpoolSize(): number {
 
 /**
  * How many Argon2 computations run at once on a machine with `cores` cores and a libuv threadpool of
- * `threads`. Each runs on a threadpool thread (napi async work) and keeps a core busy for its whole
- * 15 ms: as many as the cores is what the machine can compute, and fewer leaves cores idle during a
- * sign-in burst (one of two cores ran 0.6 of the peers' sign-ins). The event loop needs no core of
- * its own: its share of a sign-in is tens of µs, and the scheduler interleaves it with the hashes. One
- * thread of the pool is left free so that a file write (the request log), a DNS lookup or zlib never
- * waits 15 ms behind the hashes. The rest queue here, in arrival order.
+ * `threads`. Each runs on a threadpool thread (napi async work) and keeps a core busy for about 11 ms:
+ * as many as the cores is what the machine can compute; fewer leaves cores idle in a sign-in burst
+ * (one at a time on two cores ran 0.55 of the peer's sign-ins, two 0.87 to 0.91), and more only
+ * contend for the cores (three on two answered no more, at more CPU each: bench/README.md, issue 38).
+ * The event loop needs no core of its own: its share of a sign-in is small and the scheduler
+ * interleaves it with the hashes. One thread of the pool is left free, so that a file write (the
+ * request log), a DNS lookup or zlib never waits behind the hashes. The rest queue here, in arrival order.
  */
 export function argon2Concurrency(cores: number, threads: number): number {
   return Math.max(1, Math.min(cores, threads - 1));
