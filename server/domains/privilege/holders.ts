@@ -1,46 +1,57 @@
 // Who holds what, at use (issue 35): an account's grants in force, what they give through the tree,
 // its account state for the session check, and the check a write makes of a right.
-import { and, eq, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
+import { and, eq, Placeholder, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
 import type { TDb } from '../../../db/client';
+import { prepared } from '../../../db/prepared';
 import { privilegeGrants, users } from '../../../db/schema';
 import type { TAccountState } from '../../auth';
 import type { TDepsOf } from '../../deps';
 import { AppError } from '../../errors';
 import { effectiveTypes, type TPrivilegeType, type TRight, typeInfo } from './tree';
 
-/** A grant in force at `now`: not suspended, and without an expiry or before it. Expiry is read here, at each use. */
-export function inForce(now: Date): SQL {
-  return sql`(${privilegeGrants.suspendedAt} is null and (${privilegeGrants.expiresAt} is null or ${privilegeGrants.expiresAt} > ${now.getTime()}))`;
+/** The moment grants are judged at: a Date, or the placeholder of a prepared query that binds it as epoch ms. */
+export type TAt = Date | Placeholder;
+
+/** A grant in force at `at`: not suspended, and without an expiry or before it. Expiry is read here, at each use. */
+export function inForce(at: TAt): SQL {
+  const ms = at instanceof Placeholder ? at : at.getTime();
+  return sql`(${privilegeGrants.suspendedAt} is null and (${privilegeGrants.expiresAt} is null or ${privilegeGrants.expiresAt} > ${ms}))`;
 }
 
-function holdsInForce(userId: SQLWrapper | string, type: TPrivilegeType, now: Date): SQL {
-  return sql`exists (select 1 from ${privilegeGrants} where ${privilegeGrants.userId} = ${userId} and ${privilegeGrants.type} = ${type} and ${inForce(now)})`;
+function holdsInForce(userId: SQLWrapper | string, type: TPrivilegeType, at: TAt): SQL {
+  return sql`exists (select 1 from ${privilegeGrants} where ${privilegeGrants.userId} = ${userId} and ${privilegeGrants.type} = ${type} and ${inForce(at)})`;
 }
 
 /**
  * The account state of the user `userId` names (a column of the session's query) at `now`, as one SQL
  * expression: two lookups of the grants' primary key. A frozen account is `freezed` whatever else.
  */
-export function accountStateSql(userId: SQLWrapper, now: Date): SQL<TAccountState> {
-  return sql<TAccountState>`case when ${holdsInForce(userId, 'freezed', now)} then 'freezed' when ${holdsInForce(userId, 'blacklisted', now)} then 'blacklisted' else 'active' end`;
+export function accountStateSql(userId: SQLWrapper, at: TAt): SQL<TAccountState> {
+  return sql<TAccountState>`case when ${holdsInForce(userId, 'freezed', at)} then 'freezed' when ${holdsInForce(userId, 'blacklisted', at)} then 'blacklisted' else 'active' end`;
 }
 
-/** The account's state now (sign-in reads it once the password is checked). */
+/** The account's state now (sign-in reads it once the password is checked). Prepared once: sign-in is hot. */
 export async function accountStateOf(deps: TDepsOf<'db' | 'now'>, { userId }: { userId: string }) {
-  const row = await deps.db
-    .select({ state: accountStateSql(users.id, deps.now()) })
-    .from(users)
-    .where(eq(users.id, userId))
-    .get();
+  const query = prepared(deps.db, 'privilege.accountState', (d) =>
+    d
+      .select({ state: accountStateSql(users.id, sql.placeholder('nowMs')) })
+      .from(users)
+      .where(eq(users.id, sql.placeholder('userId')))
+      .prepare(),
+  );
+  const row = await query.get({ userId, nowMs: deps.now().getTime() });
   return row?.state ?? 'active';
 }
 
 async function grantedInForce(db: TDb, userId: string, now: Date): Promise<string[]> {
-  const rows = await db
-    .select({ type: privilegeGrants.type })
-    .from(privilegeGrants)
-    .where(and(eq(privilegeGrants.userId, userId), inForce(now)))
-    .all();
+  const query = prepared(db, 'privilege.grantedInForce', (d) =>
+    d
+      .select({ type: privilegeGrants.type })
+      .from(privilegeGrants)
+      .where(and(eq(privilegeGrants.userId, sql.placeholder('userId')), inForce(sql.placeholder('nowMs'))))
+      .prepare(),
+  );
+  const rows = await query.all({ userId, nowMs: now.getTime() });
   return rows.map((row) => row.type);
 }
 

@@ -1,7 +1,8 @@
 /** Accounts: sign-up, sign-in, password change and roles. Profiles are in profile.ts, sessions in session.ts. */
 import { randomUUID } from 'node:crypto';
-import { and, eq, or } from 'drizzle-orm';
+import { and, eq, or, sql } from 'drizzle-orm';
 import type { TDb } from '../../../db/client';
+import { prepared } from '../../../db/prepared';
 import { transaction } from '../../../db/transaction';
 import { users } from '../../../db/schema';
 import type { TSessionUser } from '../../auth';
@@ -179,8 +180,14 @@ export async function signIn(
   const { db } = deps;
   const failures = deps.limits.signinAccount;
   const name = login.toLowerCase();
-  const column = name.includes('@') ? users.email : users.usernameKey;
-  const row = await db.select().from(users).where(eq(column, name)).get();
+  const byEmail = name.includes('@');
+  const row = await prepared(db, `user.signin:${byEmail ? 'email' : 'username'}`, (d) =>
+    d
+      .select()
+      .from(users)
+      .where(eq(byEmail ? users.email : users.usernameKey, sql.placeholder('name')))
+      .prepare(),
+  ).get({ name });
   const valid = await limitGuess([{ limit: failures, key: failureKey(row, name) }], async () => {
     if (row) return verifyPassword(row.passwordHash, password);
     // An unknown name costs what a known one does: the same hashing, always wrong.

@@ -2,6 +2,8 @@ import { sha256 } from '@oslojs/crypto/sha2';
 import { encodeBase32LowerCaseNoPadding, encodeHexLowerCase } from '@oslojs/encoding';
 import { randomBytes } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
+import type { TDb } from '../../../db/client';
+import { prepared } from '../../../db/prepared';
 import { sessions, users } from '../../../db/schema';
 import type { TAuth } from '../../auth';
 import type { TDepsOf } from '../../deps';
@@ -27,6 +29,35 @@ export async function createSession(deps: TDepsOf<'db' | 'now'>, { userId }: { u
   return { token, expiresAt };
 }
 
+/**
+ * Every signed-in call's one statement, prepared once per database: over `users` alone, the session
+ * read through scalar subqueries (a join of the two with the token bound is re-prepared on every call
+ * once the database has been analyzed: see selectRows in domains/assembly/queries.ts and
+ * bench/README.md, issue 22), with the account's state (issue 35) read in it.
+ */
+function sessionQuery(db: TDb) {
+  return prepared(db, 'session.validate', (d) => {
+    const ofSession = (column: typeof sessions.userId | typeof sessions.expiresAt) =>
+      sql`(select ${column} from ${sessions} where ${sessions.id} = ${sql.placeholder('sessionId')})`;
+    return d
+      .select({
+        expiresAt: ofSession(sessions.expiresAt).mapWith(sessions.expiresAt),
+        // Blacklisted or frozen (issue 35): read with the session, checked once by the base procedures (trpc.ts).
+        accountState: accountStateSql(users.id, sql.placeholder('nowMs')),
+        user: {
+          id: users.id,
+          username: users.username,
+          email: users.email,
+          role: users.role,
+          createdAt: users.createdAt,
+        },
+      })
+      .from(users)
+      .where(eq(users.id, ofSession(sessions.userId)))
+      .prepare();
+  });
+}
+
 /** Returns the session's user and its account state, or null for an unknown or expired token. Slides the expiry when half used. */
 export async function validateSessionToken(
   deps: TDepsOf<'db' | 'now'>,
@@ -35,27 +66,7 @@ export async function validateSessionToken(
   const now = deps.now();
   const { db } = deps;
   const sessionId = sessionIdFromToken(token);
-  // One statement over `users` alone, the session read through scalar subqueries: a join of the two
-  // with the token bound is re-prepared on every call once the database has been analyzed (see
-  // selectRows in domains/assembly/queries.ts and bench/README.md, issue 22).
-  const ofSession = (column: typeof sessions.userId | typeof sessions.expiresAt) =>
-    sql`(select ${column} from ${sessions} where ${sessions.id} = ${sessionId})`;
-  const row = await db
-    .select({
-      expiresAt: ofSession(sessions.expiresAt).mapWith(sessions.expiresAt),
-      // Blacklisted or frozen (issue 35): read with the session, checked once by the base procedures (trpc.ts).
-      accountState: accountStateSql(users.id, now),
-      user: {
-        id: users.id,
-        username: users.username,
-        email: users.email,
-        role: users.role,
-        createdAt: users.createdAt,
-      },
-    })
-    .from(users)
-    .where(eq(users.id, ofSession(sessions.userId)))
-    .get();
+  const row = await sessionQuery(db).get({ sessionId, nowMs: now.getTime() });
   if (!row) return null;
   if (now.getTime() >= row.expiresAt.getTime()) {
     await db.delete(sessions).where(eq(sessions.id, sessionId));
