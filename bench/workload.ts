@@ -23,7 +23,8 @@ export function benchSearchInput(i: number): { keyword: string; page: number; pa
 /**
  * The `i`-th request of a path template, as the rotating cells ask: `{uuid}` is one of `rotation` public
  * assemblies (5,000: the item cell; 100: the hot item cell), `{trpcuuid}` the same as a tRPC input
- * (`{"json":{"uuid":...}}`, encoded), `{search}` the search cell's keyword query.
+ * (`{"json":{"uuid":...}}`, encoded), `{search}` the search cell's keyword query, `{trpcsearch}` the same as a
+ * tRPC input.
  */
 export function rotatingPath(template: string, i: number, assemblyCount: number, rotation = 5000): string {
   return template
@@ -31,7 +32,8 @@ export function rotatingPath(template: string, i: number, assemblyCount: number,
     .replace('{trpcuuid}', () =>
       encodeURIComponent(JSON.stringify({ json: { uuid: benchPublicAssemblyUuid(i % rotation, assemblyCount) } })),
     )
-    .replace('{search}', () => queryString(benchSearchInput(i)));
+    .replace('{search}', () => queryString(benchSearchInput(i)))
+    .replace('{trpcsearch}', () => encodeURIComponent(JSON.stringify({ json: benchSearchInput(i) })));
 }
 
 export function queryString(params: Record<string, string | number>): string {

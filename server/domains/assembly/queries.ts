@@ -8,6 +8,7 @@ import { AppError } from '../../errors';
 import { jsonOfAnswer, weakEtag } from '../../etag';
 import type { TLoadout, TWeaponEntry } from './fields';
 import { ratingOf } from './rating';
+import { isoTime } from './iso-time';
 import { clientDataOf } from './client-format';
 import type { TClientExtras } from './fields';
 import type { TAssemblyItem, TAssemblySummary, TAssemblyView } from './schemas';
@@ -120,8 +121,8 @@ function sharedOf(row: TRow, client: TClientExtras) {
     rating: ratingOf(row.ratingSum, row.ratingCount),
     shipId: row.shipId,
     ship: row.hullId ? { id: row.hullId, size: row.hullSize, archetype: row.hullArchetype } : null,
-    createdTime: row.createdAt.toISOString(),
-    updatedTime: row.updatedAt.toISOString(),
+    createdTime: isoTime(row.createdAt),
+    updatedTime: isoTime(row.updatedAt),
   };
 }
 
