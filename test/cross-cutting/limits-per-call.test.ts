@@ -257,7 +257,10 @@ Signin(
   async ({ app }) => {
     const sailor = await app.signUp();
     const { client } = batchClient(app.url);
-    // The right one is first in the batch, so it holds one of the five points while the others guess.
+    // The right one is first in the batch and holds one of the five points while it is checked. The
+    // others guess meanwhile: four are checked beside it, and a fifth only if it came once the right
+    // one had given its point back (on a libSQL server the account lookups are round trips, and a
+    // check can end before the last of them); never more than the five points allow.
     const statuses = await Promise.all([
       statusOf(client.user.signin.mutate({ username: sailor.username, password: sailor.password })),
       ...repeat(10, () =>
@@ -265,7 +268,11 @@ Signin(
       ),
     ]);
     assert.is(statuses[0], 200);
-    assert.equal(tally(statuses.slice(1)), { 401: 4, 429: 6 });
+    const wrong = tally(statuses.slice(1));
+    assert.ok(
+      [4, 5].includes(wrong[401] ?? 0) && (wrong[401] ?? 0) + (wrong[429] ?? 0) === 10,
+      `four or five checked, the rest 429: ${JSON.stringify(wrong)}`,
+    );
     assert.is(
       (await restSignin(app, sailor.username, sailor.password)).status,
       429,
