@@ -105,7 +105,15 @@ Hostile.before(async (context) => {
   const app = await startTestServer();
   context.app = app;
   context.trpc = new TrpcSurface(app);
-  context.operations = documentOperations((await app.rest('GET', '/api/openapi.json')).body);
+  // Importing the community data set (accepted for an empty body) makes the database about forty times
+  // larger (its codex and catalog), and the digest after every write reads all of it: fuzzed last, so
+  // the writes before it are checked against a small database.
+  const operations = documentOperations((await app.rest('GET', '/api/openapi.json')).body);
+  const growsTheDatabase = (operation: TOperation) => operation.key === 'POST /admin/community-data/import';
+  context.operations = [
+    ...operations.filter((operation) => !growsTheDatabase(operation)),
+    ...operations.filter(growsTheDatabase),
+  ];
   const user = await app.signUp();
   const admin = await app.signUp();
   await setRole({ db: app.database.db }, { username: admin.username, role: 'admin' });
