@@ -3,6 +3,7 @@
 import { and, eq } from 'drizzle-orm';
 import type { TDb } from '../../../db/client';
 import { codexEntries } from '../../../db/schema';
+import { dataSetEntries, type TDataSetTally } from '../../infra/data-set';
 import type { TIssue } from '../../errors';
 import { jsonProblem } from '../../schemas';
 import { textProblem } from '../../text';
@@ -33,10 +34,6 @@ export async function findCodexEntry(
 /** The longest text a codex field may hold (the data set's longest type, rarity or season key has 27 characters). */
 const MAX_FIELD = 100;
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
 /**
  * A text field of an entry: a string under the one text rule (server/text.ts), or null when absent
  * or of another shape (the data set's fields come and go from entry to entry: npcs.json's
@@ -65,60 +62,42 @@ export function codexRowsOf(
   files: Record<string, unknown>,
 ): { rows: TCodexRow[]; read: number; skipped: TSkipped; issues: TIssue[] } {
   const rows: TCodexRow[] = [];
-  const issues: TIssue[] = [];
-  const skipped: TSkipped = [];
+  const tally: TDataSetTally = { read: 0, skipped: [], issues: [] };
+  const { skipped, issues } = tally;
   const seen = new Map<string, string>();
-  let read = 0;
-  for (const file of CODEX_FILES[kind]) {
-    const data = files[file];
-    if (data === undefined) {
-      skipped.push({ reason: 'the file is not in the data set given', entry: file });
+  for (const { key, entry, where } of dataSetEntries(files, CODEX_FILES[kind], tally)) {
+    const problem = jsonProblem(entry);
+    if (problem !== undefined) {
+      issues.push({ path: where, message: problem });
       continue;
     }
-    if (!isRecord(data)) {
-      issues.push({ path: file, message: 'must be a JSON object of entries keyed by id' });
-      continue;
-    }
-    for (const [key, entry] of Object.entries(data)) {
-      read++;
-      const where = `${file} ${JSON.stringify(key)}`;
-      if (!isRecord(entry)) {
-        issues.push({ path: where, message: 'must be an object' });
-        continue;
-      }
-      const problem = jsonProblem(entry);
-      if (problem !== undefined) {
-        issues.push({ path: where, message: problem });
-        continue;
-      }
-      const id = entry.id === undefined ? key : entry.id;
-      if (typeof id !== 'string' || !CODEX_ID_PATTERN.test(id)) {
-        issues.push({
-          path: `${where}.id`,
-          message: 'must be an id of 1-100 letters, digits, _ . - starting with a letter or digit',
-        });
-        continue;
-      }
-      const first = seen.get(id);
-      if (first !== undefined) {
-        skipped.push({
-          reason: `shares its id with an earlier entry: one codex entry per id (the client sends the id)`,
-          entry: where,
-        });
-        continue;
-      }
-      seen.set(id, where);
-      rows.push({
-        kind,
-        id,
-        name: nameFromKey(id),
-        type: textField(entry, ['type', 'category'], where, issues),
-        rarity: textField(entry, ['rarity'], where, issues),
-        season: textField(entry, ['season'], where, issues),
+    const id = entry.id === undefined ? key : entry.id;
+    if (typeof id !== 'string' || !CODEX_ID_PATTERN.test(id)) {
+      issues.push({
+        path: `${where}.id`,
+        message: 'must be an id of 1-100 letters, digits, _ . - starting with a letter or digit',
       });
+      continue;
     }
+    const first = seen.get(id);
+    if (first !== undefined) {
+      skipped.push({
+        reason: `shares its id with an earlier entry: one codex entry per id (the client sends the id)`,
+        entry: where,
+      });
+      continue;
+    }
+    seen.set(id, where);
+    rows.push({
+      kind,
+      id,
+      name: nameFromKey(id),
+      type: textField(entry, ['type', 'category'], where, issues),
+      rarity: textField(entry, ['rarity'], where, issues),
+      season: textField(entry, ['season'], where, issues),
+    });
   }
-  return { rows, read, skipped, issues };
+  return { rows, read: tally.read, skipped, issues };
 }
 
 const CHUNK = 200;

@@ -9,6 +9,7 @@
 import { inArray } from 'drizzle-orm';
 import type { TDb } from '../../../db/client';
 import { seasons, warCompanies, warZones } from '../../../db/schema';
+import { dataSetEntries, type TDataSetTally } from '../../infra/data-set';
 import { AppError, type TIssue } from '../../errors';
 import { checkSeasons, nameFromKey, seasonsFromCommunityFormat, writeSeasons } from './seasons';
 import { ZCompanyInput, ZSeasonInput, ZZoneInput, type TSeasonInput } from './schemas';
@@ -20,10 +21,6 @@ export interface TWritten {
   unchanged: number;
   /** Entries not written, each with its reason. */
   skipped: { reason: string; entry: string }[];
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 function refuse(issues: TIssue[]): never {
@@ -109,36 +106,18 @@ export async function importCommunitySeasonsIn(tx: TDb, data: unknown, file = 's
 /** The ids of the entries of reference files (an entry's `id`, else its key), each with where it is; an id met twice is skipped. */
 function referenceEntries(files: Record<string, unknown>, names: string[]) {
   const entries: { id: string; where: string }[] = [];
-  const skipped: TWritten['skipped'] = [];
-  const issues: TIssue[] = [];
+  const tally: TDataSetTally = { read: 0, skipped: [], issues: [] };
   const seen = new Set<string>();
-  let read = 0;
-  for (const file of names) {
-    const data = files[file];
-    if (data === undefined) {
-      skipped.push({ reason: 'the file is not in the data set given', entry: file });
-      continue;
-    }
-    if (!isRecord(data)) {
-      issues.push({ path: file, message: 'must be a JSON object of entries keyed by id' });
-      continue;
-    }
-    for (const [key, entry] of Object.entries(data)) {
-      read++;
-      const where = `${file} ${JSON.stringify(key)}`;
-      if (!isRecord(entry)) {
-        issues.push({ path: where, message: 'must be an object' });
-        continue;
-      }
-      const id = typeof entry.id === 'string' ? entry.id : key;
-      if (seen.has(id)) skipped.push({ reason: 'its id is already a zone or company read before it', entry: where });
-      else {
-        seen.add(id);
-        entries.push({ id, where });
-      }
+  for (const { key, entry, where } of dataSetEntries(files, names, tally)) {
+    const id = typeof entry.id === 'string' ? entry.id : key;
+    if (seen.has(id))
+      tally.skipped.push({ reason: 'its id is already a zone or company read before it', entry: where });
+    else {
+      seen.add(id);
+      entries.push({ id, where });
     }
   }
-  return { entries, skipped, issues, read };
+  return { entries, ...tally };
 }
 
 /** A colour for a trading company's charts, the same for an id every time (the data set has none). */
