@@ -1,5 +1,4 @@
 import { mkdirSync, rmSync } from 'node:fs';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createClient, type Client } from '@libsql/client';
@@ -7,14 +6,15 @@ import Database from 'better-sqlite3';
 import { sql } from 'drizzle-orm';
 import { drizzle as drizzleBetterSqlite } from 'drizzle-orm/better-sqlite3';
 import { migrate as migrateBetterSqlite } from 'drizzle-orm/better-sqlite3/migrator';
-import { drizzle as drizzleLibsql, type LibSQLDatabase } from 'drizzle-orm/libsql';
+import { drizzle as drizzleLibsql } from 'drizzle-orm/libsql';
 import { migrate as migrateLibsql } from 'drizzle-orm/libsql/migrator';
 import { runnerDatabase } from './better-sqlite3-async';
 import { DatabaseGate } from './gate';
 import { outsideTransactions } from './outside-transactions';
 import { openRemoteClient } from './remote';
 import { ReplicaSync } from './replica';
-import { isWriteLockBusy } from './unavailable';
+import { ReplicaSyncThread } from './replica-sync-thread';
+import { whileBusy } from './unavailable';
 import * as schema from './schema';
 import {
   libsqlTransactionRunner,
@@ -115,28 +115,6 @@ export function openDatabase(url: string, options: TOpenOptions = {}): TDatabase
   return driverFor(url, options.driver) === 'libsql' ? openLibsql(url, options) : openBetterSqlite(url);
 }
 
-/**
- * How long, in all, migrate() waits for another process's write lock. An instance started beside one
- * that is writing (CI's sqld pass: the second of two instances exited with SQLITE_BUSY), or a command
- * run during a long import, meets a lock held past the busy timeout; the migrations are each one
- * transaction, so trying again once the lock is free is safe.
- */
-export const MIGRATE_PATIENCE_MS = 60_000;
-
-/** Runs `work` until it does not meet a busy write lock, for MIGRATE_PATIENCE_MS in all; `afterBusy` first makes the client usable again. */
-async function whileBusy<T>(work: () => Promise<T>, afterBusy?: () => Promise<void> | void): Promise<T> {
-  const deadline = Date.now() + MIGRATE_PATIENCE_MS;
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await work();
-    } catch (error) {
-      if (!isWriteLockBusy(error) || Date.now() >= deadline) throw error;
-      await afterBusy?.();
-      await sleep(Math.min(1_000, 50 * 2 ** attempt));
-    }
-  }
-}
-
 function integrityText(rows: { integrity_check: string }[]): string {
   return rows.map((row) => row.integrity_check).join('; ');
 }
@@ -179,45 +157,73 @@ function openBetterSqlite(url: string): TDatabase {
  * busy timeout.
  */
 function openLibsql(url: string, options: TOpenOptions): TDatabase {
-  const { authToken, syncUrl } = options;
   const local = url.startsWith('file:');
-  if (syncUrl && (!local || url === 'file::memory:'))
+  if (options.syncUrl && (!local || url === 'file::memory:'))
     throw new Error('DATABASE_SYNC_URL needs DATABASE_URL to be a file: URL (the local replica)');
   if (!local) return openLibsqlServer(url, options);
+  if (options.syncUrl) return openReplica(url, options.syncUrl, options);
   const file = fileFromUrl(url);
   let clientUrl = ':memory:';
   if (file !== ':memory:') {
     mkdirSync(dirname(resolve(file)), { recursive: true });
     clientUrl = pathToFileURL(resolve(file)).href;
   }
-  const client = createClient({
-    url: clientUrl,
-    authToken,
-    timeout: BUSY_TIMEOUT_MS,
-    ...(syncUrl && { syncUrl, readYourWrites: true }),
-  });
+  const client = createClient({ url: clientUrl, authToken: options.authToken, timeout: BUSY_TIMEOUT_MS });
   // `base` runs statements directly: migrations at start-up, and a local file's transactions.
   const base = drizzleLibsql({ client, schema });
-  let db: LibSQLDatabase<typeof schema>;
-  let replica: ReplicaSync | undefined;
-  let primary: Client | undefined;
-  if (syncUrl) {
-    // Transactions run on the primary, each on a stream of its own (db/remote.ts); the copy takes reads.
-    replica = new ReplicaSync(client);
-    primary = openRemoteClient(syncUrl, remoteOptions(options));
-    db = drizzleLibsql({ client: outsideTransactions(client, { replica: { copy: replica, primary } }), schema });
-    const onPrimary = remoteTransactionRunner(drizzleLibsql({ client: primary, schema }), () => replica!.afterWrite());
-    registerTransactionRunner(db, onPrimary.transaction);
-    registerBatchRunner(db, onPrimary.batch);
-  } else {
-    // Per connection, and the pool cannot run it on the ones it opens later; in practice the pool
-    // keeps reusing its first connection (our transactions never overlap other queries), and
-    // missing it elsewhere costs only speed (an fsync per commit), never correctness.
-    void client.execute('PRAGMA synchronous = NORMAL').catch(() => undefined);
-    const gate = new DatabaseGate();
-    db = drizzleLibsql({ client: outsideTransactions(client, { gate }), schema });
-    registerTransactionRunner(db, libsqlTransactionRunner(base, gate));
-  }
+  // Per connection, and the pool cannot run it on the ones it opens later; in practice the pool
+  // keeps reusing its first connection (our transactions never overlap other queries), and
+  // missing it elsewhere costs only speed (an fsync per commit), never correctness.
+  void client.execute('PRAGMA synchronous = NORMAL').catch(() => undefined);
+  const gate = new DatabaseGate();
+  const db = drizzleLibsql({ client: outsideTransactions(client, { gate }), schema });
+  registerTransactionRunner(db, libsqlTransactionRunner(base, gate));
+  return {
+    db: db as unknown as TDb,
+    driver: 'libsql',
+    file,
+    remote: false,
+    migrate: (migrationsFolder = defaultMigrationsFolder) =>
+      whileBusy(
+        async () => {
+          // WAL is a property of the file (every later connection sees it).
+          if (file !== ':memory:') await client.execute('PRAGMA journal_mode = WAL');
+          await migrateLibsql(base, { migrationsFolder });
+        },
+        // A statement that met the busy lock stays open on its connection (a retry on it is SQLITE_LOCKED).
+        () => client.reconnect(),
+      ),
+    backup: (destination) => vacuumInto(client, file, destination),
+    integrityCheck: () => integrityCheckOf(client),
+    close: () => {
+      if (!client.closed) client.close();
+    },
+  };
+}
+
+/**
+ * An embedded replica (DATABASE_SYNC_URL) in the file: a thread of its own keeps the file up to the
+ * primary (db/replica-sync-thread.ts), this thread reads it through a plain connection (db/replica.ts),
+ * and writes, transactions and migrations run on the primary, each transaction on a stream of its own
+ * (db/remote.ts).
+ */
+function openReplica(url: string, syncUrl: string, options: TOpenOptions): TDatabase {
+  const file = fileFromUrl(url);
+  mkdirSync(dirname(resolve(file)), { recursive: true });
+  const fileUrl = pathToFileURL(resolve(file)).href;
+  const thread = new ReplicaSyncThread({
+    fileUrl,
+    syncUrl,
+    authToken: options.authToken,
+    busyTimeoutMs: BUSY_TIMEOUT_MS,
+  });
+  const replica = new ReplicaSync(thread, () => createClient({ url: fileUrl, timeout: BUSY_TIMEOUT_MS }));
+  const primary = openRemoteClient(syncUrl, remoteOptions(options));
+  const onPrimary = drizzleLibsql({ client: primary, schema });
+  const db = drizzleLibsql({ client: outsideTransactions(primary, { replica }), schema });
+  const runner = remoteTransactionRunner(onPrimary, () => replica.afterWrite());
+  registerTransactionRunner(db, runner.transaction);
+  registerBatchRunner(db, runner.batch);
   return {
     db: db as unknown as TDb,
     driver: 'libsql',
@@ -227,28 +233,27 @@ function openLibsql(url: string, options: TOpenOptions): TDatabase {
     migrate: (migrationsFolder = defaultMigrationsFolder) =>
       whileBusy(
         async () => {
-          // WAL is a property of the file (every later connection sees it); libSQL manages a replica's journal.
-          if (!replica && file !== ':memory:') await client.execute('PRAGMA journal_mode = WAL');
-          if (replica) await replica.sync();
-          await migrateLibsql(base, { migrationsFolder });
-          if (replica) await replica.sync();
+          await migrateLibsql(onPrimary, { migrationsFolder });
+          await replica.sync();
         },
-        // A statement that met the busy lock stays open on its connection (a retry on it is SQLITE_LOCKED).
-        () => client.reconnect(),
+        () => primary.reconnect(),
       ),
-    backup: async (destination) => {
-      if (file === ':memory:') throw new Error('backup writes a copy of a file: this database is in memory');
-      mkdirSync(dirname(resolve(destination)), { recursive: true });
-      // VACUUM INTO refuses an existing file; the CLI already asked for --force before overwriting.
-      rmSync(destination, { force: true });
-      await client.execute({ sql: 'VACUUM INTO ?', args: [resolve(destination)] });
-    },
-    integrityCheck: () => integrityCheckOf(client),
+    backup: async (destination) => vacuumInto(await replica.readable(), file, destination),
+    integrityCheck: async () => integrityCheckOf(await replica.readable()),
     close: () => {
-      if (!client.closed) client.close();
-      if (primary && !primary.closed) primary.close();
+      replica.close();
+      if (!primary.closed) primary.close();
     },
   };
+}
+
+/** Writes a copy of the file a libSQL client reads to `destination`. */
+async function vacuumInto(client: Client, file: string, destination: string): Promise<void> {
+  if (file === ':memory:') throw new Error('backup writes a copy of a file: this database is in memory');
+  mkdirSync(dirname(resolve(destination)), { recursive: true });
+  // VACUUM INTO refuses an existing file; the CLI already asked for --force before overwriting.
+  rmSync(destination, { force: true });
+  await client.execute({ sql: 'VACUUM INTO ?', args: [resolve(destination)] });
 }
 
 function remoteOptions({ authToken, timeoutMs = 10_000, maxTransactions = REMOTE_TRANSACTIONS }: TOpenOptions) {

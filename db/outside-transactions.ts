@@ -5,8 +5,8 @@ import type { ReplicaSync } from './replica';
 export interface TOutsideOptions {
   /** A local file: every statement passes the gate (db/gate.ts). */
   gate?: DatabaseGate;
-  /** An embedded replica: its copy (the client wrapped) answers reads, `primary` takes everything else. */
-  replica?: { copy: ReplicaSync; primary: Client };
+  /** An embedded replica: its copy answers reads while current; the client wrapped, its primary, takes everything else. */
+  replica?: ReplicaSync;
 }
 
 /** Whether a statement only reads, so that a replica's copy may answer it. */
@@ -20,25 +20,22 @@ const changedRows = (result: ResultSet) => result.rowsAffected > 0;
  * The libSQL client as drizzle sees it outside transactions (its own `transaction` refused: they go
  * through db/transaction.ts).
  *
- * On an embedded replica a statement that only reads runs on the copy while the copy holds every
- * write heard of, else on the primary (db/replica.ts); any other statement goes to the primary, and
- * one that changed rows tells this instance and the others. The copy's own client would send those
- * writes to the primary itself, but it blocks the event loop while it waits for them, and a write
- * waiting for the primary's lock, held by a transaction of this very process that cannot send its
- * COMMIT meanwhile, would wait until the server breaks the lock (5 s).
+ * On an embedded replica `client` is the primary: a statement that only reads runs on the copy while
+ * the copy holds every write heard of, else on the primary (db/replica.ts); any other statement goes
+ * to the primary, and one that changed rows tells this instance and the others.
  */
 export function outsideTransactions(client: Client, { gate, replica }: TOutsideOptions): Client {
   const run = gate ? <T>(work: () => Promise<T>) => gate.statement(work) : <T>(work: () => Promise<T>) => work();
   const onPrimary = async <T>(work: (primary: Client) => Promise<T>, wrote: (result: T) => boolean) => {
     if (!replica) return run(() => work(client));
-    const result = await work(replica.primary);
-    if (wrote(result)) await replica.copy.afterWrite();
+    const result = await work(client);
+    if (wrote(result)) await replica.afterWrite();
     return result;
   };
   const execute = (statement: InStatement): Promise<ResultSet> => {
     if (!replica) return run(() => client.execute(statement));
     if (!onlyReads(statement)) return onPrimary((primary) => primary.execute(statement), changedRows);
-    return (replica.copy.current ? client : replica.primary).execute(statement);
+    return (replica.current ? replica.reader : client).execute(statement);
   };
   return {
     execute: ((statement: InStatement | string, args?: InArgs) =>

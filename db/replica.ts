@@ -1,13 +1,17 @@
 import type { Client } from '@libsql/client';
 
+/** What brings the local file up to the primary: the replica's own thread (db/replica-sync-thread.ts). */
+export interface TSyncer {
+  /** Resolves with the frame the copy reached. */
+  sync(): Promise<number>;
+  close(): void;
+}
+
 /**
- * Catching the copy up: at most one sync every CATCH_UP_GAP_MS while writes keep coming. A sync holds
- * the event loop (see below) for a round trip to the primary and for applying the frames it brings
- * (0.3 to 0.8 ms of CPU per write here, plus a quarter of one in sqld), so under a stream of writes
- * the copy is behind again at once: syncing more often would buy nothing, and waiting longer makes
- * each sync bring more frames and hold every request on the instance longer (measured: p99 of the
- * like toggle on two replicas 0.13 s at 25 ms, 0.2 s at 100 ms, 0.6 to 1 s when the gap grew with
- * the sync's length). Reads meanwhile go to the primary, a tenth of a sync's cost each.
+ * Catching the copy up: at most one sync every CATCH_UP_GAP_MS while writes keep coming. Each sync
+ * is a round trip to the primary and applying the frames it brings, on the replica's thread; under a
+ * stream of writes the copy is behind again at once, so syncing back to back would spend that
+ * thread's CPU for little, and reads meanwhile go to the primary.
  */
 const CATCH_UP_GAP_MS = 25;
 /** After a failed sync (the primary unreachable), the next catch-up waits this long. */
@@ -15,8 +19,9 @@ const CATCH_UP_RETRY_MS = 1000;
 
 /**
  * An embedded replica (DATABASE_SYNC_URL): a local copy of a libSQL primary that @libsql/client keeps
- * in a file. Reads run on the copy at embedded speed; writes, and every transaction, run on the
- * primary (db/outside-transactions.ts, db/remote.ts).
+ * in a file, synced on a thread of its own (db/replica-sync-worker.ts). Reads run on the copy, through
+ * `reader`, a plain connection to the same file, at embedded speed; writes, and every transaction, run
+ * on the primary (db/outside-transactions.ts, db/remote.ts).
  *
  * What this class adds is the cross-instance rule: once a write is acknowledged on any instance, no
  * instance answers older data. Each write, before it answers, tells this instance and (through
@@ -25,10 +30,10 @@ const CATCH_UP_RETRY_MS = 1000;
  * finished, the copy is behind: reads go to the primary instead, and the copy catches up in the
  * background. So is it while this instance may have missed a message (`mustSync`, the bus down).
  *
- * Why not sync before the read, or after the write: @libsql/client's replica is synchronous
- * underneath, and a sync holds the event loop for a round trip to the primary and for applying what
- * it brings (measured on loopback: 1.2 ms for one write's frames, 8 ms for ten, 46 ms for a hundred).
- * Under a stream of writes every request would wait for one. A periodic sync keeps an idle instance near the primary.
+ * Why not sync before the read, or after the write: a sync is a round trip to the primary and applying
+ * what it brings (measured on loopback: 1.2 ms for one write's frames, 8 ms for ten, 46 ms for a
+ * hundred); under a stream of writes every request would wait for one. A periodic sync keeps an idle
+ * instance near the primary. The copy is not read before its first sync has finished.
  */
 export class ReplicaSync {
   private localFrame = 0;
@@ -45,8 +50,14 @@ export class ReplicaSync {
   private writeListener: ((frame: number) => Promise<void>) | undefined;
   private mustSync: () => boolean = () => false;
   private timer: NodeJS.Timeout | undefined;
+  private synced = false;
+  private readerClient: Client | undefined;
 
-  constructor(private readonly client: Client) {}
+  /** `openReader` opens the plain connection to the file, once the first sync has made it. */
+  constructor(
+    private readonly syncer: TSyncer,
+    private readonly openReader: () => Client,
+  ) {}
 
   /** The frame this copy is known to have reached. */
   get frame(): number {
@@ -55,7 +66,20 @@ export class ReplicaSync {
 
   /** Whether a read may run on the copy: it holds every write heard of, and no message can have been missed. */
   get current(): boolean {
-    return this.heard <= this.heardSynced && !this.mustSync();
+    return this.synced && this.heard <= this.heardSynced && !this.mustSync();
+  }
+
+  /** The connection that reads the copy (only once a sync has finished: see `current`, `readable`). */
+  get reader(): Client {
+    if (!this.synced) throw new Error('the database replica is read before its first sync');
+    this.readerClient ??= this.openReader();
+    return this.readerClient;
+  }
+
+  /** The reader, after a sync (for a check or a copy of the whole file: the backup, the integrity check). */
+  async readable(): Promise<Client> {
+    await this.sync();
+    return this.reader;
   }
 
   /**
@@ -80,12 +104,12 @@ export class ReplicaSync {
 
   private runSync(): Promise<number> {
     const heard = this.heard;
-    const run: Promise<number> = this.client
+    const run: Promise<number> = this.syncer
       .sync()
-      .then((replicated) => {
-        const frame = Number(replicated?.frame_no ?? 0);
+      .then((frame) => {
         if (frame > this.localFrame) this.localFrame = frame;
         if (heard > this.heardSynced) this.heardSynced = heard;
+        this.synced = true;
         return this.localFrame;
       })
       .then(
@@ -160,6 +184,13 @@ export class ReplicaSync {
     this.stopped = false;
     this.timer = setInterval(() => void this.sync().catch(onError), intervalMs);
     this.timer.unref();
+  }
+
+  /** Closes the reader and the replica's thread. */
+  close(): void {
+    this.stopPeriodicSync();
+    this.syncer.close();
+    if (this.readerClient && !this.readerClient.closed) this.readerClient.close();
   }
 
   /** Stops the periodic sync and the catching up (the server is closing). */

@@ -1,3 +1,5 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+
 /**
  * Whether an error means the database could not be reached or did not answer in time (a libSQL
  * server stopped, restarting or partitioned away; a file locked past the busy timeout), as opposed
@@ -58,4 +60,26 @@ export function isDatabaseUnavailable(error: unknown): boolean {
 export function isWriteLockBusy(error: unknown): boolean {
   for (const { code } of errorChain(error)) if (typeof code === 'string' && code.startsWith('SQLITE_BUSY')) return true;
   return false;
+}
+
+/**
+ * How long, in all, migrate() waits for another process's write lock. An instance started beside one
+ * that is writing (CI's sqld pass: the second of two instances exited with SQLITE_BUSY), or a command
+ * run during a long import, meets a lock held past the busy timeout; the migrations are each one
+ * transaction, so trying again once the lock is free is safe.
+ */
+export const MIGRATE_PATIENCE_MS = 60_000;
+
+/** Runs `work` until it does not meet a busy write lock, for MIGRATE_PATIENCE_MS in all; `afterBusy` first makes the client usable again. */
+export async function whileBusy<T>(work: () => Promise<T>, afterBusy?: () => Promise<void> | void): Promise<T> {
+  const deadline = Date.now() + MIGRATE_PATIENCE_MS;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await work();
+    } catch (error) {
+      if (!isWriteLockBusy(error) || Date.now() >= deadline) throw error;
+      await afterBusy?.();
+      await sleep(Math.min(1_000, 50 * 2 ** attempt));
+    }
+  }
 }

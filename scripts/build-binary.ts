@@ -27,9 +27,14 @@ import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { build, type Plugin } from 'esbuild';
+import { build, type BuildOptions, type Plugin } from 'esbuild';
 import { NODE_MEMORY_FLAGS } from '../server/node-flags';
-import { BETTER_SQLITE3_ADDON, MANIFEST_ASSET, type TBinaryManifest } from '../server/binary/manifest';
+import {
+  BETTER_SQLITE3_ADDON,
+  MANIFEST_ASSET,
+  REPLICA_WORKER_ASSET,
+  type TBinaryManifest,
+} from '../server/binary/manifest';
 import { COMMUNITY_DATA_DIR, COMMUNITY_DATA_FILES, PACKAGED_FILES } from '../server/infra/packaged-files';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -165,9 +170,8 @@ export async function buildBinary(
   try {
     const addons = nativeAddons();
     const bundle = join(work, 'main.mjs');
-    await build({
-      entryPoints: [join(ROOT, 'server/binary/main.ts')],
-      outfile: bundle,
+    const replicaWorker = join(work, 'replica-sync-worker.mjs');
+    const bundleOptions: BuildOptions = {
       bundle: true,
       platform: 'node',
       target: `node${NODE_LINE}`,
@@ -180,10 +184,19 @@ export async function buildBinary(
       banner: {
         js: "import { createRequire as __createRequire } from 'node:module'; import { dirname as __dirnameOf } from 'node:path'; const require = __createRequire(import.meta.url); const __filename = process.execPath; const __dirname = __dirnameOf(__filename);",
       },
+    };
+    await build({ ...bundleOptions, entryPoints: [join(ROOT, 'server/binary/main.ts')], outfile: bundle });
+    // An embedded replica's thread, started from its file in the cache (db/replica-sync-thread.ts).
+    await build({
+      ...bundleOptions,
+      entryPoints: [join(ROOT, 'server/binary/replica-sync-worker.ts')],
+      outfile: replicaWorker,
     });
-    const assets = assetFiles(addons);
+    const assets: Record<string, string> = { ...assetFiles(addons), [REPLICA_WORKER_ASSET]: replicaWorker };
     const files: Record<string, string> = {};
-    for (const key of Object.keys(assets).filter((key) => key.startsWith('native/') || key.startsWith('migrations/')))
+    for (const key of Object.keys(assets).filter(
+      (key) => key.startsWith('native/') || key.startsWith('migrations/') || key === REPLICA_WORKER_ASSET,
+    ))
       files[key] = sha256Of(assets[key]!);
     const manifest: TBinaryManifest = {
       version: pkg.version,

@@ -1,5 +1,6 @@
 /**
- * Production build: one esbuild bundle per entry (dist/main.js, dist/cli.js) with everything pure-JS
+ * Production build: one esbuild bundle per entry (dist/main.js, dist/cli.js, and
+ * dist/replica-sync-worker.js, an embedded replica's thread) with everything pure-JS
  * inlined, plus what cannot be bundled copied beside it: the native modules (better-sqlite3,
  * @node-rs/argon2 with its platform binary), the Swagger UI assets, the migrations and the community
  * data set (community-data/, with its LICENSE). The result runs
@@ -121,7 +122,12 @@ export async function buildDist(
   const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
 
   await build({
-    entryPoints: { main: join(ROOT, 'server/main.ts'), cli: join(ROOT, 'server/cli.ts') },
+    entryPoints: {
+      main: join(ROOT, 'server/main.ts'),
+      cli: join(ROOT, 'server/cli.ts'),
+      // An embedded replica's sync thread, started from its own file (db/replica-sync-thread.ts).
+      'replica-sync-worker': join(ROOT, 'db/replica-sync-worker.ts'),
+    },
     outdir,
     bundle: true,
     platform: 'node',

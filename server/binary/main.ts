@@ -15,7 +15,7 @@ import {
   usage,
   type TInvocation,
 } from './command-line';
-import { MANIFEST_ASSET, type TBinaryManifest } from './manifest';
+import { MANIFEST_ASSET, REPLICA_WORKER_ASSET, type TBinaryManifest } from './manifest';
 import { registerNativeAddons } from './native';
 import { CacheDirectoryError, cacheRoot, extractFiles } from './private-cache';
 
@@ -36,10 +36,14 @@ async function prepareFiles(manifest: TBinaryManifest): Promise<void> {
       bytes: () => new Uint8Array(getRawAsset(key)),
     })),
   );
-  registerNativeAddons(new Map(Object.entries(manifest.nativeAddons).map(([id, key]) => [id, paths.get(key)!])));
+  const addons = Object.entries(manifest.nativeAddons).map(([id, key]): [string, string] => [id, paths.get(key)!]);
+  registerNativeAddons(new Map(addons));
   // db/client.ts imports libSQL, whose addon the hook above just made loadable.
   const { useMigrationsFolder } = await import('../../db/client');
   useMigrationsFolder(join(dir, ...manifest.migrationsPrefix.split('/')));
+  // An embedded replica's thread registers the same addons for itself (server/binary/replica-sync-worker.ts).
+  const { useReplicaWorker } = await import('../../db/replica-sync-thread');
+  useReplicaWorker({ file: paths.get(REPLICA_WORKER_ASSET)!, workerData: { nativeAddons: addons } });
 }
 
 async function run(invocation: TInvocation, manifest: TBinaryManifest): Promise<void> {

@@ -16,8 +16,8 @@ export interface TBinaryManifest {
   cacheName: string;
   /**
    * Files that must be on disk to be used, by asset key (also their path in the cache directory), with
-   * their SHA-256 in hex: the native addons (the system loads them from a file) and the migrations
-   * (drizzle's migrator reads a folder).
+   * their SHA-256 in hex: the native addons (the system loads them from a file), the migrations
+   * (drizzle's migrator reads a folder) and the replica's thread (a worker starts from a file).
    */
   files: Record<string, string>;
   /** The module ids the bundle requires a native addon by (better-sqlite3's is ours), to their asset key. */
@@ -25,6 +25,12 @@ export interface TBinaryManifest {
   /** The asset key prefix of the migrations folder (its meta/_journal.json and .sql files). */
   migrationsPrefix: string;
 }
+
+/**
+ * The asset key (and path in the cache) of an embedded replica's thread: its own bundle of
+ * server/binary/replica-sync-worker.ts, started from the file (db/replica-sync-thread.ts).
+ */
+export const REPLICA_WORKER_ASSET = 'code/replica-sync-worker.mjs';
 
 /** The id the better-sqlite3 shim (server/binary/better-sqlite3.ts) requires its addon by. */
 export const BETTER_SQLITE3_ADDON = 'better-sqlite3/better_sqlite3.node';

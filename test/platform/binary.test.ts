@@ -21,7 +21,7 @@ import { basename, join } from 'node:path';
 import * as assert from 'uvu/assert';
 import { suite } from '../support/suite';
 import { HULK, rest, SAMPLE_DIR, TEST_DRIVER, trpcClient } from '../support/helpers';
-import { skippedUnderSqld } from '../support/sqld';
+import { skippedUnderSqld, startSqld } from '../support/sqld';
 import { bareEnvironment, buildTestBinary, runBinary, startBinary, type TBuiltBinary } from '../support/binary';
 
 const VERSION = JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'package.json'), 'utf8')).version;
@@ -179,6 +179,40 @@ function tests(binary: TBuiltBinary): void {
       assert.is(community.status, 0, community.stderr);
       assert.match(community.stdout, /^codex cosmetic: 3856 read, 0 added, 0 changed, 3856 unchanged, 0 skipped$/m);
       assert.match(community.stdout, /^catalog: 764 read, \d+ added/m);
+    },
+  );
+
+  Binary(
+    'on an embedded replica of a libSQL server: its sync thread starts from the cache, and reads come from the copy',
+    async () => {
+      const primaryDir = mkdtempSync(join(tmpdir(), 'tidewatch-binary-primary-'));
+      const sqld = await startSqld(join(primaryDir, 'sqld'));
+      const { cwd, env } = place({
+        PORT: '0',
+        LOG_LEVEL: 'info',
+        DATABASE_DRIVER: 'libsql',
+        DATABASE_URL: 'file:replica.db',
+        DATABASE_SYNC_URL: sqld.url,
+      });
+      const server = await startBinary(binary.file, [], { cwd, env });
+      try {
+        const signup = await rest(server.url, 'POST', '/api/user/signup', {
+          body: { username: 'replica_mate', email: 'replica@example.test', password: 'correct horse battery' },
+        });
+        assert.is(signup.status, 200, signup.text);
+        const [build] = readdirSync(join(cwd, '.tidewatch-cache'));
+        assert.is(mode(join(cwd, '.tidewatch-cache', build!, 'code', 'replica-sync-worker.mjs')), 0o600);
+        // The sign-up's write reaches the copy within the catch-up gap; then the primary goes away.
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        await sqld.stop();
+        const me = await rest(server.url, 'GET', '/api/user/me', { token: signup.body.data.token });
+        assert.is(me.status, 200, `read from the local copy: ${me.text}`);
+        assert.is(me.body.data.username, 'replica_mate');
+      } finally {
+        server.child.kill('SIGKILL');
+        await sqld.stop();
+        rmSync(primaryDir, { recursive: true, force: true });
+      }
     },
   );
 

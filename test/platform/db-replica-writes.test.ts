@@ -82,4 +82,20 @@ Replica('a read right after a write sees it, on this copy or through the primary
   }
 });
 
+Replica('once synced, reads come from the local file: they still answer with the primary stopped', async (context) => {
+  const { database } = context;
+  await database.db.insert(users).values(row('replica_offline'));
+  await database.replica!.sync();
+  assert.ok(database.replica!.current, 'the copy holds every write it heard of');
+  await context.sqld.stop();
+  // The copy's reader is a plain connection to the file the sync thread keeps: no round trip to make.
+  assert.ok((await userIds(database, 'replica_offline')).includes('replica_offline'));
+  const failed = await database.replica!.sync().then(
+    () => undefined,
+    (error: unknown) => error,
+  );
+  assert.ok(failed instanceof Error, "a sync fails in the replica's thread and says so here");
+  assert.ok((await userIds(database, 'replica_offline')).includes('replica_offline'), 'and reads still answer');
+});
+
 Replica.run();

@@ -1,7 +1,7 @@
 // Migrating while another process holds the write lock past the busy timeout: an instance starting beside
 // another that is writing, or a CLI command during a long import. In CI's sqld pass the second of two
 // instances started together exited with "cannot migrate the database: SQLITE_BUSY" (libSQL on a file).
-// migrate() waits for the lock (MIGRATE_PATIENCE_MS in all) instead of failing at the first busy timeout.
+// migrate() waits for the lock (MIGRATE_PATIENCE_MS in all, db/unavailable.ts) instead of failing at the first busy timeout.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
