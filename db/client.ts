@@ -13,6 +13,7 @@ import { DatabaseGate } from './gate';
 import { outsideTransactions } from './outside-transactions';
 import { openRemoteClient } from './remote';
 import { ReplicaSync } from './replica';
+import { openReplicaReader } from './replica-reader';
 import { ReplicaSyncThread } from './replica-sync-thread';
 import { whileBusy } from './unavailable';
 import * as schema from './schema';
@@ -217,7 +218,7 @@ function openReplica(url: string, syncUrl: string, options: TOpenOptions): TData
     authToken: options.authToken,
     busyTimeoutMs: BUSY_TIMEOUT_MS,
   });
-  const replica = new ReplicaSync(thread, () => createClient({ url: fileUrl, timeout: BUSY_TIMEOUT_MS }));
+  const replica = new ReplicaSync(thread, () => openReplicaReader(resolve(file), BUSY_TIMEOUT_MS));
   const primary = openRemoteClient(syncUrl, remoteOptions(options));
   const onPrimary = drizzleLibsql({ client: primary, schema });
   const db = drizzleLibsql({ client: outsideTransactions(primary, { replica }), schema });
@@ -238,7 +239,10 @@ function openReplica(url: string, syncUrl: string, options: TOpenOptions): TData
         },
         () => primary.reconnect(),
       ),
-    backup: async (destination) => vacuumInto(await replica.readable(), file, destination),
+    backup: async (destination) => {
+      mkdirSync(dirname(resolve(destination)), { recursive: true });
+      await (await replica.readable()).backup(destination);
+    },
     integrityCheck: async () => integrityCheckOf(await replica.readable()),
     close: () => {
       replica.close();
@@ -287,7 +291,7 @@ function openLibsqlServer(url: string, options: TOpenOptions): TDatabase {
   };
 }
 
-async function integrityCheckOf(client: Client): Promise<string> {
+async function integrityCheckOf(client: Pick<Client, 'execute'>): Promise<string> {
   const result = await client.execute('PRAGMA integrity_check');
   return integrityText(result.rows as unknown as { integrity_check: string }[]);
 }

@@ -1,4 +1,4 @@
-import type { Client } from '@libsql/client';
+import type { TReplicaReader } from './replica-reader';
 
 /** What brings the local file up to the primary: the replica's own thread (db/replica-sync-thread.ts). */
 export interface TSyncer {
@@ -20,7 +20,7 @@ const CATCH_UP_RETRY_MS = 1000;
 /**
  * An embedded replica (DATABASE_SYNC_URL): a local copy of a libSQL primary that @libsql/client keeps
  * in a file, synced on a thread of its own (db/replica-sync-worker.ts). Reads run on the copy, through
- * `reader`, a plain connection to the same file, at embedded speed; writes, and every transaction, run
+ * `reader`, a plain SQLite connection to the same file (db/replica-reader.ts), at embedded speed; writes, and every transaction, run
  * on the primary (db/outside-transactions.ts, db/remote.ts).
  *
  * What this class adds is the cross-instance rule: once a write is acknowledged on any instance, no
@@ -51,12 +51,12 @@ export class ReplicaSync {
   private mustSync: () => boolean = () => false;
   private timer: NodeJS.Timeout | undefined;
   private synced = false;
-  private readerClient: Client | undefined;
+  private readerConnection: TReplicaReader | undefined;
 
   /** `openReader` opens the plain connection to the file, once the first sync has made it. */
   constructor(
     private readonly syncer: TSyncer,
-    private readonly openReader: () => Client,
+    private readonly openReader: () => TReplicaReader,
   ) {}
 
   /** The frame this copy is known to have reached. */
@@ -70,14 +70,14 @@ export class ReplicaSync {
   }
 
   /** The connection that reads the copy (only once a sync has finished: see `current`, `readable`). */
-  get reader(): Client {
+  get reader(): TReplicaReader {
     if (!this.synced) throw new Error('the database replica is read before its first sync');
-    this.readerClient ??= this.openReader();
-    return this.readerClient;
+    this.readerConnection ??= this.openReader();
+    return this.readerConnection;
   }
 
   /** The reader, after a sync (for a check or a copy of the whole file: the backup, the integrity check). */
-  async readable(): Promise<Client> {
+  async readable(): Promise<TReplicaReader> {
     await this.sync();
     return this.reader;
   }
@@ -189,8 +189,8 @@ export class ReplicaSync {
   /** Closes the reader and the replica's thread. */
   close(): void {
     this.stopPeriodicSync();
+    if (this.readerConnection && !this.readerConnection.closed) this.readerConnection.close();
     this.syncer.close();
-    if (this.readerClient && !this.readerClient.closed) this.readerClient.close();
   }
 
   /** Stops the periodic sync and the catching up (the server is closing). */
