@@ -222,9 +222,10 @@ function openReplica(url: string, syncUrl: string, options: TOpenOptions): TData
   const primary = openRemoteClient(syncUrl, remoteOptions(options));
   const onPrimary = drizzleLibsql({ client: primary, schema });
   const db = drizzleLibsql({ client: outsideTransactions(primary, { replica }), schema });
-  const runner = remoteTransactionRunner(onPrimary, () => replica.afterWrite());
-  registerTransactionRunner(db, runner.transaction);
-  registerBatchRunner(db, runner.batch);
+  // A transaction's statements are not followed one by one: after it, the copy is behind for every table.
+  registerTransactionRunner(db, remoteTransactionRunner(onPrimary, () => replica.afterWrite()).transaction);
+  // A batch goes through the client above, which tells which tables its statements may have changed.
+  registerBatchRunner(db, remoteTransactionRunner(db).batch);
   return {
     db: db as unknown as TDb,
     driver: 'libsql',
@@ -245,7 +246,8 @@ function openReplica(url: string, syncUrl: string, options: TOpenOptions): TData
     },
     integrityCheck: async () => integrityCheckOf(await replica.readable()),
     close: () => {
-      replica.close();
+      // The replica's thread ends on its own once a sync under way has finished (the server awaits it).
+      void replica.close();
       if (!primary.closed) primary.close();
     },
   };

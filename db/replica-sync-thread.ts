@@ -40,6 +40,7 @@ export class ReplicaSyncThread {
   private readonly pending = new Map<number, TPending>();
   private lastId = 0;
   private closed = false;
+  private exited: Promise<void> | undefined;
 
   constructor(private readonly settings: TReplicaWorkerSettings) {}
 
@@ -53,11 +54,21 @@ export class ReplicaSyncThread {
     });
   }
 
-  close(): void {
+  /**
+   * Ends the thread: resolves once it has exited, after a sync under way has finished. Until then the
+   * thread keeps the process alive: a process that exits while the thread is inside libSQL's native
+   * sync aborts.
+   */
+  close(): Promise<void> {
     this.closed = true;
-    this.worker?.postMessage({ close: true } satisfies TReplicaWorkerRequest);
+    const worker = this.worker;
     this.worker = undefined;
     this.failAll(new Error('the database is closed'));
+    if (!worker) return Promise.resolve();
+    this.exited ??= new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+    worker.ref();
+    worker.postMessage({ close: true } satisfies TReplicaWorkerRequest);
+    return this.exited;
   }
 
   private start(): Worker {

@@ -7,7 +7,7 @@
  * once this thread has applied it (SQLite's WAL: a reader starting after a commit sees it).
  *
  * Request: `{ id }` syncs and answers `{ id, frame }` (the frame the copy reached) or `{ id, error }`;
- * `{ close: true }` closes the replica and ends the thread.
+ * `{ close: true }` closes the replica and ends the thread, once a sync under way has finished.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Client } from '@libsql/client';
@@ -42,8 +42,11 @@ async function serve(settings: TReplicaWorkerSettings): Promise<void> {
   } catch (error) {
     openError = error instanceof Error ? error : new Error(String(error));
   }
+  let inFlight: Promise<unknown> = Promise.resolve();
   port.on('message', async (request: TReplicaWorkerRequest) => {
     if ('close' in request) {
+      // A sync under way cannot be stopped (it is native code): the thread ends once it has.
+      await inFlight;
       client?.close();
       port.close();
       return;
@@ -51,7 +54,9 @@ async function serve(settings: TReplicaWorkerSettings): Promise<void> {
     let reply: TReplicaWorkerReply;
     try {
       if (!client) throw openError;
-      const replicated = await client.sync();
+      const syncing = client.sync();
+      inFlight = syncing.catch(() => undefined);
+      const replicated = await syncing;
       reply = { id: request.id, frame: Number(replicated?.frame_no ?? 0) };
     } catch (error) {
       reply = { id: request.id, error: error instanceof Error ? error : new Error(String(error)) };

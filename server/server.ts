@@ -92,12 +92,19 @@ async function openForServing(config: TConfig): Promise<{ database: TDatabase; l
 }
 
 /**
- * An embedded replica (DATABASE_SYNC_URL) among several instances: every write's replication index
- * goes out on the Redis bus before its answer does, every instance syncs to the highest it has heard
- * of before reading, and syncs before every read while its bus is down (it may have missed some).
- * Without Redis, this instance's own writes are read back at once and others' within the interval.
+ * An embedded replica (DATABASE_SYNC_URL) among several instances: every write's tables (those it may
+ * have changed, or `*` for any) go out on the Redis bus before its answer does, and every instance
+ * reads those tables from the primary until its copy has caught up; while its bus is down it reads
+ * everything from the primary (it may have missed some). An instance that starts says `*`: it may
+ * have migrated the schema. Without Redis, this instance's own writes are read back at once and
+ * others' within the interval.
  */
 const REPLICATION_TARGET = 'replication';
+const ALL_TABLES = '*';
+
+function tablesFromKey(key: string): readonly string[] | 'all' {
+  return key === ALL_TABLES || key === '' ? 'all' : key.split(',');
+}
 
 function connectReplica(
   replica: ReplicaSync,
@@ -107,12 +114,14 @@ function connectReplica(
 ): void {
   if (shared) {
     const { bus } = shared;
-    bus.subscribe(REPLICATION_TARGET, (message) => replica.require(Number(message.key)));
-    bus.onResync(() => replica.require(replica.frame + 1));
-    replica.connect({
-      publish: (frame) => bus.publish({ target: REPLICATION_TARGET, op: 'key', key: String(frame) }),
-      mustSync: () => !bus.live,
-    });
+    bus.subscribe(REPLICATION_TARGET, (message) => replica.require(tablesFromKey(message.key ?? '')));
+    bus.onResync(() => replica.require('all'));
+    const publish = (tables: readonly string[] | 'all') =>
+      bus.publish({ target: REPLICATION_TARGET, op: 'key', key: tables === 'all' ? ALL_TABLES : tables.join(',') });
+    replica.connect({ publish, mustSync: () => !bus.live });
+    void publish('all').catch((error: unknown) =>
+      logger.warn({ err: error }, 'could not tell the other instances of this one'),
+    );
   }
   replica.startPeriodicSync(config.DATABASE_SYNC_INTERVAL_S * 1000, (error) =>
     logger.warn({ err: error }, 'periodic sync of the database replica failed'),
@@ -237,8 +246,8 @@ export async function startServer(
           clearInterval(reaper);
           void stopJobs()
             .finally(() => shared?.close())
+            .finally(() => database.replica?.close())
             .finally(() => {
-              database.replica?.stopPeriodicSync();
               database.close();
               lock?.release();
               resolve();
@@ -247,7 +256,7 @@ export async function startServer(
       }));
     return { server, app, database, port, url, demoAccounts, close };
   } catch (error) {
-    database.replica?.stopPeriodicSync();
+    await database.replica?.close();
     await shared?.close();
     database.close();
     lock?.release();

@@ -35,7 +35,7 @@ Replica.before(async (context) => {
 });
 
 Replica.after(async (context) => {
-  context.database?.replica?.stopPeriodicSync();
+  await context.database?.replica?.close();
   context.database?.close();
   context.primary?.close();
   await context.sqld?.stop();
