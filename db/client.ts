@@ -1,3 +1,5 @@
+// Before @libsql/client: it quiets libSQL's own log lines on stdout.
+import './libsql-log';
 import { mkdirSync, rmSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';

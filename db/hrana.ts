@@ -1,3 +1,5 @@
+// Before @libsql/client: it quiets libSQL's own log lines on stdout.
+import './libsql-log';
 import { LibsqlError } from '@libsql/client';
 import * as hrana from '@libsql/hrana-client';
 

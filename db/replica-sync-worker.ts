@@ -28,20 +28,17 @@ export type TReplicaWorkerReply = { id: number; frame: number } | { id: number; 
 async function serve(settings: TReplicaWorkerSettings): Promise<void> {
   const port = parentPort;
   if (!port) throw new Error('db/replica-sync-worker.ts runs as a worker thread (db/replica-sync-thread.ts)');
+  // Loaded here, not imported above: inside the single executable its addon must be registered first.
+  const { createClient } = await import('@libsql/client');
   let client: Client | undefined;
-  let openError: Error | undefined;
-  try {
-    // Loaded here, not imported above: inside the single executable its addon must be registered first.
-    const { createClient } = await import('@libsql/client');
-    client = createClient({
+  // Opening a replica syncs it: with the primary unreachable it fails, and the next sync opens it again.
+  const opened = (): Client =>
+    (client ??= createClient({
       url: settings.fileUrl,
       syncUrl: settings.syncUrl,
       authToken: settings.authToken,
       timeout: settings.busyTimeoutMs,
-    });
-  } catch (error) {
-    openError = error instanceof Error ? error : new Error(String(error));
-  }
+    }));
   let inFlight: Promise<unknown> = Promise.resolve();
   port.on('message', async (request: TReplicaWorkerRequest) => {
     if ('close' in request) {
@@ -53,8 +50,7 @@ async function serve(settings: TReplicaWorkerSettings): Promise<void> {
     }
     let reply: TReplicaWorkerReply;
     try {
-      if (!client) throw openError;
-      const syncing = client.sync();
+      const syncing = opened().sync();
       inFlight = syncing.catch(() => undefined);
       const replicated = await syncing;
       reply = { id: request.id, frame: Number(replicated?.frame_no ?? 0) };

@@ -193,6 +193,7 @@ function tests(binary: TBuiltBinary): void {
         DATABASE_DRIVER: 'libsql',
         DATABASE_URL: 'file:replica.db',
         DATABASE_SYNC_URL: sqld.url,
+        DATABASE_SYNC_INTERVAL_S: '0.2',
       });
       const server = await startBinary(binary.file, [], { cwd, env });
       try {
@@ -208,6 +209,16 @@ function tests(binary: TBuiltBinary): void {
         const me = await rest(server.url, 'GET', '/api/user/me', { token: signup.body.data.token });
         assert.is(me.status, 200, `read from the local copy: ${me.text}`);
         assert.is(me.body.data.username, 'replica_mate');
+        // The periodic sync fails now: the log says so, and stays one JSON object per line (libSQL's own lines are off).
+        const deadline = Date.now() + 30_000;
+        while (!server.output().includes('periodic sync of the database replica failed') && Date.now() < deadline)
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        assert.match(server.output(), /periodic sync of the database replica failed/);
+        for (const line of server
+          .output()
+          .split('\n')
+          .filter((line) => line.trim() !== ''))
+          assert.not.throws(() => JSON.parse(line), `not JSON: ${line}`);
       } finally {
         server.child.kill('SIGKILL');
         await sqld.stop();
