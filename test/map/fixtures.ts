@@ -1,5 +1,6 @@
 import * as assert from 'uvu/assert';
-import type { TTestServer } from '../support/helpers';
+import { startTestServer, type TTestServer } from '../support/helpers';
+import { suite } from '../support/suite';
 
 /** Two points of a collection: one with a description and a tag, one at the edge of the map with a uuid of its own. */
 export const POINTS = [
@@ -12,4 +13,20 @@ export async function createVia(app: TTestServer, token: string, body: Record<st
   const response = await app.rest('POST', '/api/map/collection', { token, body });
   assert.is(response.status, 200, response.text);
   return response.body.data;
+}
+
+type TUser = Awaited<ReturnType<TTestServer['signUp']>>;
+
+/** A suite of the map collections' tests: a test server with two accounts, alice and bob. */
+export function collectionsSuite(name: string) {
+  const collections = suite<{ app: TTestServer; alice: TUser; bob: TUser }>(name);
+  collections.before(async (context) => {
+    context.app = await startTestServer();
+    context.alice = await context.app.signUp();
+    context.bob = await context.app.signUp();
+  });
+  collections.after(async (context) => {
+    await context.app.stop();
+  });
+  return collections;
 }

@@ -1,25 +1,13 @@
 import { count, eq } from 'drizzle-orm';
-import { suite } from '../support/suite';
 import * as assert from 'uvu/assert';
 import { mapCollections, mapPoints } from '../../db/schema';
 import { COLLECTION_UPDATABLE_FIELDS, ZUpdateCollection } from '../../server/domains/map/schemas';
 import { createCollection, updateCollection } from '../../server/domains/map/service';
-import { startTestServer, trpcError, type TTestServer } from '../support/helpers';
-import { createVia, POINTS } from './fixtures';
+import { trpcError } from '../support/helpers';
+import { collectionsSuite, createVia, POINTS } from './fixtures';
 
-type TUser = Awaited<ReturnType<TTestServer['signUp']>>;
-const Collections = suite<{ app: TTestServer; alice: TUser; bob: TUser }>(
-  'map collections: bad input, updates, deletes, half-done writes',
-);
+const Collections = collectionsSuite('map collections: bad input, updates, deletes, half-done writes');
 
-Collections.before(async (context) => {
-  context.app = await startTestServer();
-  context.alice = await context.app.signUp();
-  context.bob = await context.app.signUp();
-});
-Collections.after(async (context) => {
-  await context.app.stop();
-});
 Collections('invalid points are a 400 naming the field, and nothing is written', async ({ app, alice }) => {
   const before = await app.database.db.select({ n: count() }).from(mapCollections).get();
   const cases: [Record<string, unknown>, RegExp][] = [

@@ -1,21 +1,10 @@
 import { count, eq } from 'drizzle-orm';
-import { suite } from '../support/suite';
 import * as assert from 'uvu/assert';
 import { mapCollections, mapPoints } from '../../db/schema';
-import { startTestServer, trpcError, type TTestServer } from '../support/helpers';
-import { createVia, POINTS } from './fixtures';
+import { trpcError } from '../support/helpers';
+import { collectionsSuite, createVia, POINTS } from './fixtures';
 
-type TUser = Awaited<ReturnType<TTestServer['signUp']>>;
-const Collections = suite<{ app: TTestServer; alice: TUser; bob: TUser }>('map collections');
-
-Collections.before(async (context) => {
-  context.app = await startTestServer();
-  context.alice = await context.app.signUp();
-  context.bob = await context.app.signUp();
-});
-Collections.after(async (context) => {
-  await context.app.stop();
-});
+const Collections = collectionsSuite('map collections');
 
 Collections('create over REST stores the collection and its points in order', async ({ app, alice }) => {
   const created = await createVia(app, alice.token, {
