@@ -56,10 +56,10 @@ export function openReplicaReader(file: string, busyTimeoutMs: number): TReplica
   const run = (input: InStatement): ResultSet => {
     const { sql, args = [] } = typeof input === 'string' ? { sql: input } : input;
     const statement = statementFor(sql);
+    if (!statement.reader) throw new Error(`the replica's copy only reads: ${sql.slice(0, 80)}`);
     const bound = Array.isArray(args)
       ? args.map(bindable)
       : [Object.fromEntries(Object.entries(args).map(([k, v]) => [k, bindable(v)]))];
-    if (!statement.reader) throw new Error(`the replica's copy only reads: ${sql.slice(0, 80)}`);
     const columns = statement.columns();
     const names = columns.map((column) => column.name);
     const rows = (statement.all(...bound) as unknown[][]).map((values) => libsqlRow(names, values));

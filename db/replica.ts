@@ -71,11 +71,6 @@ export class ReplicaSync {
     private readonly openReader: () => TReplicaReader,
   ) {}
 
-  /** The frame this copy is known to have reached. */
-  get frame(): number {
-    return this.localFrame;
-  }
-
   /** Whether the copy holds every write heard of, and no message can have been missed. */
   get current(): boolean {
     return this.synced && this.heard <= this.heardSynced && !this.mustSync();
@@ -167,33 +162,31 @@ export class ReplicaSync {
     const changed = this.schemaVersion !== undefined;
     this.schemaVersion = schemaVersion;
     this.tables = new TableMap(schema.rows as unknown as TSchemaRow[]);
-    if (changed) this.hear('all');
+    if (changed) this.markBehind('all');
   }
 
-  /** Marks the copy behind for `tables` (and what a change of them changes in turn), or for all. */
-  private hear(tables: readonly string[] | 'all'): void {
+  /** Marks the copy behind for `tables`, or for every table: until a sync that starts from now has finished. */
+  private markBehind(tables: Iterable<string> | 'all'): void {
     const heard = ++this.heard;
-    const changed = tables === 'all' ? undefined : this.tablesChangedWith(tables);
-    if (changed) for (const table of changed) this.heardByTable.set(table, heard);
-    else this.heardForAll = heard;
+    if (tables === 'all') this.heardForAll = heard;
+    else for (const table of tables) this.heardByTable.set(table, heard);
     this.catchUp();
   }
 
-  /** Every table a change of `tables` may change; undefined when one is unknown here (a newer schema's, a message of an older version). */
-  private tablesChangedWith(tables: readonly string[]): Set<string> | undefined {
-    if (!this.tables) return undefined;
+  /**
+   * Another instance wrote to `tables` (or to any): the copy is behind for them, and for what a change
+   * of them changes in turn here, or for all when one of them is unknown here (a newer schema's, a
+   * message of an older version).
+   */
+  require(tables: readonly string[] | 'all'): void {
+    if (tables === 'all' || !this.tables) return this.markBehind('all');
     const changed = new Set<string>();
     for (const table of tables) {
       const reached = this.tables.changedWith(table);
-      if (!reached) return undefined;
+      if (!reached) return this.markBehind('all');
       for (const each of reached) changed.add(each);
     }
-    return changed;
-  }
-
-  /** Another instance wrote to `tables` (or to any): the copy is behind for them until a sync that starts from now has finished. */
-  require(tables: readonly string[] | 'all'): void {
-    this.hear(tables);
+    this.markBehind(changed);
   }
 
   /**
@@ -202,8 +195,9 @@ export class ReplicaSync {
    * and the other instances are told.
    */
   async afterWrite(statements?: readonly string[]): Promise<void> {
+    // The tables a statement may change are already closed over triggers and foreign keys.
     const tables = statements && this.tables ? this.changedBy(this.tables, statements) : 'all';
-    this.hear(tables);
+    this.markBehind(tables);
     await this.writeListener?.(tables);
   }
 
