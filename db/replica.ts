@@ -179,14 +179,19 @@ export class ReplicaSync {
    * message of an older version).
    */
   require(tables: readonly string[] | 'all'): void {
-    if (tables === 'all' || !this.tables) return this.markBehind('all');
+    this.markBehind(tables === 'all' ? 'all' : (this.closedOver(tables) ?? 'all'));
+  }
+
+  /** `tables` and every table a change of them changes in turn; undefined when one of them is unknown here. */
+  private closedOver(tables: readonly string[]): Set<string> | undefined {
+    if (!this.tables) return undefined;
     const changed = new Set<string>();
     for (const table of tables) {
       const reached = this.tables.changedWith(table);
-      if (!reached) return this.markBehind('all');
+      if (!reached) return undefined;
       for (const each of reached) changed.add(each);
     }
-    this.markBehind(changed);
+    return changed;
   }
 
   /**
