@@ -7,6 +7,7 @@
  *        npx tsx bench/profile.ts /tmp/bench.db '/api/assembly/item?uuid={uuid}'   (5,000 assemblies in rotation)
  *        npx tsx bench/profile.ts /tmp/bench.db '/api/assembly/list?{search}'      (the search cell's keywords)
  *        npx tsx bench/profile.ts /tmp/bench.db '/trpc/assembly.getItem?input={trpcuuid}'   (the same assemblies through native tRPC)
+ *        npx tsx bench/profile.ts /tmp/bench.db 'POST /api/user/signin' 5 4   (the sign-in cell's bodies: its users in rotation)
  *
  * Starts our production build (PROFILE_TSX=1: server/main.ts through tsx) with `node --cpu-prof`, logging at info to a
  * file as in production (PROFILE_LOG=silent: without), drives the path with autocannon, stops the server
@@ -19,7 +20,7 @@ import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import autocannon from 'autocannon';
 import { buildDist } from '../scripts/build';
-import { migrateBenchDatabase } from './generate';
+import { BENCH_PASSWORD, migrateBenchDatabase } from './generate';
 import { NODE_MEMORY_FLAGS } from '../server/node-flags';
 import { readBenchCounts, rotatingPath } from './workload';
 import { linesFrom, ourBenchEnv } from './processes';
@@ -82,14 +83,30 @@ for (;;) {
     await new Promise((done) => setTimeout(done, 20));
   }
 }
-const assemblyCount = /\{(trpc)?uuid\}/.test(path) ? readBenchCounts(db).assemblies : 0;
+const [method, template] = path.startsWith('POST ') ? ['POST', path.slice(5)] : ['GET', path];
+const counts = /\{(trpc)?uuid\}/.test(path) || method === 'POST' ? readBenchCounts(db) : { assemblies: 0, users: 0 };
 let counter = 0;
-const pathAt = (i: number) => rotatingPath(path, i, assemblyCount, ITEM_ROTATION);
+const pathAt = (i: number) => rotatingPath(template, i, counts.assemblies, ITEM_ROTATION);
+/** A POST sends the sign-in cell's body (bench/run.ts): its users in the same rotation. */
+const bodyAt = (i: number) =>
+  method === 'POST'
+    ? JSON.stringify({ username: `sailor${(i * 31) % counts.users}`, password: BENCH_PASSWORD })
+    : undefined;
 const result = await autocannon({
   url: `http://127.0.0.1:${port}`,
   duration: Number(seconds),
   connections: Number(connections),
-  requests: [{ path: pathAt(0), setupRequest: (request) => ({ ...request, path: pathAt(counter++) }) }],
+  requests: [
+    {
+      method,
+      path: pathAt(0),
+      headers: { 'content-type': 'application/json' },
+      setupRequest: (request) => {
+        const i = counter++;
+        return { ...request, path: pathAt(i), body: bodyAt(i) };
+      },
+    },
+  ],
 });
 console.log(
   `${path}: ${result.requests.average.toFixed(0)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, non-2xx ${result.non2xx}`,

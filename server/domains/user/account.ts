@@ -14,7 +14,7 @@ import { assertDisplayNameUnlike, assertUsernameUnlike, skeletonsOf } from './na
 import { accountStateOf, effectivePrivileges } from '../privilege';
 import { roleNames, type TProfileRow } from './profile';
 import type { TChangePasswordInput, TRole, TSignedIn, TSignInInput, TSignUpInput } from './schemas';
-import { createSession, invalidateUserSessions } from './session';
+import { createSession, createSessionIfPassword, invalidateUserSessions } from './session';
 
 const badCredentials = () => new AppError('UNAUTHORIZED', 'Wrong username or password', { key: 'signin.wrong' });
 
@@ -200,23 +200,12 @@ export async function signIn(
   if ((await accountStateOf(at, { userId: row.id })) === 'freezed') {
     throw new AppError('FORBIDDEN', 'This account is frozen: it cannot sign in', { key: 'user.frozen' });
   }
-  const session = await createSessionIfCurrent(db, row.id, row.passwordHash, now);
+  // Verifying took tens of milliseconds: a password change committed meanwhile has ended every session,
+  // and one made now from the old password would outlive it. Then none is made, and the answer is the
+  // wrong password's, which the old one now is.
+  const session = await createSessionIfPassword(at, { userId: row.id, passwordHash: row.passwordHash });
   if (!session) throw badCredentials();
   return toSignedIn(row, session, await effectivePrivileges(at, row));
-}
-
-/**
- * A session, only if the account's password is still the one just verified (`verifiedHash`), checked
- * and created in one transaction. Verifying takes tens of milliseconds: a password change committed
- * meanwhile has ended every session, and a session made afterwards from the old password would
- * outlive it. Then nothing is created and the caller answers as for a wrong password, which the old
- * one now is.
- */
-async function createSessionIfCurrent(db: TDb, userId: string, verifiedHash: string, now: Date) {
-  return transaction(db, async (tx) => {
-    const current = await tx.select({ passwordHash: users.passwordHash }).from(users).where(eq(users.id, userId)).get();
-    return current?.passwordHash === verifiedHash ? createSession({ db: tx, now: () => now }, { userId }) : undefined;
-  });
 }
 
 /** CLI only: admins are never made through the API. */

@@ -21,12 +21,49 @@ export function sessionIdFromToken(token: string): string {
   return encodeHexLowerCase(sha256(new TextEncoder().encode(token)));
 }
 
+/** A new session's token (for the client), its id (the token's hash) and its expiry. */
+function newSession(now: Date) {
+  const token = generateSessionToken();
+  return { token, id: sessionIdFromToken(token), expiresAt: new Date(now.getTime() + SESSION_LIFETIME_MS) };
+}
+
 export async function createSession(deps: TDepsOf<'db' | 'now'>, { userId }: { userId: string }) {
   const now = deps.now();
-  const token = generateSessionToken();
-  const expiresAt = new Date(now.getTime() + SESSION_LIFETIME_MS);
-  await deps.db.insert(sessions).values({ id: sessionIdFromToken(token), userId, expiresAt, createdAt: now });
+  const { token, id, expiresAt } = newSession(now);
+  await deps.db.insert(sessions).values({ id, userId, expiresAt, createdAt: now });
   return { token, expiresAt };
+}
+
+/**
+ * A session, only if the account's password hash is still `passwordHash`: checked and inserted by one
+ * statement (atomic on its own, one round trip on a libSQL server), prepared once per database. A
+ * password change ends every session in its transaction: a session made before it is ended with the
+ * rest, and none can be made from the old password after it. Undefined when the hash has changed.
+ */
+export async function createSessionIfPassword(
+  deps: TDepsOf<'db' | 'now'>,
+  { userId, passwordHash }: { userId: string; passwordHash: string },
+) {
+  const now = deps.now();
+  const { token, id, expiresAt } = newSession(now);
+  const query = prepared(deps.db, 'session.createIfPassword', (d) =>
+    d
+      .insert(sessions)
+      .select(
+        sql`select ${sql.placeholder('id')}, ${users.id}, ${sql.placeholder('expiresAtMs')}, ${sql.placeholder('createdAtMs')}
+          from ${users} where ${users.id} = ${sql.placeholder('userId')} and ${users.passwordHash} = ${sql.placeholder('passwordHash')}`,
+      )
+      .returning({ id: sessions.id })
+      .prepare(),
+  );
+  const created = await query.all({
+    id,
+    userId,
+    passwordHash,
+    expiresAtMs: expiresAt.getTime(),
+    createdAtMs: now.getTime(),
+  });
+  return created.length > 0 ? { token, expiresAt } : undefined;
 }
 
 /**
