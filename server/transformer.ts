@@ -1,5 +1,6 @@
 import superjson, { type SuperJSONResult } from 'superjson';
 import { AppError } from './errors';
+import { isRecord } from './infra/is-record';
 
 /**
  * True when `value` is what JSON carries unchanged and superjson would not annotate: strings,
@@ -60,10 +61,6 @@ const INPUT_ANNOTATIONS: Record<string, (value: unknown) => boolean> = {
 const INPUT_SHAPE = 'input must be an object {json, meta?} as superjson writes it';
 /** Path segments superjson refuses to walk (a prototype pollution guard): named in our words before it throws. */
 const REFUSED_SEGMENTS = new Set(['__proto__', 'constructor', 'prototype']);
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** A JSON value in a message: a string (cut short), number, boolean or null as written, else its kind (it may be nested deeper than JSON.stringify reaches). */
 function shown(value: unknown): string {

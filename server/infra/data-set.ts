@@ -1,8 +1,6 @@
 // Reading the community data set's files (glow-prow-data): each is a JSON object of entries keyed by
 // id. The codex import and the war import walk them alike; what they make of an entry is their own.
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+import { isRecord } from './is-record';
 
 /** What a walk of the files found besides their entries: how many it read, the files missing, the malformed. */
 export interface TDataSetTally {

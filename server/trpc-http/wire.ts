@@ -9,12 +9,9 @@ import {
   TRPCError,
 } from '@trpc/server/unstable-core-do-not-import';
 import { toPublicError } from '../errors';
+import { isRecord } from '../infra/is-record';
 import { madeAnswerJson } from '../etag';
 import { sendJson } from '../rest/envelope';
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null;
-}
 
 export const JSON_HEADERS = { 'content-type': 'application/json', vary: 'trpc-accept, accept' };
 
