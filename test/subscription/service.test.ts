@@ -1,6 +1,6 @@
 // Subscription service logic called in process (no HTTP): the order state machine, the pending-order
 // cap, the lazy expiry of unpaid orders, membership month arithmetic, progress and the hall.
-// test/subscription/subscription.test.ts covers the routes on both surfaces (status codes, the
+// The other files of test/subscription/ cover the routes on both surfaces (status codes, the
 // Idempotency-Key header, webhook signatures, the envelope, access rules).
 import { suite } from '../support/suite';
 import * as assert from 'uvu/assert';
