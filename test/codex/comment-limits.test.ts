@@ -1,4 +1,4 @@
-// Comments on codex entries under the same limits as an assembly's (issue 34; test/comment/comments.test.ts
+// Comments on codex entries under the same limits as an assembly's (issue 34; test/comment/comments-limits.test.ts
 // has the assembly's): the captcha answer used once, the write limit per account and concurrent
 // deletions, each holding per call in one tRPC batch and across concurrent REST requests.
 import * as assert from 'uvu/assert';

@@ -17,16 +17,48 @@ export async function createVia(app: TTestServer, token: string, body: Record<st
 
 type TUser = Awaited<ReturnType<TTestServer['signUp']>>;
 
-/** A suite of the map collections' tests: a test server with two accounts, alice and bob. */
-export function collectionsSuite(name: string) {
-  const collections = suite<{ app: TTestServer; alice: TUser; bob: TUser }>(name);
-  collections.before(async (context) => {
-    context.app = await startTestServer();
+/** A suite on a test server (with `overrides` of its config) with two accounts, alice and bob. */
+function twoUserSuite(name: string, overrides: Parameters<typeof startTestServer>[0] = {}) {
+  const twoUsers = suite<{ app: TTestServer; alice: TUser; bob: TUser }>(name);
+  twoUsers.before(async (context) => {
+    context.app = await startTestServer(overrides);
     context.alice = await context.app.signUp();
     context.bob = await context.app.signUp();
   });
-  collections.after(async (context) => {
+  twoUsers.after(async (context) => {
     await context.app.stop();
   });
-  return collections;
+  return twoUsers;
 }
+
+/** A suite of the map collections' tests: a test server with two accounts, alice and bob. */
+export function collectionsSuite(name: string) {
+  return twoUserSuite(name);
+}
+
+/** A suite of the map points' tests: alice and bob on a test server whose tRPC batches carry up to 20 calls (the races). */
+export function pointsSuite(name: string) {
+  return twoUserSuite(name, { TRPC_MAX_BATCH_SIZE: 20 });
+}
+
+/** A uuid no row has. */
+export const UNKNOWN = '00000000-0000-4000-8000-000000000000';
+
+/** Asserts a 200 and answers the response's data. */
+export async function ok(response: { status: number; text: string; body: any }) {
+  assert.is(response.status, 200, response.text);
+  return response.body.data;
+}
+
+/** A POST map/point body as the web client sends it, with `extra` fields over it. */
+export const point = (title: string, extra: Record<string, unknown> = {}) => ({
+  title,
+  description: '',
+  latitude: 0.62,
+  longitude: -0.66,
+  address: '',
+  tags: [],
+  public: false,
+  sharedUsers: [],
+  ...extra,
+});
