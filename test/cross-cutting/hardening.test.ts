@@ -145,7 +145,7 @@ Limits('sign-in: a success counts as no failure, but does not erase the failures
   for (let round = 0; round < 5; round++) assert.is((await signin(sailor.password)).status, 200, `success ${round}`);
   for (let i = 0; i < 2; i++) assert.is((await signin('wrong password')).status, 401);
   assert.is((await signin(sailor.password)).status, 200);
-  // Otherwise a victim signing in now and then would reset an attacker's count (test/cross-cutting/limits-per-call.test.ts).
+  // Otherwise a victim signing in now and then would reset an attacker's count (test/cross-cutting/limits-per-call-signin.test.ts).
   assert.is((await signin('wrong password')).status, 401, 'the third failure of the window');
   assert.is((await signin(sailor.password)).status, 429);
 });
