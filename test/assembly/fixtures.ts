@@ -1,6 +1,8 @@
-// Shared set-up of the assembly suites: a loadout whose attributes are computed by hand, publishing over REST, time units.
+// Shared set-up of the assembly suites: a loadout whose attributes are computed by hand, publishing over REST, time units,
+// suites on a server holding the community sample catalog, the web client's publish form, listing over REST.
 import * as assert from 'uvu/assert';
-import type { TTestServer } from '../support/helpers';
+import { importCommunitySample, signUpAdmin, startTestServer, type TTestServer } from '../support/helpers';
+import { suite } from '../support/suite';
 
 export const DAY = 24 * 60 * 60 * 1000;
 export const HOUR = 60 * 60 * 1000;
@@ -36,3 +38,72 @@ export function readable<T extends { isVisibility: boolean }>(item: T): Extract<
   assert.ok(item.isVisibility, `expected a readable assembly, got ${JSON.stringify(item).slice(0, 200)}`);
   return item as Extract<T, { isVisibility: true }>;
 }
+
+/**
+ * A suite on a test server (with `overrides` of its config) holding the community sample catalog: `setUp`, given the
+ * server and its admin, answers what it adds to the suite's context (accounts, assemblies).
+ */
+export function catalogSuite<T extends object>(
+  name: string,
+  setUp: (app: TTestServer, admin: TUser) => Promise<T>,
+  overrides: Parameters<typeof startTestServer>[0] = {},
+) {
+  const catalog = suite<{ app: TTestServer } & T>(name);
+  catalog.before(async (context) => {
+    context.app = await startTestServer(overrides);
+    const admin = await signUpAdmin(context.app);
+    await importCommunitySample(context.app, admin);
+    Object.assign(context, await setUp(context.app, admin));
+  });
+  catalog.after(async ({ app }) => app.stop());
+  return catalog;
+}
+
+/** A catalogSuite with two accounts, owner and other. */
+export function ownerAndOtherSuite(name: string, overrides: Parameters<typeof startTestServer>[0] = {}) {
+  return catalogSuite(name, async (app) => ({ owner: await app.signUp(), other: await app.signUp() }), overrides);
+}
+
+/** BRIGANTINE in the web client's form (its `assembly.data`), with fields the catalog does not describe. */
+export const BRIGANTINE_CLIENT_DATA = {
+  shipSlot: { id: 'brigantine' },
+  weaponSlots: [{ id: 'culverin1' }, { id: 'demicannon1' }, { id: 'longGun1' }, { id: 'torpedo1' }, null],
+  weaponDirections: ['leftSideWeapon', 'rightSideWeapon', 'frontWeapon', 'aftWeapon', null],
+  secondaryWeaponSlots: [{ id: 'ballista1' }],
+  armorSlot: { id: 'ironHusk1' },
+  displaySlots: [{ id: 'firstAidStation' }, { id: 'culverinWorks1' }, { id: 'maintenanceForge1' }],
+  weaponModifications: [{ slot: 0, perk: 'sharpened' }],
+  __version: '0.2.0',
+};
+
+/** What the client's Publish view sends (src/views/assembly/Publish.vue:30-52, 99-117), for BRIGANTINE. */
+export function clientPublish(overrides: { visibility?: string; password?: string } = {}) {
+  return {
+    name: BRIGANTINE.name,
+    description: BRIGANTINE.description,
+    assembly: {
+      visibility: overrides.visibility ?? 'publicly',
+      tags: BRIGANTINE.tags,
+      attr: {
+        password: overrides.password ?? '',
+        assemblyUseVersion: '0.2.0',
+        language: 'en-US',
+        isComment: true,
+        isLike: true,
+      },
+      data: BRIGANTINE_CLIENT_DATA,
+    },
+    wheel: { attr: { wheelUseVersion: '0.1.0' }, data: { slots: [1, 2, 3] } },
+    warehouse: { attr: { warehouseUseVersion: '0.1.0' }, data: null },
+  };
+}
+
+/** GET /api/assembly/list with `query`, asserting a 200, and answers its data. */
+export async function list(app: TTestServer, query: string) {
+  const response = await app.rest('GET', `/api/assembly/list?${query}`);
+  assert.is(response.status, 200, response.text);
+  return response.body.data;
+}
+
+/** The names of listed items, in order. */
+export const names = (items: { name: string }[]) => items.map((item) => item.name);
