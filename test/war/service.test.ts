@@ -1,6 +1,6 @@
 // War service logic called in process (no HTTP): season boundaries of snapshots and of the current
 // season, history ranges and their windows, and the messages of invalid import files.
-// test/war/war.test.ts covers the routes on both surfaces (status codes, headers, access rules).
+// test/war/war*.test.ts cover the routes on both surfaces (status codes, headers, access rules).
 import { count, eq } from 'drizzle-orm';
 import { suite } from '../support/suite';
 import * as assert from 'uvu/assert';
