@@ -1,8 +1,8 @@
 // Shared set-up of the assembly suites: a loadout whose attributes are computed by hand, publishing over REST, time units,
 // suites on a server holding the community sample catalog, the web client's publish form, listing over REST.
 import * as assert from 'uvu/assert';
-import { importCommunitySample, signUpAdmin, startTestServer, type TTestServer } from '../support/helpers';
-import { suite } from '../support/suite';
+import { importCommunitySample, signUpAdmin, type TTestServer } from '../support/helpers';
+import { serverSuite, type TServerConfig } from '../support/server-suite';
 
 export const DAY = 24 * 60 * 60 * 1000;
 export const HOUR = 60 * 60 * 1000;
@@ -46,22 +46,21 @@ export function readable<T extends { isVisibility: boolean }>(item: T): Extract<
 export function catalogSuite<T extends object>(
   name: string,
   setUp: (app: TTestServer, admin: TUser) => Promise<T>,
-  overrides: Parameters<typeof startTestServer>[0] = {},
+  config: TServerConfig = {},
 ) {
-  const catalog = suite<{ app: TTestServer } & T>(name);
-  catalog.before(async (context) => {
-    context.app = await startTestServer(overrides);
-    const admin = await signUpAdmin(context.app);
-    await importCommunitySample(context.app, admin);
-    Object.assign(context, await setUp(context.app, admin));
+  return serverSuite<T>(name, {
+    config,
+    setUp: async (context) => {
+      const admin = await signUpAdmin(context.app);
+      await importCommunitySample(context.app, admin);
+      Object.assign(context, await setUp(context.app, admin));
+    },
   });
-  catalog.after(async ({ app }) => app.stop());
-  return catalog;
 }
 
 /** A catalogSuite with two accounts, owner and other. */
-export function ownerAndOtherSuite(name: string, overrides: Parameters<typeof startTestServer>[0] = {}) {
-  return catalogSuite(name, async (app) => ({ owner: await app.signUp(), other: await app.signUp() }), overrides);
+export function ownerAndOtherSuite(name: string, config: TServerConfig = {}) {
+  return catalogSuite(name, async (app) => ({ owner: await app.signUp(), other: await app.signUp() }), config);
 }
 
 /** BRIGANTINE in the web client's form (its `assembly.data`), with fields the catalog does not describe. */

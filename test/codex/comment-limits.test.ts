@@ -6,7 +6,8 @@ import { openSvgAnswer } from '../../server/domains/captcha/service';
 import { batchClient, signUpAdmin, startTestServer, statusOf, type TTestServer } from '../support/helpers';
 import { suite } from '../support/suite';
 import type { TUser } from '../assembly/fixtures';
-import { importCarriedData, tally } from './fixtures';
+import { tally } from '../support/server-suite';
+import { importCarriedData } from './fixtures';
 
 const HMAC_KEY = 'codex-comment-limits-key-0123';
 const LIMIT = 4;

@@ -26,9 +26,3 @@ export const CODEX_TARGETS = [
   { targetType: 'item', targetId: 'cookery', stored: 'npc' },
   { targetType: 'treasureMap', targetId: 'laBastide', stored: 'mapLocation' },
 ] as const;
-
-export function tally(statuses: number[]): Record<number, number> {
-  const counts: Record<number, number> = {};
-  for (const status of statuses) counts[status] = (counts[status] ?? 0) + 1;
-  return counts;
-}

@@ -4,7 +4,8 @@ import * as assert from 'uvu/assert';
 import { openSvgAnswer } from '../../server/domains/captcha/service';
 import { batchClient, HULK, statusOf } from '../support/helpers';
 import { publish } from '../assembly/fixtures';
-import { commentsSuite, HMAC_KEY, listOf, post, tally } from './fixtures';
+import { tally } from '../support/server-suite';
+import { commentsSuite, HMAC_KEY, listOf, post } from './fixtures';
 
 const Captcha = commentsSuite('comments: the captcha, per call');
 

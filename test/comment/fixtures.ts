@@ -1,8 +1,8 @@
 // The comments suites' shared set-up (issue 19): a test server with the community sample, an admin and three
 // accounts, and the calls the suites make on REST.
 import type { TUser } from '../assembly/fixtures';
-import { importCommunitySample, signUpAdmin, startTestServer, type TTestServer } from '../support/helpers';
-import { suite } from '../support/suite';
+import { importCommunitySample, signUpAdmin, type TTestServer } from '../support/helpers';
+import { serverSuite, type TServerConfig } from '../support/server-suite';
 
 /** The captcha key of the comments' test servers: the captcha suite opens its answers with it. */
 export const HMAC_KEY = 'comment-suite-captcha-key-0123';
@@ -19,25 +19,17 @@ export interface TContext {
  * A suite of the comments' tests: a test server (with `overrides` of its config) holding the community sample,
  * an admin, and three accounts: owner (publishes the assemblies), fan and other.
  */
-export function commentsSuite(name: string, overrides: Parameters<typeof startTestServer>[0] = {}) {
-  const comments = suite<TContext>(name);
-  comments.before(async (context) => {
-    context.app = await startTestServer({ CAPTCHA_HMAC_KEY: HMAC_KEY, ...overrides });
-    context.admin = await signUpAdmin(context.app);
-    await importCommunitySample(context.app, context.admin);
-    context.owner = await context.app.signUp();
-    context.fan = await context.app.signUp();
-    context.other = await context.app.signUp();
+export function commentsSuite(name: string, overrides: TServerConfig = {}) {
+  return serverSuite<Omit<TContext, 'app'>>(name, {
+    config: { CAPTCHA_HMAC_KEY: HMAC_KEY, ...overrides },
+    setUp: async (context) => {
+      context.admin = await signUpAdmin(context.app);
+      await importCommunitySample(context.app, context.admin);
+      context.owner = await context.app.signUp();
+      context.fan = await context.app.signUp();
+      context.other = await context.app.signUp();
+    },
   });
-  comments.after(async ({ app }) => app.stop());
-  return comments;
-}
-
-/** How many of each status: { 200: 1, 400: 2 }. */
-export function tally(statuses: number[]): Record<number, number> {
-  const counts: Record<number, number> = {};
-  for (const status of statuses) counts[status] = (counts[status] ?? 0) + 1;
-  return counts;
 }
 
 /** POST /api/comment on an assembly, with the body's `extra` fields (captcha, password). */

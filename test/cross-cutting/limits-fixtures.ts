@@ -1,7 +1,7 @@
-// Shared set-up of the limits-per-call suites: a test server taking big tRPC batches, counting the
-// answers by status, and client addresses of their own.
-import { startTestServer, type TTestServer } from '../support/helpers';
-import { suite } from '../support/suite';
+// Shared set-up of the limits-per-call suites: a test server taking big tRPC batches, and client
+// addresses of their own.
+import type { TTestServer } from '../support/helpers';
+import { serverSuite, type TServerConfig } from '../support/server-suite';
 
 export type TUser = Awaited<ReturnType<TTestServer['signUp']>>;
 
@@ -13,25 +13,10 @@ const BIG_BATCHES = { TRPC_MAX_BATCH_SIZE: 100 } as const;
  */
 export function limitsSuite<TExtra extends object = object>(
   name: string,
-  overrides: Parameters<typeof startTestServer>[0] = {},
+  overrides: TServerConfig = {},
   setUp?: (context: { app: TTestServer } & TExtra) => Promise<void>,
 ) {
-  const tests = suite<{ app: TTestServer } & TExtra>(name);
-  tests.before(async (context) => {
-    context.app = await startTestServer({ ...BIG_BATCHES, ...overrides });
-    await setUp?.(context);
-  });
-  tests.after(async (context) => {
-    await context.app.stop();
-  });
-  return tests;
-}
-
-/** How many answers had each status. */
-export function tally(statuses: number[]): Record<number, number> {
-  const counts: Record<number, number> = {};
-  for (const status of statuses) counts[status] = (counts[status] ?? 0) + 1;
-  return counts;
+  return serverSuite<TExtra>(name, { config: { ...BIG_BATCHES, ...overrides }, setUp });
 }
 
 export function repeat<T>(n: number, make: (i: number) => T): T[] {

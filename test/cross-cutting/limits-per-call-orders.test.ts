@@ -12,7 +12,8 @@ import { subscriptionOrders } from '../../db/schema';
 import { MAX_PENDING_ORDERS } from '../../server/domains/subscription/orders';
 import { DEMO_SUBSCRIPTION_CATALOG } from '../../server/seed/subscription';
 import { batchClient, signUpAdmin, statusOf, type TTestServer } from '../support/helpers';
-import { limitsSuite, repeat, tally } from './limits-fixtures';
+import { tally } from '../support/server-suite';
+import { limitsSuite, repeat } from './limits-fixtures';
 
 const Orders = limitsSuite<{ tierId: string }>('pending-order cap, per call', {}, async (context) => {
   const admin = await signUpAdmin(context.app);

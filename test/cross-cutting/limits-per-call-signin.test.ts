@@ -6,7 +6,8 @@
  */
 import * as assert from 'uvu/assert';
 import { batchClient, statusOf, type TTestServer } from '../support/helpers';
-import { limitsSuite, repeat, tally } from './limits-fixtures';
+import { tally } from '../support/server-suite';
+import { limitsSuite, repeat } from './limits-fixtures';
 
 const Signin = limitsSuite('sign-in lock-out, per call', { RATE_LIMIT_SIGNIN_ACCOUNT: 5 });
 

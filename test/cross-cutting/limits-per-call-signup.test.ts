@@ -7,7 +7,8 @@
 import * as assert from 'uvu/assert';
 import { openSvgAnswer } from '../../server/domains/captcha/service';
 import { batchClient, solveCaptcha, statusOf } from '../support/helpers';
-import { limitsSuite, newClient, repeat, tally } from './limits-fixtures';
+import { tally } from '../support/server-suite';
+import { limitsSuite, newClient, repeat } from './limits-fixtures';
 
 /** The captcha key of the sign-up suite's server: the test opens an SVG challenge's hash with it, as a person reads the picture. */
 const SIGNUP_HMAC_KEY = 'limits-per-call-captcha-key';

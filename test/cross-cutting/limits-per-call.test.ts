@@ -11,7 +11,8 @@ import { TRPCClientError } from '@trpc/client';
 import * as assert from 'uvu/assert';
 import type { AppRouter } from '../../server/router';
 import { batchClient, importCommunitySample, signUpAdmin, statusOf, type TTestServer } from '../support/helpers';
-import { limitsSuite, newClient, repeat, type TUser, tally } from './limits-fixtures';
+import { tally } from '../support/server-suite';
+import { limitsSuite, newClient, repeat, type TUser } from './limits-fixtures';
 
 function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);

@@ -4,8 +4,8 @@ import { TRPCClientError } from '@trpc/client';
 import { eq } from 'drizzle-orm';
 import * as assert from 'uvu/assert';
 import { assemblies } from '../../db/schema';
-import { HULK, importCommunitySample, signUpAdmin, startTestServer, type TTestServer } from '../support/helpers';
-import { suite } from '../support/suite';
+import { HULK, importCommunitySample, signUpAdmin, type TTestServer } from '../support/helpers';
+import { serverSuite } from '../support/server-suite';
 import { trpcErrorShapeProblem, type TSurface } from '../support/surfaces';
 
 export type TUser = Awaited<ReturnType<TTestServer['signUp']>>;
@@ -81,25 +81,13 @@ export async function itemEtag(
   return { etag: etag!, views: response.body.data.views, name: response.body.data.name };
 }
 
-/** A suite on a test server of its own, with the defaults. */
-export function serverSuite(name: string) {
-  const tests = suite<{ app: TTestServer }>(name);
-  tests.before(async (context) => {
-    context.app = await startTestServer();
-  });
-  tests.after(async ({ app }) => app.stop());
-  return tests;
-}
-
 /** A suite on a test server holding the community sample, with two accounts: an owner and a reader. */
 export function assemblySuite(name: string) {
-  const tests = suite<{ app: TTestServer; owner: TUser; reader: TUser }>(name);
-  tests.before(async (context) => {
-    context.app = await startTestServer();
-    await importCommunitySample(context.app, await signUpAdmin(context.app));
-    context.owner = await context.app.signUp();
-    context.reader = await context.app.signUp();
+  return serverSuite<{ owner: TUser; reader: TUser }>(name, {
+    setUp: async (context) => {
+      await importCommunitySample(context.app, await signUpAdmin(context.app));
+      context.owner = await context.app.signUp();
+      context.reader = await context.app.signUp();
+    },
   });
-  tests.after(async ({ app }) => app.stop());
-  return tests;
 }

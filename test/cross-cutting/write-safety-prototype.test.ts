@@ -7,7 +7,7 @@ import * as assert from 'uvu/assert';
 import { catalogHulls } from '../../db/schema';
 import { COMMUNITY_SAMPLE, signUpAdmin, startTestServer, type TTestServer } from '../support/helpers';
 import { suite } from '../support/suite';
-import { serverSuite } from './write-safety-fixtures';
+import { serverSuite } from '../support/server-suite';
 
 const Prototype = suite<{ app: TTestServer; errors: unknown[] }>('item 6: keys of Object.prototype in URLs');
 

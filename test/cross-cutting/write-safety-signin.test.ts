@@ -9,7 +9,8 @@ import * as assert from 'uvu/assert';
 import { sessions } from '../../db/schema';
 import type { TTestServer } from '../support/helpers';
 import type { TSurface } from '../support/surfaces';
-import { SURFACES, serverSuite } from './write-safety-fixtures';
+import { serverSuite } from '../support/server-suite';
+import { SURFACES } from './write-safety-fixtures';
 
 const SignIn = serverSuite('item 5: a sign-in racing a password change');
 

@@ -1,6 +1,6 @@
 import * as assert from 'uvu/assert';
-import { startTestServer, type TTestServer } from '../support/helpers';
-import { suite } from '../support/suite';
+import type { TTestServer } from '../support/helpers';
+import { serverSuite, type TServerConfig } from '../support/server-suite';
 
 /** Two points of a collection: one with a description and a tag, one at the edge of the map with a uuid of its own. */
 export const POINTS = [
@@ -17,18 +17,15 @@ export async function createVia(app: TTestServer, token: string, body: Record<st
 
 type TUser = Awaited<ReturnType<TTestServer['signUp']>>;
 
-/** A suite on a test server (with `overrides` of its config) with two accounts, alice and bob. */
-function twoUserSuite(name: string, overrides: Parameters<typeof startTestServer>[0] = {}) {
-  const twoUsers = suite<{ app: TTestServer; alice: TUser; bob: TUser }>(name);
-  twoUsers.before(async (context) => {
-    context.app = await startTestServer(overrides);
-    context.alice = await context.app.signUp();
-    context.bob = await context.app.signUp();
+/** A suite on a test server (with `config` over the defaults) with two accounts, alice and bob. */
+function twoUserSuite(name: string, config: TServerConfig = {}) {
+  return serverSuite<{ alice: TUser; bob: TUser }>(name, {
+    config,
+    setUp: async (context) => {
+      context.alice = await context.app.signUp();
+      context.bob = await context.app.signUp();
+    },
   });
-  twoUsers.after(async (context) => {
-    await context.app.stop();
-  });
-  return twoUsers;
 }
 
 /** A suite of the map collections' tests: a test server with two accounts, alice and bob. */

@@ -6,14 +6,9 @@ import { comments, smugglersReports } from '../../db/schema';
 import { batchClient, statusOf } from '../support/helpers';
 import { suite } from '../support/suite';
 import { report, setUpSmugglers, type TSmugglers } from './fixtures';
+import { tally } from '../support/server-suite';
 
 const LIMIT = 4;
-
-function tally(statuses: number[]): Record<number, number> {
-  const counts: Record<number, number> = {};
-  for (const status of statuses) counts[status] = (counts[status] ?? 0) + 1;
-  return counts;
-}
 
 const Races = suite<TSmugglers>("smugglers' reports: check-then-write rules, per call");
 Races.before((context) => setUpSmugglers(context));

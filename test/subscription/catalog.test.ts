@@ -2,11 +2,14 @@
 // the admin procedures that edit tiers, pay types and the goal, and their access rules.
 import * as assert from 'uvu/assert';
 import { trpcError } from '../support/helpers';
-import { createOrder, importCatalog, makeAdmin, serverSuite, type TUser } from './fixtures';
+import { serverSuite } from '../support/server-suite';
+import { createOrder, importCatalog, makeAdmin, type TUser } from './fixtures';
 
-const Catalog = serverSuite<{ admin: TUser; user: TUser }>('sponsorship catalog from the database', async (context) => {
-  context.admin = await makeAdmin(context.app);
-  context.user = await context.app.signUp();
+const Catalog = serverSuite<{ admin: TUser; user: TUser }>('sponsorship catalog from the database', {
+  setUp: async (context) => {
+    context.admin = await makeAdmin(context.app);
+    context.user = await context.app.signUp();
+  },
 });
 
 Catalog('plans are empty until imported, then list tiers and pay types on both surfaces', async ({ app, admin }) => {

@@ -1,7 +1,8 @@
 // Sponsorship figures: this month's progress towards the goal and the all-time hall of supporters, with
 // the hall-visibility opt-out.
 import * as assert from 'uvu/assert';
-import { createOrder, importCatalog, makeAdmin, paidOrder, serverSuite, setClock } from './fixtures';
+import { serverSuite } from '../support/server-suite';
+import { createOrder, importCatalog, makeAdmin, paidOrder, setClock } from './fixtures';
 
 const Figures = serverSuite('progress and hall figures');
 

@@ -8,8 +8,8 @@ import { MANUAL_DEV_SECRET, signManualWebhook } from '../../server/domains/subsc
 import { setRole } from '../../server/domains/user/account';
 import type { AppRouter } from '../../server/router';
 import { DEMO_SUBSCRIPTION_CATALOG } from '../../server/seed/subscription';
-import { startTestServer, type TTestServer } from '../support/helpers';
-import { suite } from '../support/suite';
+import type { TTestServer } from '../support/helpers';
+import { serverSuite } from '../support/server-suite';
 
 export type TUser = Awaited<ReturnType<TTestServer['signUp']>>;
 
@@ -87,29 +87,15 @@ export function clientWithKey(app: TTestServer, token: string, key: string) {
   });
 }
 
-/** A suite on a test server of its own; `setUp` (optional) then adds what the suite's tests share. */
-export function serverSuite<T extends object = object>(
-  name: string,
-  setUp?: (context: { app: TTestServer } & T) => Promise<void>,
-) {
-  const test = suite<{ app: TTestServer } & T>(name);
-  test.before(async (context) => {
-    context.app = await startTestServer();
-    await setUp?.(context);
-  });
-  test.after(async (context) => {
-    await context.app.stop();
-  });
-  return test;
-}
-
 /** A suite of the order tests: the clock at 2027-03-10 noon, an admin, the demo catalog, alice and bob. */
 export function ordersSuite(name: string) {
-  return serverSuite<{ admin: TUser; alice: TUser; bob: TUser }>(name, async (context) => {
-    setClock(context.app, '2027-03-10T12:00:00.000Z');
-    context.admin = await makeAdmin(context.app);
-    await importCatalog(context.app, context.admin);
-    context.alice = await context.app.signUp();
-    context.bob = await context.app.signUp();
+  return serverSuite<{ admin: TUser; alice: TUser; bob: TUser }>(name, {
+    setUp: async (context) => {
+      setClock(context.app, '2027-03-10T12:00:00.000Z');
+      context.admin = await makeAdmin(context.app);
+      await importCatalog(context.app, context.admin);
+      context.alice = await context.app.signUp();
+      context.bob = await context.app.signUp();
+    },
   });
 }

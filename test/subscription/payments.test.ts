@@ -6,6 +6,7 @@ import { subscriptionMemberships, subscriptionOrders } from '../../db/schema';
 import { addCalendarMonths } from '../../server/domains/subscription/money';
 import { MANUAL_DEV_SECRET, signManualWebhook } from '../../server/domains/subscription/payment/manual';
 import { trpcError } from '../support/helpers';
+import { serverSuite } from '../support/server-suite';
 import {
   createOrder,
   importCatalog,
@@ -13,7 +14,6 @@ import {
   ordersSuite,
   paidOrder,
   postWebhook,
-  serverSuite,
   setClock,
   signIn,
 } from './fixtures';

@@ -5,6 +5,7 @@ import { suite } from '../support/suite';
 import * as assert from 'uvu/assert';
 import { batchClient, signUpAdmin, startTestServer, trpcError, type TTestServer } from '../support/helpers';
 import { TEAM_UP } from '../support/live';
+import { tally } from '../support/server-suite';
 
 type TUser = Awaited<ReturnType<TTestServer['signUp']>>;
 
@@ -180,12 +181,6 @@ Limits.before(async (context) => {
   });
 });
 Limits.after(async ({ app }) => app.stop());
-
-function tally(statuses: number[]): Record<number, number> {
-  const counts: Record<number, number> = {};
-  for (const status of statuses) counts[status] = (counts[status] ?? 0) + 1;
-  return counts;
-}
 
 Limits(
   'anonymous: 2 an hour per address, concurrent REST requests included; other addresses unaffected',

@@ -2,7 +2,7 @@
 // fields are refused on every user input, and every error carries data.key beside its numeric code.
 import * as assert from 'uvu/assert';
 import { trpcError } from '../support/helpers';
-import { serverSuite } from './fixtures';
+import { serverSuite } from '../support/server-suite';
 
 const Inputs = serverSuite('accounts: bad input, unknown fields, error keys');
 

@@ -5,7 +5,8 @@ import { eq } from 'drizzle-orm';
 import * as assert from 'uvu/assert';
 import { userAvatars, users } from '../../db/schema';
 import { startTestServer, trpcError, type TTestServer } from '../support/helpers';
-import { batchOf, fetchAvatar, putAvatar as put, serverSuite } from './fixtures';
+import { serverSuite } from '../support/server-suite';
+import { batchOf, fetchAvatar, putAvatar as put } from './fixtures';
 import {
   dataUrl,
   FAKE_PNG_HTML,

@@ -4,7 +4,8 @@
 import * as assert from 'uvu/assert';
 import { HULK, importCommunitySample, signUpAdmin, trpcError } from '../support/helpers';
 import { readable } from '../assembly/fixtures';
-import { fetchAvatar, putAvatar as put, serverSuite, type TUser } from './fixtures';
+import { serverSuite } from '../support/server-suite';
+import { fetchAvatar, putAvatar as put, type TUser } from './fixtures';
 import { dataUrl, PNG_1X1 } from './images';
 
 const Avatars = serverSuite('avatars: URL, removal, access');

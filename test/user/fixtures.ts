@@ -1,24 +1,13 @@
-// Set-up shared by the user suites: a suite on its own test server, and the calls several files make.
+// Set-up shared by the user suites: the calls several files make.
 import { createTRPCClient, httpBatchLink } from '@trpc/client';
 import superjson from 'superjson';
 import type { AppRouter } from '../../server/router';
-import { startTestServer, type TTestServer } from '../support/helpers';
-import { suite } from '../support/suite';
+import type { TTestServer } from '../support/helpers';
 
 export type TUser = Awaited<ReturnType<TTestServer['signUp']>>;
 
 /** A day in milliseconds (sessions last 30 of them). */
 export const DAY = 24 * 60 * 60 * 1000;
-
-/** A suite on a test server of its own, started before its tests and stopped after them. */
-export function serverSuite(name: string) {
-  const withServer = suite<{ app: TTestServer }>(name);
-  withServer.before(async (context) => {
-    context.app = await startTestServer();
-  });
-  withServer.after(async ({ app }) => app.stop());
-  return withServer;
-}
 
 /** A tRPC client whose calls made in the same tick go out as one batch (up to 10), signed in with `token`. */
 export function batchOf(app: TTestServer, token: string) {

@@ -3,7 +3,8 @@
 // surfaces; its errors, and the lock-out it shares with sign-in and POST /user/password.
 import * as assert from 'uvu/assert';
 import { startTestServer, trpcError } from '../support/helpers';
-import { batchOf, serverSuite } from './fixtures';
+import { serverSuite } from '../support/server-suite';
+import { batchOf } from './fixtures';
 
 const Passwords = serverSuite('profiles: password change in the client form');
 

@@ -3,7 +3,8 @@
 // PUT /user/changePassword is in profiles-password.test.ts.
 import * as assert from 'uvu/assert';
 import { trpcError, type TTestServer } from '../support/helpers';
-import { batchOf, serverSuite, type TUser } from './fixtures';
+import { serverSuite } from '../support/server-suite';
+import { batchOf, type TUser } from './fixtures';
 
 const Profiles = serverSuite('profiles: attr, display name');
 

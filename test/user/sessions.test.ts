@@ -6,7 +6,8 @@ import * as assert from 'uvu/assert';
 import { sessions } from '../../db/schema';
 import { SESSION_LIFETIME_MS, sessionIdFromToken } from '../../server/domains/user/session';
 import { trpcError } from '../support/helpers';
-import { DAY, serverSuite } from './fixtures';
+import { serverSuite } from '../support/server-suite';
+import { DAY } from './fixtures';
 
 const Sessions = serverSuite('accounts: me, sessions, info, sign-out, password change');
 

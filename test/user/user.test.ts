@@ -5,7 +5,8 @@ import * as assert from 'uvu/assert';
 import { sessions } from '../../db/schema';
 import { sessionIdFromToken } from '../../server/domains/user/session';
 import { trpcError } from '../support/helpers';
-import { DAY, serverSuite } from './fixtures';
+import { serverSuite } from '../support/server-suite';
+import { DAY } from './fixtures';
 
 const Accounts = serverSuite('accounts: sign-up, sign-in');
 

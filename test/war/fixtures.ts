@@ -4,8 +4,8 @@ import { setRole } from '../../server/domains/user/account';
 import type { TSnapshotInput } from '../../server/domains/war/schemas';
 import { seasonsFromCommunityFormat } from '../../server/domains/war/seasons';
 import { recordSnapshots } from '../../server/domains/war/snapshots';
-import { startTestServer, type TTestServer } from '../support/helpers';
-import { suite } from '../support/suite';
+import type { TTestServer } from '../support/helpers';
+import { serverSuite } from '../support/server-suite';
 export const MINUTE = 60_000;
 export const DAY = 86_400_000;
 export const iso = (ms: number) => new Date(ms).toISOString();
@@ -95,33 +95,29 @@ export interface TWarContext {
  * - 'snapshots': that, the live season's two snapshots (10 and 5 minutes ago) and the bucketing fixture of y2s4.
  */
 export function warSuite(name: string, state: 'empty' | 'reference' | 'snapshots' = 'empty') {
-  const war = suite<TWarContext>(name);
-  war.before(async (context) => {
-    context.app = await startTestServer();
-    const admin = await context.app.signUp();
-    await setRole({ db: context.app.database.db }, { username: admin.username, role: 'admin' });
-    context.admin = admin.token;
-    context.user = (await context.app.signUp()).token;
-    if (state === 'empty') return;
-    const { app } = context;
-    const loaded = await app.rest('POST', '/api/admin/war/reference', {
-      token: context.admin,
-      body: {
-        seasons: [...communitySeasons(), liveSeason(app.clock.now().getTime())],
-        zones: ZONES,
-        companies: COMPANIES,
-      },
-    });
-    if (loaded.status !== 200) throw new Error(`loading the war reference data failed: ${loaded.text}`);
-    if (state === 'reference') return;
-    const now = Math.floor(app.clock.now().getTime() / MINUTE) * MINUTE;
-    await recordSnapshots(
-      { db: app.database.db, now: app.clock.now },
-      { snapshots: [snapshotAt(now - 10 * MINUTE, 'y9s1'), liveSnapshot(now), ...bucketingFixture()] },
-    );
+  return serverSuite<Omit<TWarContext, 'app'>>(name, {
+    setUp: async (context) => {
+      const { app } = context;
+      const admin = await app.signUp();
+      await setRole({ db: app.database.db }, { username: admin.username, role: 'admin' });
+      context.admin = admin.token;
+      context.user = (await app.signUp()).token;
+      if (state === 'empty') return;
+      const loaded = await app.rest('POST', '/api/admin/war/reference', {
+        token: context.admin,
+        body: {
+          seasons: [...communitySeasons(), liveSeason(app.clock.now().getTime())],
+          zones: ZONES,
+          companies: COMPANIES,
+        },
+      });
+      if (loaded.status !== 200) throw new Error(`loading the war reference data failed: ${loaded.text}`);
+      if (state === 'reference') return;
+      const now = Math.floor(app.clock.now().getTime() / MINUTE) * MINUTE;
+      await recordSnapshots(
+        { db: app.database.db, now: app.clock.now },
+        { snapshots: [snapshotAt(now - 10 * MINUTE, 'y9s1'), liveSnapshot(now), ...bucketingFixture()] },
+      );
+    },
   });
-  war.after(async (context) => {
-    await context.app.stop();
-  });
-  return war;
 }
