@@ -69,7 +69,7 @@ function isJsonBody(req: IncomingMessage): boolean {
  *
  * Everything else (subscriptions over SSE for httpSubscriptionLink, streaming batches for httpBatchStreamLink, input that is not JSON, unknown procedures,
  * wrong methods or content types) goes to tRPC's adapter, which defines those answers; the adapter
- * is the reference the fast path is tested against (test/cross-cutting/trpc-surface.test.ts).
+ * is the reference the fast path is tested against (test/cross-cutting/trpc-surface-wire.test.ts).
  */
 export function createTrpcHandler(options: TTrpcHandlerOptions): TTrpcHandler {
   const { router, maxBatchSize } = options;

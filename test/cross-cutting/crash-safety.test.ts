@@ -5,7 +5,7 @@
  * Then SIGTERM under load: every request the server accepted is answered.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { Agent, request } from 'node:http';
+import { Agent } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
@@ -14,79 +14,10 @@ import * as assert from 'uvu/assert';
 import { openDatabase } from '../../db/client';
 import { assemblies, mapCollections, mapPoints, subscriptionOrders } from '../../db/schema';
 import { TEST_DRIVER } from '../support/helpers';
-import { startServerProcess, TSX_ARGS, type TServerProcess } from '../support/process';
+import { call, ServerProcess } from './crash-safety-fixtures';
 
 const KILLS = 4;
 const WORKERS = 6;
-
-interface TReply {
-  status: number;
-  body: any;
-}
-
-/**
- * One request. Without an agent it goes on its own connection, so a failure is unambiguous: refused,
- * cut, or answered. With a keep-alive agent it reuses that client's connection.
- */
-function call(
-  base: string,
-  method: string,
-  path: string,
-  body?: unknown,
-  token?: string,
-  agent?: Agent,
-): Promise<TReply> {
-  return new Promise((resolve, reject) => {
-    const payload = body === undefined ? undefined : JSON.stringify(body);
-    const url = new URL(path, base);
-    const req = request(
-      {
-        host: url.hostname,
-        port: url.port,
-        path: url.pathname + url.search,
-        method,
-        agent: agent ?? false,
-        headers: {
-          ...(agent ? {} : { connection: 'close' }),
-          ...(payload ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {}),
-          ...(token ? { authorization: `Bearer ${token}` } : {}),
-        },
-      },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk) => (text += chunk));
-        res.on('end', () => {
-          try {
-            resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) });
-          } catch (error) {
-            reject(error);
-          }
-        });
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    req.end(payload);
-  });
-}
-
-/** The server under test, restartable on the same database file. */
-class ServerProcess {
-  private running?: TServerProcess;
-  base = '';
-
-  constructor(private readonly env: Record<string, string>) {}
-
-  async start(): Promise<void> {
-    this.running = await startServerProcess([...TSX_ARGS, 'server/main.ts'], { env: this.env, timeoutMs: 60_000 });
-    this.base = this.running.url;
-  }
-
-  async kill(signal: NodeJS.Signals): Promise<void> {
-    await this.running?.stop(signal);
-  }
-}
 
 interface TLedger {
   published: Set<string>;
