@@ -1,6 +1,8 @@
 // Shared set-up of the assembly suites: a loadout whose attributes are computed by hand, publishing over REST, time units,
 // suites on a server holding the community sample catalog, the web client's publish form, listing over REST.
+import { eq, sql } from 'drizzle-orm';
 import * as assert from 'uvu/assert';
+import { assemblies } from '../../db/schema';
 import { importCommunitySample, signUpAdmin, type TTestServer } from '../support/helpers';
 import { serverSuite, type TServerConfig } from '../support/server-suite';
 
@@ -106,3 +108,47 @@ export async function list(app: TTestServer, query: string) {
 
 /** The names of listed items, in order. */
 export const names = (items: { name: string }[]) => items.map((item) => item.name);
+
+/** A catalogSuite with three accounts, owner, fan and other. */
+export function ownerFanAndOtherSuite(name: string, config: TServerConfig = {}) {
+  return catalogSuite(
+    name,
+    async (app) => ({ owner: await app.signUp(), fan: await app.signUp(), other: await app.signUp() }),
+    config,
+  );
+}
+
+/** A catalogSuite with an owner and two fans. */
+export function ownerAndFansSuite(name: string, config: TServerConfig = {}) {
+  return catalogSuite(
+    name,
+    async (app) => ({ owner: await app.signUp(), fans: [await app.signUp(), await app.signUp()] }),
+    config,
+  );
+}
+
+/** A uuid no assembly has. */
+export const UNKNOWN = '00000000-0000-4000-8000-000000000000';
+
+/** GET /api/assembly/item over REST (anonymous unless a token is given), asserting a 200 and a readable answer. */
+export async function readItem(app: TTestServer, uuid: string, token?: string) {
+  const response = await app.rest('GET', `/api/assembly/item?uuid=${uuid}`, { token });
+  assert.is(response.status, 200, response.text);
+  return readable(response.body.data);
+}
+
+/** What fork_count must be: the forks by other users that are not purged, counted from the rows. */
+export async function countedForks(app: TTestServer, uuid: string): Promise<{ stored: number; counted: number }> {
+  const row = await app.database.db
+    .select({ id: assemblies.id, creatorId: assemblies.creatorId, forkCount: assemblies.forkCount })
+    .from(assemblies)
+    .where(eq(assemblies.uuid, uuid))
+    .get();
+  const counted = await app.database.db.get<{ n: number }>(
+    sql`select count(*) as n from assemblies where cloned_from_id = ${row!.id} and creator_id <> ${row!.creatorId}`,
+  );
+  return { stored: row!.forkCount, counted: Number(counted?.n ?? 0) };
+}
+
+/** The query of GET /likes/check and /likes/count for an assembly, with `extra` appended. */
+export const likeQuery = (uuid: string, extra = '') => `targetType=assembly&targetId=${uuid}${extra}`;
