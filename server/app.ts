@@ -27,7 +27,7 @@ import { MemoryReadCache } from './infra/cache/read-cache';
 import { createLiveDataRuntime } from './domains/drop/runtime';
 import type { TDropCurrentSnapshot } from './domains/drop/schemas';
 import { validateSessionToken } from './domains/user/session';
-import { createCaches } from './infra/cache';
+import { CACHE_KEY_GROUPS, createCaches } from './infra/cache';
 import { localBus } from './infra/redis/invalidation';
 import { ViewCounter } from './infra/view-counter';
 import type { TStoredCounters } from './infra/cache/stored-answers';
@@ -75,6 +75,7 @@ export function createDeps(
     ttlMs: 30_000,
     now: () => now().getTime(),
     admitOnSecondOffer: true,
+    groups: CACHE_KEY_GROUPS,
   });
   const redis = shared?.redis.client;
   const caches = createCaches<TDropCurrentSnapshot>(

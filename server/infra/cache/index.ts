@@ -27,6 +27,8 @@ import type { TEntryOptions, TReadCache } from './read-cache';
 import { ShortCache } from './short-cache';
 import { ENTITY_ANSWERS_SEPARATOR } from './stored-answers';
 
+export { CACHE_KEY_GROUPS } from './stored-answers';
+
 export { scopePrefix, type TCacheScopeName } from './scopes';
 import { scopePrefix, type TCacheScopeName } from './scopes';
 

@@ -34,6 +34,19 @@ export interface TMemoryReadCacheOptions {
    * generation of the heap for the garbage collector (bench/README.md, issue 22). Off by default.
    */
   admitOnSecondOffer?: boolean;
+  /** The prefixes under which keys are dropped together, indexed (default: none, every prefix walks the keys). */
+  groups?: TKeyGroups;
+}
+
+/**
+ * Prefixes under which keys are dropped together (a scope, an entity's stored answers). The cache keeps
+ * the keys of each group, so that dropping one costs what it holds rather than a walk of every key.
+ */
+export interface TKeyGroups {
+  /** The group prefixes `key` belongs to (each one a prefix of it). */
+  of(key: string): readonly string[];
+  /** Whether `prefix` is a group prefix: its keys are then exactly those indexed under it, none if none. */
+  has(prefix: string): boolean;
 }
 
 /**
@@ -73,6 +86,8 @@ export class MemoryReadCache implements TReadCache {
   /** Generation at which each key last missed (its value is being built). */
   private readonly missedAt = new Map<string, number>();
   private readonly doorkeeper: Doorkeeper | undefined;
+  /** The keys held under each group prefix (options.groups). */
+  private readonly grouped = new Map<string, Set<string>>();
 
   constructor(private readonly options: TMemoryReadCacheOptions = { maxEntries: 1000, ttlMs: 30_000 }) {
     this.doorkeeper = options.admitOnSecondOffer ? new Doorkeeper(options.maxEntries) : undefined;
@@ -83,6 +98,19 @@ export class MemoryReadCache implements TReadCache {
     if (!entry) return;
     this.bytes -= entry.bytes;
     this.entries.delete(key);
+    for (const group of this.options.groups?.of(key) ?? []) {
+      const keys = this.grouped.get(group);
+      keys?.delete(key);
+      if (keys?.size === 0) this.grouped.delete(group);
+    }
+  }
+
+  private index(key: string): void {
+    for (const group of this.options.groups?.of(key) ?? []) {
+      const keys = this.grouped.get(group);
+      if (keys) keys.add(key);
+      else this.grouped.set(group, new Set([key]));
+    }
   }
 
   private now(): number {
@@ -119,6 +147,7 @@ export class MemoryReadCache implements TReadCache {
       bytes,
       expiresAt: this.now() + Math.min(options.ttlMs ?? this.options.ttlMs, this.options.ttlMs),
     });
+    this.index(key);
     this.bytes += bytes;
     // Least recently used first, until both bounds hold.
     while (
@@ -138,6 +167,10 @@ export class MemoryReadCache implements TReadCache {
 
   async invalidatePrefix(prefix: string): Promise<void> {
     this.generation++;
+    if (this.options.groups?.has(prefix)) {
+      for (const key of [...(this.grouped.get(prefix) ?? [])]) this.drop(key);
+      return;
+    }
     for (const key of [...this.entries.keys()]) if (key.startsWith(prefix)) this.drop(key);
   }
 
@@ -145,6 +178,7 @@ export class MemoryReadCache implements TReadCache {
   clear(): void {
     this.generation++;
     this.entries.clear();
+    this.grouped.clear();
     this.bytes = 0;
   }
 

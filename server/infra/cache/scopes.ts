@@ -8,6 +8,9 @@ const SCOPE_PREFIX: Record<TCacheScopeName, string> = {
   dropCurrent: 'drop:current:',
 };
 
+/** Every scope's key prefix. */
+export const SCOPE_PREFIXES: readonly string[] = Object.values(SCOPE_PREFIX);
+
 /** The key prefix of a scope in the shared LRU (stored answers are kept under it). */
 export function scopePrefix(scope: TCacheScopeName): string {
   return SCOPE_PREFIX[scope];

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
-import { scopePrefix, type TCacheScopeName } from './scopes';
-import type { TReadCache } from './read-cache';
+import { SCOPE_PREFIXES, scopePrefix, type TCacheScopeName } from './scopes';
+import type { TKeyGroups, TReadCache } from './read-cache';
 
 /** The live counters a stored answer may carry (TStoredAnswersDeclaration's `counter`). */
 export type TStoredCounterName = 'assemblyViews';
@@ -66,6 +66,35 @@ export function storedAnswersRuleOf(meta: unknown): TStoredAnswersRule | undefin
  */
 export const ENTITY_ANSWERS_SEPARATOR = '|';
 const ENTITY_KEY = /^[a-z0-9_-]{1,64}$/;
+
+/** The scope prefix a key of the shared LRU starts with, if any. */
+function scopeOf(key: string): string | undefined {
+  return SCOPE_PREFIXES.find((prefix) => key.startsWith(prefix));
+}
+
+/**
+ * The groups of the shared LRU's keys (read-cache.ts TKeyGroups): a scope, dropped whole by
+ * CacheScope.invalidateAll, and an entity's stored answers (`<scope><entity>|`), dropped with the
+ * entity by CacheScope.invalidate. A write drops both kinds; indexed, neither walks every key.
+ */
+export const CACHE_KEY_GROUPS: TKeyGroups = {
+  of(key) {
+    const scope = scopeOf(key);
+    if (scope === undefined) return [];
+    const separator = key.indexOf(ENTITY_ANSWERS_SEPARATOR, scope.length);
+    const entity = separator === -1 ? '' : key.slice(scope.length, separator);
+    return ENTITY_KEY.test(entity) ? [scope, key.slice(0, separator + 1)] : [scope];
+  },
+  has(prefix) {
+    const scope = scopeOf(prefix);
+    if (scope === undefined) return false;
+    if (prefix === scope) return true;
+    return (
+      prefix.endsWith(ENTITY_ANSWERS_SEPARATOR) &&
+      ENTITY_KEY.test(prefix.slice(scope.length, -ENTITY_ANSWERS_SEPARATOR.length))
+    );
+  },
+};
 
 /**
  * A REST answer kept as its exact bytes: a hit costs no context, procedure call, validation or
