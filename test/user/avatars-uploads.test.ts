@@ -4,9 +4,9 @@
 import { eq } from 'drizzle-orm';
 import * as assert from 'uvu/assert';
 import { userAvatars, users } from '../../db/schema';
-import { startTestServer, trpcError, type TTestServer } from '../support/helpers';
+import { batchClient, startTestServer, trpcError, type TTestServer } from '../support/helpers';
 import { serverSuite } from '../support/server-suite';
-import { batchOf, fetchAvatar, putAvatar as put } from './fixtures';
+import { fetchAvatar, putAvatar as put } from './fixtures';
 import {
   dataUrl,
   FAKE_PNG_HTML,
@@ -169,7 +169,7 @@ Uploads(
     const app = await startTestServer({ RATE_LIMIT_AVATAR_UPLOADS: 3 });
     try {
       const user = await app.signUp();
-      const batch = batchOf(app, user.token);
+      const batch = batchClient(app.url, { token: user.token, maxItems: 10 }).client;
       const pictures = Array.from({ length: 8 }, (_, index) => pngOfSize(index + 1, 1));
       const outcomes = await Promise.allSettled(
         pictures.map((picture) => batch.user.avatar.set.mutate({ image: dataUrl('image/png', picture) })),

@@ -1,27 +1,10 @@
 // Set-up shared by the user suites: the calls several files make.
-import { createTRPCClient, httpBatchLink } from '@trpc/client';
-import superjson from 'superjson';
-import type { AppRouter } from '../../server/router';
 import type { TTestServer } from '../support/helpers';
 
 export type TUser = Awaited<ReturnType<TTestServer['signUp']>>;
 
 /** A day in milliseconds (sessions last 30 of them). */
 export const DAY = 24 * 60 * 60 * 1000;
-
-/** A tRPC client whose calls made in the same tick go out as one batch (up to 10), signed in with `token`. */
-export function batchOf(app: TTestServer, token: string) {
-  return createTRPCClient<AppRouter>({
-    links: [
-      httpBatchLink({
-        url: `${app.url}/trpc`,
-        transformer: superjson,
-        maxItems: 10,
-        headers: () => ({ authorization: `Bearer ${token}` }),
-      }),
-    ],
-  });
-}
 
 /** PUT /user/avatar with `body`, as `user` (or without a token). */
 export const putAvatar = (app: TTestServer, user: TUser | undefined, body: unknown) =>

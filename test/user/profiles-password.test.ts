@@ -2,9 +2,8 @@
 // (the form of POST /user/password: the same code, limits and session handling), over HTTP on both
 // surfaces; its errors, and the lock-out it shares with sign-in and POST /user/password.
 import * as assert from 'uvu/assert';
-import { startTestServer, trpcError } from '../support/helpers';
+import { batchClient, startTestServer, trpcError } from '../support/helpers';
 import { serverSuite } from '../support/server-suite';
-import { batchOf } from './fixtures';
 
 const Passwords = serverSuite('profiles: password change in the client form');
 
@@ -153,7 +152,7 @@ Passwords(
 
       // Ten guesses in one tRPC batch by another account: at most 3 are checked (403), the rest 429.
       const other = await app.signUp();
-      const batch = batchOf(app, other.token);
+      const batch = batchClient(app.url, { token: other.token, maxItems: 10 }).client;
       const outcomes = await Promise.allSettled(
         Array.from({ length: 10 }, () => batch.user.profile.changePassword.mutate(wrong)),
       );

@@ -2,9 +2,9 @@
 // over HTTP on both surfaces; every error, who may edit what, and concurrent edits in one tRPC batch.
 // PUT /user/changePassword is in profiles-password.test.ts.
 import * as assert from 'uvu/assert';
-import { trpcError, type TTestServer } from '../support/helpers';
+import { batchClient, trpcError, type TTestServer } from '../support/helpers';
 import { serverSuite } from '../support/server-suite';
-import { batchOf, type TUser } from './fixtures';
+import type { TUser } from './fixtures';
 
 const Profiles = serverSuite('profiles: attr, display name');
 
@@ -180,7 +180,7 @@ Profiles(
   'concurrent edits of one profile in one tRPC batch: each answer is a whole profile, and the last write is what is stored',
   async ({ app }) => {
     const user = await app.signUp();
-    const batch = batchOf(app, user.token);
+    const batch = batchClient(app.url, { token: user.token, maxItems: 10 }).client;
     const answers = await Promise.all([
       ...Array.from({ length: 5 }, (_, index) =>
         batch.user.profile.changeAlternativeName.mutate({ username: `Name ${index}` }),
