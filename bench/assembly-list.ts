@@ -13,6 +13,7 @@ import { openDatabase } from '../db/client';
 import { readDemoCatalog } from '../server/seed/assemblies';
 import { assemblies } from '../db/schema';
 import { createAccount } from '../server/domains/user/account';
+import { WORDS } from './generate-vocabulary';
 import { getAssembly } from '../server/domains/assembly/item';
 import { listAssemblies } from '../server/domains/assembly/list';
 import type { TListQuery } from '../server/domains/assembly/schemas';
@@ -31,20 +32,8 @@ await database.migrate();
 const { db } = database;
 const now = new Date();
 
-const words = [
-  'storm',
-  'kraken',
-  'raider',
-  'merchant',
-  'broadside',
-  'ember',
-  'tide',
-  'reef',
-  'gale',
-  'corsair',
-  'siren',
-  'anchor',
-];
+/** The first twelve of the generator's words (bench/generate-vocabulary.ts), as this script always used. */
+const words = WORDS.slice(0, 12);
 const hulls = ['cutter', 'hulk', 'brigantine', 'snow', 'dhow'];
 const pick = <T>(list: T[], i: number) => list[i % list.length]!;
 
