@@ -7,6 +7,7 @@ import { batchClient, signUpAdmin, startTestServer, statusOf, type TTestServer }
 import { suite } from '../support/suite';
 import type { TUser } from '../assembly/fixtures';
 import { tally } from '../support/server-suite';
+import { deletesAtOnce } from '../comment/fixtures';
 import { importCarriedData } from './fixtures';
 
 const HMAC_KEY = 'codex-comment-limits-key-0123';
@@ -121,18 +122,7 @@ Limits(
     for (const surface of ['REST', 'tRPC'] as const) {
       const { id } = (await post(app, author.token, `to delete on ${surface}`)).body.data;
       const tokens = [author.token, admin.token, admin.token, author.token];
-      const statuses =
-        surface === 'REST'
-          ? await Promise.all(
-              tokens.map((token) =>
-                app.rest('POST', '/api/comment/delete', { token, body: { id } }).then((response) => response.status),
-              ),
-            )
-          : await Promise.all(
-              tokens.map((token) =>
-                statusOf(batchClient(app.url, { token, maxItems: 10 }).client.comment.delete.mutate({ id })),
-              ),
-            );
+      const statuses = await deletesAtOnce(app, surface, tokens, id);
       assert.equal(tally(statuses), { 200: 1, 404: 3 }, surface);
     }
     const { id } = (await post(app, author.token, 'batched delete')).body.data;

@@ -5,7 +5,7 @@ import { openSvgAnswer } from '../../server/domains/captcha/service';
 import { batchClient, HULK, statusOf } from '../support/helpers';
 import { publish } from '../assembly/fixtures';
 import { tally } from '../support/server-suite';
-import { commentsSuite, HMAC_KEY, listOf, post } from './fixtures';
+import { commentsSuite, deletesAtOnce, HMAC_KEY, listOf, post } from './fixtures';
 
 const Captcha = commentsSuite('comments: the captcha, per call');
 
@@ -137,18 +137,7 @@ Limits(
     for (const surface of ['REST', 'tRPC'] as const) {
       const { id } = (await post(app, author.token, uuid, `to delete on ${surface}`)).body.data;
       const tokens = [author.token, owner.token, admin.token, author.token];
-      const statuses =
-        surface === 'REST'
-          ? await Promise.all(
-              tokens.map((token) =>
-                app.rest('POST', '/api/comment/delete', { token, body: { id } }).then((response) => response.status),
-              ),
-            )
-          : await Promise.all(
-              tokens.map((token) =>
-                statusOf(batchClient(app.url, { token, maxItems: 10 }).client.comment.delete.mutate({ id })),
-              ),
-            );
+      const statuses = await deletesAtOnce(app, surface, tokens, id);
       assert.equal(tally(statuses), { 200: 1, 404: 3 }, surface);
     }
     // Three of the author's deletions of one comment in one batch: one 200.

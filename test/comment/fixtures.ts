@@ -1,7 +1,7 @@
 // The comments suites' shared set-up (issue 19): a test server with the community sample, an admin and three
 // accounts, and the calls the suites make on REST.
 import type { TUser } from '../assembly/fixtures';
-import { importCommunitySample, signUpAdmin, type TTestServer } from '../support/helpers';
+import { batchClient, importCommunitySample, signUpAdmin, statusOf, type TTestServer } from '../support/helpers';
 import { serverSuite, type TServerConfig } from '../support/server-suite';
 
 /** The captcha key of the comments' test servers: the captcha suite opens its answers with it. */
@@ -44,3 +44,17 @@ export const post = (
 /** GET /api/comment/comments of an assembly, `query` appended ('&page=2'). */
 export const listOf = (app: TTestServer, targetId: string, query = '', token?: string) =>
   app.rest('GET', `/api/comment/comments?targetType=assembly&targetId=${targetId}${query}`, { token });
+
+/**
+ * The statuses of `tokens` deleting comment `id` at once: as concurrent REST requests, or as tRPC calls
+ * each through a batch client of its own.
+ */
+export function deletesAtOnce(app: TTestServer, surface: 'REST' | 'tRPC', tokens: string[], id: string) {
+  return Promise.all(
+    tokens.map((token) =>
+      surface === 'REST'
+        ? app.rest('POST', '/api/comment/delete', { token, body: { id } }).then((response) => response.status)
+        : statusOf(batchClient(app.url, { token, maxItems: 10 }).client.comment.delete.mutate({ id })),
+    ),
+  );
+}
