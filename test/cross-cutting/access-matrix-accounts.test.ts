@@ -10,7 +10,9 @@ import * as assert from 'uvu/assert';
 import { privilegeGrants } from '../../db/schema';
 import { signUpAdmin, startTestServer, trpcError, type TTestServer } from '../support/helpers';
 import { documentOperations, type TDocumentOperation } from '../support/openapi-operations';
-import { differences, Findings, procedureOf, restCall, TrpcSurface } from '../support/surfaces';
+import { differences, Findings } from '../support/surface-compare';
+import { TrpcSurface } from '../support/surface-trpc';
+import { procedureOf, restCall } from '../support/surfaces';
 import { suite } from '../support/suite';
 
 const PLACEHOLDER = '00000000-0000-4000-8000-000000000000';

@@ -9,7 +9,9 @@
 import * as assert from 'uvu/assert';
 import { signUpAdmin, startTestServer, type TTestServer } from '../support/helpers';
 import { documentOperations, type TDocumentOperation } from '../support/openapi-operations';
-import { differences, Findings, restCall, TrpcSurface, type TCase } from '../support/surfaces';
+import { differences, Findings } from '../support/surface-compare';
+import { TrpcSurface } from '../support/surface-trpc';
+import { restCall, type TCase } from '../support/surfaces';
 import { suite } from '../support/suite';
 import { importCarriedData } from '../codex/fixtures';
 

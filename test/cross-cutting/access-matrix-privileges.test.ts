@@ -12,7 +12,9 @@ import type { AppRouter } from '../../server/router';
 import { signUpAdmin, startTestServer, statusOf, type TTestServer } from '../support/helpers';
 import { documentOperations, type TDocumentOperation } from '../support/openapi-operations';
 import { CALLERS, grantCallers, PRIVILEGE_ROWS, type TMatrixFixtures } from '../support/privilege-matrix';
-import { differences, Findings, restCall, TrpcSurface } from '../support/surfaces';
+import { differences, Findings } from '../support/surface-compare';
+import { TrpcSurface } from '../support/surface-trpc';
+import { restCall } from '../support/surfaces';
 import { suite } from '../support/suite';
 
 const PLACEHOLDER = '00000000-0000-4000-8000-000000000000';

@@ -2,7 +2,7 @@
  * The shared set-up of the hostile-input suites (hostile-input*.test.ts): a test server with the
  * demo catalog, a published assembly, a map collection and point, a user and an admin, the endpoints
  * of the OpenAPI document; the nasty values fuzzed into them; sending one input on REST and its
- * procedure over native tRPC (test/support/surfaces.ts), never a 500 and always in the surface's
+ * procedure over native tRPC (test/support/surface-trpc.ts), never a 500 and always in the surface's
  * format; and the digest of the whole database that proves a refused write left it exactly as it was.
  */
 import { createHash } from 'node:crypto';
@@ -17,16 +17,9 @@ import { startTestServer, type TTestServer } from '../support/helpers';
 import { documentOperations, type TDocumentOperation } from '../support/openapi-operations';
 import { skippedUnderSqld } from '../support/sqld';
 import { suite } from '../support/suite';
-import {
-  type Findings,
-  restCall,
-  TrpcSurface,
-  type TAnswer,
-  type TCase,
-  type TLabel,
-  type TLink,
-  type TSurface,
-} from '../support/surfaces';
+import type { Findings, TLabel } from '../support/surface-compare';
+import { TrpcSurface, type TLink } from '../support/surface-trpc';
+import { restCall, type TAnswer, type TCase, type TSurface } from '../support/surfaces';
 
 interface TTally {
   inputs: number;

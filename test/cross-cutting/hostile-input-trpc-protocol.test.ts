@@ -7,7 +7,9 @@
  * hostile-input.test.ts; the shared set-up in hostile-input-fixtures.ts.
  */
 import { BODY_LIMIT_BYTES } from '../../server/rest/body';
-import { Findings, trpcErrorShapeProblem, type TAnswer } from '../support/surfaces';
+import { Findings } from '../support/surface-compare';
+import { trpcErrorShapeProblem } from '../support/surface-trpc';
+import type { TAnswer } from '../support/surfaces';
 import { hostileSuite, WriteWatch } from './hostile-input-fixtures';
 
 const hostile = hostileSuite("hostile input on tRPC's own protocol");

@@ -8,7 +8,7 @@
  */
 import * as assert from 'uvu/assert';
 import { normaliseText } from '../../server/text';
-import { Findings } from '../support/surfaces';
+import { Findings } from '../support/surface-compare';
 import {
   hostileSuite,
   labelOf,

@@ -2,7 +2,7 @@
  * Hostile input, generated from the OpenAPI document and run on both surfaces: every endpoint gets
  * wrong types, huge strings, unicode, injection strings, deep nesting, extreme numbers, missing and
  * extra fields, plus property-based random JSON (fast-check), on REST and on its procedure over native
- * tRPC (test/support/surfaces.ts); tRPC also gets typed values REST cannot carry in a query. Not one
+ * tRPC (test/support/surface-trpc.ts); tRPC also gets typed values REST cannot carry in a query. Not one
  * 500, every answer in its surface's format (the envelope, tRPC's error shape), the same answer on both
  * surfaces to the same input, and a write that is refused leaves the database exactly as it was. The
  * abuse of tRPC's own protocol is in hostile-input-trpc-protocol.test.ts, hostile comments and profiles
@@ -10,7 +10,8 @@
  */
 import fc from 'fast-check';
 import * as assert from 'uvu/assert';
-import { differences, Findings, procedureInput, VOLATILE_DATA, type TAnswer } from '../support/surfaces';
+import { differences, Findings, VOLATILE_DATA } from '../support/surface-compare';
+import { procedureInput, type TAnswer } from '../support/surfaces';
 import {
   DEEP,
   HUGE,

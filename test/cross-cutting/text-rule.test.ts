@@ -11,7 +11,8 @@ import * as assert from 'uvu/assert';
 import { normaliseText, textProblem } from '../../server/text';
 import { signUpAdmin, startTestServer, type TTestServer } from '../support/helpers';
 import { documentOperations, resolveRef, type TDocumentOperation } from '../support/openapi-operations';
-import { restCall, TrpcSurface, type TAnswer } from '../support/surfaces';
+import { TrpcSurface } from '../support/surface-trpc';
+import { restCall, type TAnswer } from '../support/surfaces';
 
 /**
  * String fields with a length limit that are not free text: secrets and captcha answers (compared, never

@@ -4,23 +4,16 @@
  * payloads, metas and annotations are each a 400 whose message names what is wrong in the input's
  * terms, never JavaScript's own words ("Cannot destructure ...", "Maximum call stack size exceeded").
  * Sent with the real @trpc/client (a transformer that writes the payload as is) through httpLink and
- * httpBatchLink (the fast path) and httpBatchStreamLink (tRPC's adapter), and as raw requests where
- * the client cannot send them.
+ * httpBatchLink (the fast path) and httpBatchStreamLink (tRPC's adapter). Raw requests the client
+ * cannot send are in trpc-input-raw.test.ts; what superjson clients send in trpc-input-clients.test.ts.
  */
-import { createTRPCClient, httpBatchLink, httpBatchStreamLink, httpLink, TRPCClientError } from '@trpc/client';
+import { createTRPCClient } from '@trpc/client';
 import superjson from 'superjson';
 import * as assert from 'uvu/assert';
 import type { AppRouter } from '../../server/router';
-import { startTestServer, type TTestServer } from '../support/helpers';
-import { suite } from '../support/suite';
-
-/** JavaScript's messages that used to reach clients. */
-const JS_INTERNAL =
-  /Maximum call stack|Cannot destructure|Cannot read|is not a function|is not iterable|Unknown transformation/;
-
-const LINKS = { httpLink, httpBatchLink, httpBatchStreamLink } as const;
-type TLinkName = keyof typeof LINKS;
-const FAST_PATH: TLinkName[] = ['httpLink', 'httpBatchLink'];
+import type { TTestServer } from '../support/helpers';
+import { serverSuite } from '../support/server-suite';
+import { FAST_PATH, LINKS, plain400Problem, refusal, type TLinkName } from './trpc-input-fixtures';
 
 /** A client whose transformer sends `payload` as the call's input, whatever the call is given. */
 function sending(app: TTestServer, link: TLinkName, payload: unknown) {
@@ -34,59 +27,9 @@ function sending(app: TTestServer, link: TLinkName, payload: unknown) {
   });
 }
 
-/** The call's error, or status 200 when it was answered. */
-async function refusal(call: Promise<unknown>): Promise<{ status: number; code: string; message: string }> {
-  try {
-    await call;
-    return { status: 200, code: 'OK', message: 'answered' };
-  } catch (error) {
-    if (error instanceof TRPCClientError)
-      return { status: error.data?.httpStatus, code: error.data?.code, message: error.message };
-    throw error;
-  }
-}
-
-/** What is wrong with an answer that must be a plain 400 whose message matches `expected`, or undefined. */
-function plain400Problem(
-  answer: { status: number; code?: string; message: string },
-  expected: RegExp,
-): string | undefined {
-  const wrong =
-    answer.status !== 400 ||
-    (answer.code !== undefined && answer.code !== 'BAD_REQUEST') ||
-    !expected.test(answer.message) ||
-    JS_INTERNAL.test(answer.message);
-  return wrong ? `${answer.status} ${answer.code ?? ''} ${JSON.stringify(answer.message)}` : undefined;
-}
-
-function assertPlain400(
-  answer: { status: number; code?: string; message: string },
-  expected: RegExp,
-  label: string,
-): void {
-  const problem = plain400Problem(answer, expected);
-  assert.ok(problem === undefined, `${label}: ${problem}`);
-}
-
-/** The error of a raw request's answer: a JSON body, or the first error of a streamed batch (JSONL). */
-async function rawRefusal(response: Response): Promise<{ status: number; message: string }> {
-  const text = await response.text();
-  const status = /"httpStatus":(\d+)/.exec(text)?.[1];
-  const message = /"message":("(?:[^"\\]|\\.)*")/.exec(text)?.[1];
-  return {
-    status: Number(status),
-    message: message === undefined ? text.slice(0, 200) : (JSON.parse(message) as string),
-  };
-}
-
-const Input = suite<{ app: TTestServer }>(
-  "tRPC input: superjson payloads read by one checked reader, on the fast path and tRPC's adapter",
+const Input = serverSuite(
+  "tRPC input: malformed superjson payloads are a plain 400, on the fast path and tRPC's adapter",
 );
-
-Input.before(async (context) => {
-  context.app = await startTestServer();
-});
-Input.after(async ({ app }) => app.stop());
 
 const LIST_JSON = { page: 1 };
 const SIGNIN_JSON = { username: 'someone', password: 'secret words' };
@@ -196,138 +139,5 @@ for (const link of Object.keys(LINKS) as TLinkName[]) {
     assert.equal(problems, []);
   });
 }
-
-Input(
-  "raw requests: input=null, input=[], the issue's request and ?input= not JSON, on the fast path and through the adapter (another Content-Type, a streamed batch)",
-  async ({ app }) => {
-    const query = (text: string) => `input=${encodeURIComponent(text)}`;
-    const cases: [string, string, RegExp][] = [
-      ['null', 'null', /^input must be an object \{json, meta\?\} as superjson writes it, not null$/],
-      ['[]', '[]', /not an array$/],
-      [
-        "the issue's request",
-        '{"json":{"page":1},"meta":{"values":{"page":"bigint"}}}',
-        /^input\.meta\.values\["page"\] must be an array/,
-      ],
-    ];
-    for (const [label, text, expected] of cases) {
-      assertPlain400(
-        await rawRefusal(await fetch(`${app.url}/trpc/assembly.list?${query(text)}`)),
-        expected,
-        `fast path: ${label}`,
-      );
-      const otherType = await fetch(`${app.url}/trpc/assembly.list?${query(text)}`, {
-        headers: { 'content-type': 'text/plain' },
-      });
-      assertPlain400(await rawRefusal(otherType), expected, `adapter (Content-Type text/plain): ${label}`);
-      const streamed = await fetch(`${app.url}/trpc/assembly.list?batch=1&${query(`{"0":${text}}`)}`, {
-        headers: { 'trpc-accept': 'application/jsonl' },
-      });
-      assertPlain400(await rawRefusal(streamed), expected, `adapter (streamed batch): ${label}`);
-    }
-    // Not JSON at all: JSON.parse's words, in the input's terms.
-    assertPlain400(
-      await rawRefusal(await fetch(`${app.url}/trpc/assembly.list?input=%7Bnope`)),
-      /^input must be valid JSON: /,
-      'fast path: not JSON',
-    );
-    const notJson = await fetch(`${app.url}/trpc/assembly.list,health.get?batch=1&input=%7Bnope`, {
-      headers: { 'trpc-accept': 'application/jsonl' },
-    });
-    assertPlain400(await rawRefusal(notJson), /^input must be valid JSON: /, 'adapter (streamed batch): not JSON');
-  },
-);
-
-Input(
-  'an annotation tree 10,000 deep (superjson recursed until the stack overflowed) is a plain 400 on both paths',
-  async ({ app }) => {
-    const tree = `${'["undefined",{"deeper":'.repeat(10_000)}["undefined"]${'}]'.repeat(10_000)}`;
-    const payload = `{"json":{"username":null,"password":"secret words"},"meta":{"values":{"username":${tree}}}}`;
-    const post = (target: string, body: string, headers: Record<string, string> = {}) =>
-      fetch(`${app.url}/trpc/${target}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', ...headers },
-        body,
-      });
-    assertPlain400(await rawRefusal(await post('user.signin', payload)), /has no parts to annotate/, 'fast path');
-    assertPlain400(
-      await rawRefusal(await post('user.signin?batch=1', `{"0":${payload}}`)),
-      /has no parts to annotate/,
-      'fast path, batch',
-    );
-    assertPlain400(
-      await rawRefusal(await post('user.signin?batch=1', `{"0":${payload}}`, { 'trpc-accept': 'application/jsonl' })),
-      /has no parts to annotate/,
-      'adapter (streamed batch)',
-    );
-    // Deep values where the messages name what they found: an object for an annotation, an array where "undefined" wants null.
-    const deepObject = `${'{"a":'.repeat(10_000)}1${'}'.repeat(10_000)}`;
-    const deepArray = `${'['.repeat(10_000)}${']'.repeat(10_000)}`;
-    const deepAnnotation = `{"json":{"username":"a","password":"secret words"},"meta":{"values":{"username":${deepObject}}}}`;
-    assertPlain400(
-      await rawRefusal(await post('user.signin', deepAnnotation)),
-      /must be an array such as \["undefined"\], not an object$/,
-      'fast path: an object 10,000 deep for an annotation',
-    );
-    const deepValue = `{"json":{"username":${deepArray},"password":"secret words"},"meta":{"values":{"username":["undefined"]}}}`;
-    assertPlain400(
-      await rawRefusal(await post('user.signin', deepValue)),
-      /says "undefined", but input\.json holds an array there/,
-      'fast path: an array 10,000 deep for undefined',
-    );
-  },
-);
-
-Input('a batch whose json is nested deeper than JSON.stringify reaches is answered, not a 500', async ({ app }) => {
-  const deep = `${'['.repeat(20_000)}${']'.repeat(20_000)}`;
-  const response = await fetch(`${app.url}/trpc/user.signin?batch=1`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: `{"0":{"json":${deep}}}`,
-  });
-  const answer = await rawRefusal(response);
-  assert.is(answer.status, 400, answer.message);
-  assert.match(answer.message, /expected object, received array/);
-});
-
-Input(
-  'what superjson clients send is read as before: undefined fields and inputs, NaN and -0, shared references; on every link',
-  async ({ app }) => {
-    const user = await app.signUp();
-    for (const link of Object.keys(LINKS) as TLinkName[]) {
-      const client = createTRPCClient<AppRouter>({
-        links: [
-          LINKS[link]({
-            url: `${app.url}/trpc`,
-            transformer: superjson,
-            headers: { authorization: `Bearer ${user.token}` },
-          }),
-        ],
-      });
-      const [list, health] = await Promise.all([
-        client.assembly.list.query({ page: undefined, pageSize: 5 }),
-        client.health.get.query(),
-      ]);
-      assert.is(list.pagination.pageSize, 5, link);
-      assert.is(health.status, 'ok', link);
-      // NaN is read as NaN ("number" annotation), which the schema then refuses in its own words.
-      assertPlain400(
-        await refusal(client.assembly.list.query({ page: Number.NaN })),
-        /^Invalid input: page: must be an integer/,
-        `${link}: NaN`,
-      );
-      // The same point twice (referentialEqualities) and -0 (a "number" annotation).
-      const point = { title: 'Cove', latitude: -0, longitude: 20 };
-      const created = await client.map.create.mutate({ title: `Shared ${link}`, points: [point, point] });
-      const stored = await app.rest('GET', `/api/map/collection/${created.uuid}`, { token: user.token });
-      assert.is(stored.body.data.points.length, 2, link);
-      assert.equal(
-        stored.body.data.points.map((one: { latitude: number }) => one.latitude),
-        [0, 0],
-        link,
-      );
-    }
-  },
-);
 
 Input.run();

@@ -6,7 +6,8 @@ import * as assert from 'uvu/assert';
 import { assemblies } from '../../db/schema';
 import { HULK, importCommunitySample, signUpAdmin, type TTestServer } from '../support/helpers';
 import { serverSuite } from '../support/server-suite';
-import { trpcErrorShapeProblem, type TSurface } from '../support/surfaces';
+import { trpcErrorShapeProblem } from '../support/surface-trpc';
+import type { TSurface } from '../support/surfaces';
 
 export type TUser = Awaited<ReturnType<TTestServer['signUp']>>;
 

@@ -1,7 +1,8 @@
 import * as assert from 'uvu/assert';
 import type { TTestServer } from './helpers';
 import type { TDocumentOperation } from './openapi-operations';
-import { restCall, type TrpcSurface, type TAnswer, type TCase, type TLink } from './surfaces';
+import type { TLink, TrpcSurface } from './surface-trpc';
+import { restCall, type TAnswer, type TCase } from './surfaces';
 
 export type TUser = Awaited<ReturnType<TTestServer['signUp']>>;
 export type TOperation = TDocumentOperation;

@@ -1,6 +1,6 @@
 // The access matrix's rows of privileges and the smugglers' reports (issue 35): who may call each
 // endpoint, for the callers the issue names. test/cross-cutting/access-matrix-privileges.test.ts runs
-// them on both surfaces; test/cross-cutting/access-matrix.test.ts counts their endpoints as classified.
+// them on both surfaces; test/cross-cutting/access-matrix-document.test.ts counts their endpoints as classified.
 import { randomUUID } from 'node:crypto';
 import { comments, privilegeGrants, smugglersReports } from '../../db/schema';
 import type { TTestServer } from './helpers';
