@@ -2,14 +2,10 @@
 // (creator only, If-Match, caches) and read back by GET /assembly/attr, on both surfaces.
 import { suite } from '../support/suite';
 import * as assert from 'uvu/assert';
-import {
-  HULK,
-  importCommunitySample,
-  signUpAdmin,
-  startTestServer,
-  trpcError,
-  type TTestServer,
-} from '../support/helpers';
+import { startTestServer, type TTestServer } from '../support/helpers';
+import { HULK, importCommunitySample } from '../support/community-sample';
+import { trpcError } from '../support/http-clients';
+import { signUpAdmin } from '../support/sign-up';
 import { publish, readable, type TUser } from './fixtures';
 
 const Settings = suite<{ app: TTestServer; owner: TUser; stranger: TUser }>('display settings: attr/edit');

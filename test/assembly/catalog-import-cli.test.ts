@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import * as assert from 'uvu/assert';
 import { importCatalogCommand, purgeTrashCommand } from '../../server/cli/assembly-commands';
 import { runCommand, UsageError } from '../../server/cli/command';
-import { SAMPLE_DIR } from '../support/helpers';
+import { SAMPLE_DIR } from '../support/community-sample';
 import { suite } from '../support/suite';
 
 /** Runs an assembly CLI command against a given database; returns what it printed, or the error it threw. */

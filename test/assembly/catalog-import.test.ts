@@ -7,7 +7,10 @@ import { catalogHulls, catalogItems } from '../../db/schema';
 import { importCatalog } from '../../server/domains/catalog/import';
 import { ZBlueprint } from '../../server/domains/catalog/schemas';
 import { readDemoCatalog } from '../../server/seed/assemblies';
-import { COMMUNITY_SAMPLE, importCommunitySample, signUpAdmin, startTestServer, trpcError } from '../support/helpers';
+import { startTestServer } from '../support/helpers';
+import { COMMUNITY_SAMPLE, importCommunitySample } from '../support/community-sample';
+import { trpcError } from '../support/http-clients';
+import { signUpAdmin } from '../support/sign-up';
 import { serverSuite } from '../support/server-suite';
 import type { TUser } from './fixtures';
 

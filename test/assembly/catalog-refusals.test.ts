@@ -10,16 +10,10 @@ import { catalogHulls, catalogItems } from '../../db/schema';
 import { importCatalogCommand } from '../../server/cli/assembly-commands';
 import { runCommand } from '../../server/cli/command';
 import { AppError } from '../../server/errors';
-import {
-  COMMUNITY_SAMPLE,
-  importCommunitySample,
-  SAMPLE_DIR,
-  signUpAdmin,
-  startTestServer,
-  TEST_DRIVER,
-  trpcError,
-  type TTestServer,
-} from '../support/helpers';
+import { startTestServer, TEST_DRIVER, type TTestServer } from '../support/helpers';
+import { COMMUNITY_SAMPLE, importCommunitySample, SAMPLE_DIR } from '../support/community-sample';
+import { trpcError } from '../support/http-clients';
+import { signUpAdmin } from '../support/sign-up';
 import { runNode, TSX_ARGS } from '../support/process';
 import type { TUser } from './fixtures';
 

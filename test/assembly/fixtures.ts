@@ -1,10 +1,15 @@
 // Shared set-up of the assembly suites: a loadout whose attributes are computed by hand, publishing over REST, time units,
-// suites on a server holding the community sample catalog, the web client's publish form, listing over REST.
+// suites on a server holding the community sample catalog, the web client's publish form, listing over REST,
+// and the in-process suite of the service tests (service.test.ts, service-edits.test.ts).
 import { eq, sql } from 'drizzle-orm';
 import * as assert from 'uvu/assert';
 import { assemblies } from '../../db/schema';
-import { importCommunitySample, signUpAdmin, type TTestServer } from '../support/helpers';
+import { startInProcess, type TCaller, type TInProcessApp } from '../support/caller';
+import type { TTestServer } from '../support/helpers';
+import { COMMUNITY_SAMPLE, importCommunitySample } from '../support/community-sample';
+import { signUpAdmin } from '../support/sign-up';
 import { serverSuite, type TServerConfig } from '../support/server-suite';
+import { suite } from '../support/suite';
 
 export const DAY = 24 * 60 * 60 * 1000;
 export const HOUR = 60 * 60 * 1000;
@@ -152,3 +157,41 @@ export async function countedForks(app: TTestServer, uuid: string): Promise<{ st
 
 /** The query of GET /likes/check and /likes/count for an assembly, with `extra` appended. */
 export const likeQuery = (uuid: string, extra = '') => `targetType=assembly&targetId=${uuid}${extra}`;
+
+/** The context of an in-process assembly suite: the app, an owner and two fans (callers signed in). */
+export interface TInProcessContext {
+  app: TInProcessApp;
+  owner: TCaller;
+  fans: TCaller[];
+}
+
+/**
+ * A suite calling the procedures in process (test/support/caller.ts): a fresh database holding the community
+ * sample catalog (imported by an admin), an owner and two fans; closed after.
+ */
+export function inProcessSuite(name: string) {
+  const tests = suite<TInProcessContext>(name);
+  tests.before(async (context) => {
+    context.app = await startInProcess();
+    const admin = (await context.app.signUp({ role: 'admin' })).caller;
+    await admin.admin.catalog.import(COMMUNITY_SAMPLE);
+    context.owner = (await context.app.signUp()).caller;
+    context.fans = [(await context.app.signUp()).caller, (await context.app.signUp()).caller];
+  });
+  tests.after(({ app }) => {
+    app.close();
+  });
+  return tests;
+}
+
+export type TFailure = Error & { code?: string; issues?: { path: string; message: string }[] };
+
+/** The error a call in process fails with (its tRPC code, message and issues); throws if it succeeds. */
+export const errorOf = async (call: Promise<unknown>): Promise<TFailure> => {
+  try {
+    await call;
+  } catch (error) {
+    return error as TFailure;
+  }
+  throw new Error('expected the call to fail');
+};

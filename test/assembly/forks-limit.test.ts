@@ -3,7 +3,8 @@
 import type { TRPCClientError } from '@trpc/client';
 import * as assert from 'uvu/assert';
 import type { AppRouter } from '../../server/router';
-import { batchClient, HULK, trpcError } from '../support/helpers';
+import { HULK } from '../support/community-sample';
+import { batchClient, trpcError } from '../support/http-clients';
 import { catalogSuite, countedForks, readItem as item, publish, UNKNOWN } from './fixtures';
 
 const Limit = catalogSuite(

@@ -2,7 +2,8 @@
 // trash purge takes it; purging an original clears its forks' credit (cloningUuid).
 import * as assert from 'uvu/assert';
 import { JOBS } from '../../server/jobs';
-import { HULK, type TTestServer } from '../support/helpers';
+import type { TTestServer } from '../support/helpers';
+import { HULK } from '../support/community-sample';
 import { countedForks, DAY, readItem as item, ownerFanAndOtherSuite, publish, readable, type TUser } from './fixtures';
 
 /** A new session (tests that move the clock a month on outlive the first one). */

@@ -3,7 +3,8 @@
 // through httpBatchLink, concurrent REST). The fork limit is in forks-limit.test.ts, the purge of
 // forks and of originals in forks-purge.test.ts.
 import * as assert from 'uvu/assert';
-import { batchClient, HULK, trpcError } from '../support/helpers';
+import { HULK } from '../support/community-sample';
+import { batchClient, trpcError } from '../support/http-clients';
 import { countedForks, readItem as item, ownerFanAndOtherSuite, publish, readable, UNKNOWN } from './fixtures';
 
 const Forks = ownerFanAndOtherSuite('forks: POST /assembly/fork, cloningUuid, forkCount');

@@ -1,7 +1,7 @@
 // The input forms of the assembly list (issue 18): the community web client's sortField/sortOrder mapped
 // onto our sorts and order, the rest of what its Browse view sends accepted, what we do not offer a 400.
 import * as assert from 'uvu/assert';
-import { HULK } from '../support/helpers';
+import { HULK } from '../support/community-sample';
 import { ownerAndOtherSuite, publish } from './fixtures';
 
 const ListSort = ownerAndOtherSuite("assembly input forms: the web client's list sorts");

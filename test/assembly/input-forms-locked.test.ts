@@ -1,7 +1,7 @@
 // The locked 200 answer of a private assembly read without its password (issue 18): no guess spent and no
 // view counted, while a wrong password is still a 403 and the guess limits still apply.
 import * as assert from 'uvu/assert';
-import { HULK } from '../support/helpers';
+import { HULK } from '../support/community-sample';
 import { ownerAndOtherSuite, publish } from './fixtures';
 
 const Guesses = ownerAndOtherSuite('assembly locked answer and the guess limits', {

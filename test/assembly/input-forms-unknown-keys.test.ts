@@ -2,7 +2,8 @@
 // every input (bodies, nested objects of the contract's and the web client's forms, query strings) and on
 // both surfaces.
 import * as assert from 'uvu/assert';
-import { HULK, trpcError } from '../support/helpers';
+import { HULK } from '../support/community-sample';
+import { trpcError } from '../support/http-clients';
 import { BRIGANTINE_CLIENT_DATA, clientPublish, ownerAndOtherSuite, publish } from './fixtures';
 
 const UnknownKeys = ownerAndOtherSuite('assembly input forms: unknown fields');

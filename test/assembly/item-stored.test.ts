@@ -4,15 +4,11 @@ import { eq, sql } from 'drizzle-orm';
 import { suite } from '../support/suite';
 import * as assert from 'uvu/assert';
 import { assemblyViews } from '../../db/schema';
-import {
-  batchClient,
-  HULK,
-  importCommunitySample,
-  signUpAdmin,
-  startTestServer,
-  storedViewsOf,
-  type TTestServer,
-} from '../support/helpers';
+import { startTestServer, type TTestServer } from '../support/helpers';
+import { HULK, importCommunitySample } from '../support/community-sample';
+import { batchClient } from '../support/http-clients';
+import { signUpAdmin } from '../support/sign-up';
+import { storedViewsOf } from '../support/stored-views';
 import { publish, readable, type TUser } from './fixtures';
 
 const Stored = suite<{ app: TTestServer; owner: TUser; other: TUser }>(

@@ -10,7 +10,9 @@ import { openDatabase } from '../../db/client';
 import { assemblies, assemblyViews } from '../../db/schema';
 import { getAssembly } from '../../server/domains/assembly/item';
 import { VIEW_FLUSH_CHUNK, ViewCounter, viewFlushStatement } from '../../server/infra/view-counter';
-import { HULK, storedViewsOf, TEST_DRIVER, type TTestServer } from '../support/helpers';
+import { TEST_DRIVER, type TTestServer } from '../support/helpers';
+import { HULK } from '../support/community-sample';
+import { storedViewsOf } from '../support/stored-views';
 import { ownerAndOtherSuite, publish, readable } from './fixtures';
 
 const Item = ownerAndOtherSuite('item: views and their batched writes');

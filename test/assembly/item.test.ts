@@ -5,7 +5,9 @@ import * as assert from 'uvu/assert';
 import { assemblies } from '../../db/schema';
 import { weakEtag } from '../../server/etag';
 import { MemoryReadCache } from '../../server/infra/cache/read-cache';
-import { HULK, startTestServer, trpcError } from '../support/helpers';
+import { startTestServer } from '../support/helpers';
+import { HULK } from '../support/community-sample';
+import { trpcError } from '../support/http-clients';
 import { suite } from '../support/suite';
 import { ownerAndOtherSuite, publish } from './fixtures';
 

@@ -4,14 +4,10 @@ import { suite } from '../support/suite';
 import * as assert from 'uvu/assert';
 import { assemblies } from '../../db/schema';
 import { JOBS } from '../../server/jobs';
-import {
-  HULK,
-  importCommunitySample,
-  signUpAdmin,
-  startTestServer,
-  trpcError,
-  type TTestServer,
-} from '../support/helpers';
+import { startTestServer, type TTestServer } from '../support/helpers';
+import { HULK, importCommunitySample } from '../support/community-sample';
+import { trpcError } from '../support/http-clients';
+import { signUpAdmin } from '../support/sign-up';
 import { BRIGANTINE, DAY, publish, type TUser } from './fixtures';
 
 const Lifecycle = suite<{ app: TTestServer; owner: TUser; other: TUser }>('edit, delete, trash, restore, purge');

@@ -2,7 +2,8 @@
 // input, no token, access rules, unknown and trashed assemblies; likes switched off by the creator
 // (attr.isLike), on every writer (POST /assembly/like too), on both surfaces.
 import * as assert from 'uvu/assert';
-import { batchClient, HULK, trpcError } from '../support/helpers';
+import { HULK } from '../support/community-sample';
+import { batchClient, trpcError } from '../support/http-clients';
 import { likeQuery as query, ownerFanAndOtherSuite, publish, UNKNOWN } from './fixtures';
 
 const Refusals = ownerFanAndOtherSuite('likes: refused');

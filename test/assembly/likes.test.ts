@@ -2,7 +2,8 @@
 // caller's own isLiked on items and list pages, over HTTP on both surfaces; the same likes as POST /assembly/like;
 // concurrent toggles. Refused likes (bad input, access rules, likes switched off) are in likes-refusals.test.ts.
 import * as assert from 'uvu/assert';
-import { batchClient, HULK } from '../support/helpers';
+import { HULK } from '../support/community-sample';
+import { batchClient } from '../support/http-clients';
 import { likeQuery as query, ownerFanAndOtherSuite, publish, readable, type TUser } from './fixtures';
 
 const Likes = ownerFanAndOtherSuite('likes: check, toggle, count, isLiked');

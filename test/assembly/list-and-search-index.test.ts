@@ -5,7 +5,8 @@ import * as assert from 'uvu/assert';
 import { assemblies } from '../../db/schema';
 import { ftsQuery } from '../../server/domains/assembly/search';
 import { JOBS } from '../../server/jobs';
-import { HULK, type TTestServer } from '../support/helpers';
+import type { TTestServer } from '../support/helpers';
+import { HULK } from '../support/community-sample';
 import { DAY, ownerAndFansSuite, publish } from './fixtures';
 
 const Index = ownerAndFansSuite('list: the search index');

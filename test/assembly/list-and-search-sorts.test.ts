@@ -1,6 +1,6 @@
 // The list's sorts: hottest (likes, views and publication time) and rating (smoothed), hand-computed, on REST.
 import * as assert from 'uvu/assert';
-import { HULK } from '../support/helpers';
+import { HULK } from '../support/community-sample';
 import { HOUR, ownerAndFansSuite, publish } from './fixtures';
 
 const Sorts = ownerAndFansSuite('list: the hottest and rating sorts');

@@ -3,7 +3,8 @@
 // the keyword search's cap in list-and-search-cap.test.ts.
 import * as assert from 'uvu/assert';
 import { ftsQuery } from '../../server/domains/assembly/search';
-import { HULK, trpcError } from '../support/helpers';
+import { HULK } from '../support/community-sample';
+import { trpcError } from '../support/http-clients';
 import { ownerAndFansSuite, publish } from './fixtures';
 
 const List = ownerAndFansSuite('list: paging, search, filter');

@@ -1,7 +1,7 @@
 // A keyword search with a shipType (issue 16): the class filters inside FTS5, a rare class among many
 // matches, hull ids that share a word, every sort.
 import * as assert from 'uvu/assert';
-import { HULK } from '../support/helpers';
+import { HULK } from '../support/community-sample';
 import { catalogSuite, list, names, publish } from './fixtures';
 
 const Search = catalogSuite('keyword search with a shipType: the class filters inside FTS5', async (app, admin) => {

@@ -4,7 +4,8 @@ import { eq, sql } from 'drizzle-orm';
 import * as assert from 'uvu/assert';
 import { assemblies } from '../../db/schema';
 import { HOT_DECAY_MS } from '../../db/schema/assembly';
-import { HULK, type TTestServer } from '../support/helpers';
+import type { TTestServer } from '../support/helpers';
+import { HULK } from '../support/community-sample';
 import { catalogSuite, DAY, HOUR, list, names, publish, type TUser } from './fixtures';
 
 const Sorts = catalogSuite('list without a keyword: index-backed sorts, exact totals', async (app) => ({

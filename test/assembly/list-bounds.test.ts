@@ -4,7 +4,8 @@
 // list-bounds-plans.test.ts.
 import * as assert from 'uvu/assert';
 import { MAX_LIST_WINDOW } from '../../server/domains/assembly/schemas';
-import { HULK, trpcError } from '../support/helpers';
+import { HULK } from '../support/community-sample';
+import { trpcError } from '../support/http-clients';
 import { catalogSuite, publish } from './fixtures';
 
 const Window = catalogSuite('list: the reachable window (page × pageSize)', async (app) => {

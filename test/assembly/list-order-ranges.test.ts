@@ -8,7 +8,9 @@ import { assemblies } from '../../db/schema';
 import { transaction } from '../../db/transaction';
 import { invalidateAssembly } from '../../server/domains/assembly/item';
 import { MAX_SEARCH_RESULTS } from '../../server/domains/assembly/schemas';
-import { HULK, importCommunitySample, signUpAdmin, startTestServer, type TTestServer } from '../support/helpers';
+import { startTestServer, type TTestServer } from '../support/helpers';
+import { HULK, importCommunitySample } from '../support/community-sample';
+import { signUpAdmin } from '../support/sign-up';
 import { DAY, HOUR, publish, type TUser } from './fixtures';
 
 const Order = suite<{ app: TTestServer; owner: TUser; fans: TUser[] }>(

@@ -9,7 +9,10 @@ import { suite } from '../support/suite';
 import * as assert from 'uvu/assert';
 import { assemblies } from '../../db/schema';
 import { jsonProblem, MAX_JSON_DEPTH } from '../../server/schemas';
-import { importCommunitySample, signUpAdmin, startTestServer, trpcError, type TTestServer } from '../support/helpers';
+import { startTestServer, type TTestServer } from '../support/helpers';
+import { importCommunitySample } from '../support/community-sample';
+import { trpcError } from '../support/http-clients';
+import { signUpAdmin } from '../support/sign-up';
 import { BRIGANTINE, publish, type TUser } from './fixtures';
 
 /** An array nested `levels` deep: [[[...]]]. */

@@ -3,15 +3,10 @@ import { eq } from 'drizzle-orm';
 import { suite } from '../support/suite';
 import * as assert from 'uvu/assert';
 import { assemblies } from '../../db/schema';
-import {
-  COMMUNITY_SAMPLE,
-  HULK,
-  importCommunitySample,
-  signUpAdmin,
-  startTestServer,
-  trpcError,
-  type TTestServer,
-} from '../support/helpers';
+import { startTestServer, type TTestServer } from '../support/helpers';
+import { COMMUNITY_SAMPLE, HULK, importCommunitySample } from '../support/community-sample';
+import { trpcError } from '../support/http-clients';
+import { signUpAdmin } from '../support/sign-up';
 import { BRIGANTINE, publish, type TUser } from './fixtures';
 
 const sample = COMMUNITY_SAMPLE;

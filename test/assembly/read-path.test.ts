@@ -7,7 +7,9 @@ import { isoTime } from '../../server/domains/assembly/iso-time';
 import { itemEtag, rowsOf, selectRows, toView } from '../../server/domains/assembly/queries';
 import { candidateIds, ftsQuery, inOrder, searchMatch } from '../../server/domains/assembly/search';
 import type { TAssemblyView } from '../../server/domains/assembly/schemas';
-import { HULK, importCommunitySample, signUpAdmin, startTestServer, type TTestServer } from '../support/helpers';
+import { startTestServer, type TTestServer } from '../support/helpers';
+import { HULK, importCommunitySample } from '../support/community-sample';
+import { signUpAdmin } from '../support/sign-up';
 import { BRIGANTINE, DAY, publish } from './fixtures';
 
 const YEAR_10000_MS = Date.UTC(10000, 0, 1);

@@ -1,15 +1,10 @@
 // Likes and ratings over HTTP: toggles, ranges and who may vote, on both surfaces (the formula in process: service.test.ts).
 import { suite } from '../support/suite';
 import * as assert from 'uvu/assert';
-import {
-  batchClient,
-  HULK,
-  importCommunitySample,
-  signUpAdmin,
-  startTestServer,
-  trpcError,
-  type TTestServer,
-} from '../support/helpers';
+import { startTestServer, type TTestServer } from '../support/helpers';
+import { HULK, importCommunitySample } from '../support/community-sample';
+import { batchClient, trpcError } from '../support/http-clients';
+import { signUpAdmin } from '../support/sign-up';
 import { publish, type TUser } from './fixtures';
 
 const Votes = suite<{ app: TTestServer; owner: TUser; fan: TUser }>('like and rate');

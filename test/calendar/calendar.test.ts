@@ -3,7 +3,8 @@ import { suite } from '../support/suite';
 import * as assert from 'uvu/assert';
 import { calendarEvents } from '../../db/schema';
 import { setRole } from '../../server/domains/user/account';
-import { startTestServer, trpcError, type TTestServer } from '../support/helpers';
+import { startTestServer, type TTestServer } from '../support/helpers';
+import { trpcError } from '../support/http-clients';
 
 interface TCtx {
   app: TTestServer;

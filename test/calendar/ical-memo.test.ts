@@ -6,7 +6,8 @@ import { openDatabase } from '../../db/client';
 import { importCalendarFile } from '../../server/domains/calendar/season-calendar';
 import { setRole } from '../../server/domains/user/account';
 import { calendarFeedBuilds } from '../../server/infra/cache/calendar-memo';
-import { batchClient, startTestServer, TEST_DRIVER, type TTestServer } from '../support/helpers';
+import { startTestServer, TEST_DRIVER, type TTestServer } from '../support/helpers';
+import { batchClient } from '../support/http-clients';
 
 interface TCtx {
   app: TTestServer;

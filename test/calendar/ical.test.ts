@@ -3,7 +3,8 @@ import { suite } from '../support/suite';
 import * as assert from 'uvu/assert';
 import { feedEtag } from '../../server/domains/calendar/ical-feed';
 import { setRole } from '../../server/domains/user/account';
-import { startTestServer, trpcError, type TTestServer } from '../support/helpers';
+import { startTestServer, type TTestServer } from '../support/helpers';
+import { trpcError } from '../support/http-clients';
 import { resolveRef } from '../support/openapi-operations';
 
 /** The calendar as an iCalendar feed (issue 19 item 5): the web client's links, parsed back with ical.js. */

@@ -3,7 +3,9 @@
 // deletions, each holding per call in one tRPC batch and across concurrent REST requests.
 import * as assert from 'uvu/assert';
 import { openSvgAnswer } from '../../server/domains/captcha/service';
-import { batchClient, signUpAdmin, startTestServer, statusOf, type TTestServer } from '../support/helpers';
+import { startTestServer, type TTestServer } from '../support/helpers';
+import { batchClient, statusOf } from '../support/http-clients';
+import { signUpAdmin } from '../support/sign-up';
 import { suite } from '../support/suite';
 import type { TUser } from '../assembly/fixtures';
 import { tally } from '../support/server-suite';

@@ -3,7 +3,9 @@
 // HTTP on REST and on native tRPC. A codex entry is public and has no creator: its comments are
 // moderated by their authors and the admins; an id the imported data set lacks is a 404.
 import * as assert from 'uvu/assert';
-import { signUpAdmin, startTestServer, trpcError, type TTestServer } from '../support/helpers';
+import { startTestServer, type TTestServer } from '../support/helpers';
+import { trpcError } from '../support/http-clients';
+import { signUpAdmin } from '../support/sign-up';
 import { suite } from '../support/suite';
 import { publish, type TUser } from '../assembly/fixtures';
 import { CODEX_TARGETS, importCarriedData } from './fixtures';

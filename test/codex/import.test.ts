@@ -12,7 +12,9 @@ import { openDatabase } from '../../db/client';
 import { codexEntries, seasons } from '../../db/schema';
 import { importCommunityData } from '../../server/domains/codex';
 import { readCommunityData } from '../../server/infra/packaged-files';
-import { signUpAdmin, startTestServer, TEST_DRIVER, trpcError } from '../support/helpers';
+import { startTestServer, TEST_DRIVER } from '../support/helpers';
+import { trpcError } from '../support/http-clients';
+import { signUpAdmin } from '../support/sign-up';
 import { runNode, TSX_ARGS } from '../support/process';
 import { suite } from '../support/suite';
 

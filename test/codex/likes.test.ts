@@ -3,7 +3,8 @@
 // toggles applied one after the other in a tRPC batch and across concurrent REST requests; user/likes
 // and user/space/likes across target types.
 import * as assert from 'uvu/assert';
-import { batchClient, startTestServer, trpcError, type TTestServer } from '../support/helpers';
+import { startTestServer, type TTestServer } from '../support/helpers';
+import { batchClient, trpcError } from '../support/http-clients';
 import { suite } from '../support/suite';
 import { publish, type TUser } from '../assembly/fixtures';
 import { CODEX_TARGETS, importCarriedData } from './fixtures';

@@ -2,7 +2,8 @@
 // password), a trashed one (its creator only), an admin (deletes any comment), and an assembly whose comments
 // are switched off (attr.isComment false); over HTTP on REST and on native tRPC (real clients).
 import * as assert from 'uvu/assert';
-import { HULK, trpcError } from '../support/helpers';
+import { HULK } from '../support/community-sample';
+import { trpcError } from '../support/http-clients';
 import { publish } from '../assembly/fixtures';
 import { commentsSuite, listOf, post } from './fixtures';
 

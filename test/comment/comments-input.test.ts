@@ -3,7 +3,8 @@
 // GET /comment/comments, POST /comment, /comment/edit, /comment/delete and GET /user/comments, over HTTP on
 // REST and on native tRPC (real clients).
 import * as assert from 'uvu/assert';
-import { HULK, statusOf, trpcError } from '../support/helpers';
+import { HULK } from '../support/community-sample';
+import { statusOf, trpcError } from '../support/http-clients';
 import { publish } from '../assembly/fixtures';
 import { commentsSuite, listOf, post } from './fixtures';
 

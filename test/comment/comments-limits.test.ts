@@ -2,7 +2,8 @@
 // deletions, per call: through httpBatchLink batches and concurrent REST requests (real clients).
 import * as assert from 'uvu/assert';
 import { openSvgAnswer } from '../../server/domains/captcha/service';
-import { batchClient, HULK, statusOf } from '../support/helpers';
+import { HULK } from '../support/community-sample';
+import { batchClient, statusOf } from '../support/http-clients';
 import { publish } from '../assembly/fixtures';
 import { tally } from '../support/server-suite';
 import { commentsSuite, deletesAtOnce, HMAC_KEY, listOf, post } from './fixtures';

@@ -6,7 +6,8 @@
 import { eq } from 'drizzle-orm';
 import * as assert from 'uvu/assert';
 import { users } from '../../db/schema';
-import { HULK, trpcError } from '../support/helpers';
+import { HULK } from '../support/community-sample';
+import { trpcError } from '../support/http-clients';
 import { publish } from '../assembly/fixtures';
 import { commentsSuite, listOf, post } from './fixtures';
 

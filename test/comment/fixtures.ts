@@ -1,7 +1,10 @@
 // The comments suites' shared set-up (issue 19): a test server with the community sample, an admin and three
 // accounts, and the calls the suites make on REST.
 import type { TUser } from '../assembly/fixtures';
-import { batchClient, importCommunitySample, signUpAdmin, statusOf, type TTestServer } from '../support/helpers';
+import type { TTestServer } from '../support/helpers';
+import { importCommunitySample } from '../support/community-sample';
+import { batchClient, statusOf } from '../support/http-clients';
+import { signUpAdmin } from '../support/sign-up';
 import { serverSuite, type TServerConfig } from '../support/server-suite';
 
 /** The captcha key of the comments' test servers: the captcha suite opens its answers with it. */

@@ -8,7 +8,9 @@
  */
 import * as assert from 'uvu/assert';
 import { privilegeGrants } from '../../db/schema';
-import { signUpAdmin, startTestServer, trpcError, type TTestServer } from '../support/helpers';
+import { startTestServer, type TTestServer } from '../support/helpers';
+import { trpcError } from '../support/http-clients';
+import { signUpAdmin } from '../support/sign-up';
 import { documentOperations, type TDocumentOperation } from '../support/openapi-operations';
 import { differences, Findings } from '../support/surface-compare';
 import { TrpcSurface } from '../support/surface-trpc';

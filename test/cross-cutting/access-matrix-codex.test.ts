@@ -7,7 +7,8 @@
  * admin's to delete.
  */
 import * as assert from 'uvu/assert';
-import { signUpAdmin, startTestServer, type TTestServer } from '../support/helpers';
+import { startTestServer, type TTestServer } from '../support/helpers';
+import { signUpAdmin } from '../support/sign-up';
 import { documentOperations, type TDocumentOperation } from '../support/openapi-operations';
 import { differences, Findings } from '../support/surface-compare';
 import { TrpcSurface } from '../support/surface-trpc';

@@ -1,7 +1,8 @@
 import { request } from 'node:http';
 import { suite } from '../support/suite';
 import * as assert from 'uvu/assert';
-import { startTestServer, trpcError, type TTestServer } from '../support/helpers';
+import { startTestServer, type TTestServer } from '../support/helpers';
+import { trpcError } from '../support/http-clients';
 
 const Headers = suite<{ app: TTestServer }>('security headers and CORS');
 Headers.before(async (context) => {

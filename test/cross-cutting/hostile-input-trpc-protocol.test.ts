@@ -10,7 +10,8 @@ import { BODY_LIMIT_BYTES } from '../../server/rest/body';
 import { Findings } from '../support/surface-compare';
 import { trpcErrorShapeProblem } from '../support/surface-trpc';
 import type { TAnswer } from '../support/surfaces';
-import { hostileSuite, WriteWatch } from './hostile-input-fixtures';
+import { hostileSuite } from './hostile-input-fixtures';
+import { WriteWatch } from './hostile-input-sending';
 
 const hostile = hostileSuite("hostile input on tRPC's own protocol");
 

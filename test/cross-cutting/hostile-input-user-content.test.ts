@@ -9,17 +9,9 @@
 import * as assert from 'uvu/assert';
 import { normaliseText } from '../../server/text';
 import { Findings } from '../support/surface-compare';
-import {
-  hostileSuite,
-  labelOf,
-  NASTY_VALUES,
-  refused,
-  sendRest,
-  sendTrpc,
-  type TInput,
-  type TOperation,
-  WriteWatch,
-} from './hostile-input-fixtures';
+import { hostileSuite, type TOperation } from './hostile-input-fixtures';
+import { labelOf, refused, sendRest, sendTrpc, type TInput, WriteWatch } from './hostile-input-sending';
+import { NASTY_VALUES } from './hostile-input-values';
 
 const hostile = hostileSuite('hostile user content (issue 19), on REST and native tRPC');
 

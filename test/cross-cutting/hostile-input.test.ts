@@ -12,20 +12,9 @@ import fc from 'fast-check';
 import * as assert from 'uvu/assert';
 import { differences, Findings, VOLATILE_DATA } from '../support/surface-compare';
 import { procedureInput, type TAnswer } from '../support/surfaces';
-import {
-  DEEP,
-  HUGE,
-  hostileSuite,
-  labelOf,
-  NASTY_STRINGS,
-  NASTY_VALUES,
-  refused,
-  sendRest,
-  sendTrpc,
-  type TInput,
-  type TOperation,
-  WriteWatch,
-} from './hostile-input-fixtures';
+import { hostileSuite, type TOperation } from './hostile-input-fixtures';
+import { labelOf, refused, sendRest, sendTrpc, type TInput, WriteWatch } from './hostile-input-sending';
+import { DEEP, HUGE, NASTY_STRINGS, NASTY_VALUES } from './hostile-input-values';
 
 const hostile = hostileSuite('hostile input on every endpoint, on REST and native tRPC');
 

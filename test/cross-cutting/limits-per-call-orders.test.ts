@@ -11,7 +11,9 @@ import * as assert from 'uvu/assert';
 import { subscriptionOrders } from '../../db/schema';
 import { MAX_PENDING_ORDERS } from '../../server/domains/subscription/orders';
 import { DEMO_SUBSCRIPTION_CATALOG } from '../../server/seed/subscription';
-import { batchClient, signUpAdmin, statusOf, type TTestServer } from '../support/helpers';
+import type { TTestServer } from '../support/helpers';
+import { batchClient, statusOf } from '../support/http-clients';
+import { signUpAdmin } from '../support/sign-up';
 import { tally } from '../support/server-suite';
 import { limitsSuite, repeat } from './limits-fixtures';
 

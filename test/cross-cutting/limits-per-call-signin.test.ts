@@ -5,7 +5,8 @@
  * counts of the answers: only a limit decided per call, before the work it guards, gives them.
  */
 import * as assert from 'uvu/assert';
-import { batchClient, statusOf, type TTestServer } from '../support/helpers';
+import type { TTestServer } from '../support/helpers';
+import { batchClient, statusOf } from '../support/http-clients';
 import { tally } from '../support/server-suite';
 import { limitsSuite, repeat } from './limits-fixtures';
 

@@ -6,7 +6,8 @@
  */
 import * as assert from 'uvu/assert';
 import { openSvgAnswer } from '../../server/domains/captcha/service';
-import { batchClient, solveCaptcha, statusOf } from '../support/helpers';
+import { batchClient, statusOf } from '../support/http-clients';
+import { solveCaptcha } from '../support/sign-up';
 import { tally } from '../support/server-suite';
 import { limitsSuite, newClient, repeat } from './limits-fixtures';
 

@@ -10,7 +10,10 @@
 import { TRPCClientError } from '@trpc/client';
 import * as assert from 'uvu/assert';
 import type { AppRouter } from '../../server/router';
-import { batchClient, importCommunitySample, signUpAdmin, statusOf, type TTestServer } from '../support/helpers';
+import type { TTestServer } from '../support/helpers';
+import { importCommunitySample } from '../support/community-sample';
+import { batchClient, statusOf } from '../support/http-clients';
+import { signUpAdmin } from '../support/sign-up';
 import { tally } from '../support/server-suite';
 import { limitsSuite, newClient, repeat, type TUser } from './limits-fixtures';
 

@@ -14,7 +14,8 @@ import * as assert from 'uvu/assert';
 import { configWith } from '../../server/config';
 import { startServer, type TRunningServer } from '../../server/server';
 import { BRIGANTINE } from '../assembly/fixtures';
-import { GENEROUS_LIMITS, rest, silentLogger } from '../support/helpers';
+import { GENEROUS_LIMITS, silentLogger } from '../support/helpers';
+import { rest } from '../support/http-clients';
 import { HAS_REDIS, startRedis } from '../support/redis';
 import { startSqld, type TSqld } from '../support/sqld';
 

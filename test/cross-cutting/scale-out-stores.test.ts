@@ -15,7 +15,8 @@ import { createCaptchaService } from '../../server/domains/captcha/service';
 import { AppError } from '../../server/errors';
 import { MemoryReadCache } from '../../server/infra/cache/read-cache';
 import type { TLogger } from '../../server/logger';
-import { silentLogger, solveCaptcha } from '../support/helpers';
+import { silentLogger } from '../support/helpers';
+import { solveCaptcha } from '../support/sign-up';
 import { HAS_REDIS, sleep, startRedis, waitFor } from '../support/redis';
 
 // ---------------------------------------------------------------------------------------------

@@ -9,7 +9,8 @@
 import { suite } from '../support/suite';
 import * as assert from 'uvu/assert';
 import { normaliseText, textProblem } from '../../server/text';
-import { signUpAdmin, startTestServer, type TTestServer } from '../support/helpers';
+import { startTestServer, type TTestServer } from '../support/helpers';
+import { signUpAdmin } from '../support/sign-up';
 import { documentOperations, resolveRef, type TDocumentOperation } from '../support/openapi-operations';
 import { TrpcSurface } from '../support/surface-trpc';
 import { restCall, type TAnswer } from '../support/surfaces';

@@ -3,7 +3,8 @@
 import { createTRPCClient, httpBatchLink, type httpBatchStreamLink } from '@trpc/client';
 import superjson from 'superjson';
 import type { AppRouter } from '../../server/router';
-import { HULK, type TTestServer } from '../support/helpers';
+import type { TTestServer } from '../support/helpers';
+import { HULK } from '../support/community-sample';
 
 type TLink = typeof httpBatchLink | typeof httpBatchStreamLink;
 

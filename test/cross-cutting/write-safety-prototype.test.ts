@@ -5,7 +5,9 @@
 import { eq } from 'drizzle-orm';
 import * as assert from 'uvu/assert';
 import { catalogHulls } from '../../db/schema';
-import { COMMUNITY_SAMPLE, signUpAdmin, startTestServer, type TTestServer } from '../support/helpers';
+import { startTestServer, type TTestServer } from '../support/helpers';
+import { COMMUNITY_SAMPLE } from '../support/community-sample';
+import { signUpAdmin } from '../support/sign-up';
 import { suite } from '../support/suite';
 import { serverSuite } from '../support/server-suite';
 

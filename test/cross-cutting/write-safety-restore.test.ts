@@ -4,7 +4,7 @@
  * @trpc/client.
  */
 import * as assert from 'uvu/assert';
-import { trpcError } from '../support/helpers';
+import { trpcError } from '../support/http-clients';
 import { assemblySuite, publishPublic, storedRow } from './write-safety-fixtures';
 
 const Restore = assemblySuite("item 7: restore reveals nothing of another user's trash");

@@ -10,7 +10,8 @@ import { createTRPCClient, httpLink } from '@trpc/client';
 import superjson from 'superjson';
 import * as assert from 'uvu/assert';
 import type { AppRouter } from '../../server/router';
-import { trpcError, type TTestServer } from '../support/helpers';
+import type { TTestServer } from '../support/helpers';
+import { trpcError } from '../support/http-clients';
 import type { TSurface } from '../support/surfaces';
 import {
   assemblySuite,

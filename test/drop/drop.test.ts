@@ -3,7 +3,8 @@ import { suite } from '../support/suite';
 import * as assert from 'uvu/assert';
 import { dropCampaigns, dropRewards } from '../../db/schema';
 import { setRole } from '../../server/domains/user/account';
-import { startTestServer, trpcError, type TTestServer } from '../support/helpers';
+import { startTestServer, type TTestServer } from '../support/helpers';
+import { trpcError } from '../support/http-clients';
 import { campaign as importable, DAY, HOUR } from './fixtures';
 
 interface TCtx {

@@ -4,7 +4,8 @@
 import { createConnection } from 'node:net';
 import { suite } from '../support/suite';
 import * as assert from 'uvu/assert';
-import { batchClient, startTestServer, type TTestServer } from '../support/helpers';
+import { startTestServer, type TTestServer } from '../support/helpers';
+import { batchClient } from '../support/http-clients';
 import { connectWs, liveTrpcClient, ofType, readSse, refusedUpgrade, TEAM_UP, within } from '../support/live';
 import { sleep, waitFor } from '../support/redis';
 

@@ -4,7 +4,8 @@
 // resuming within the window, the gap beyond it, bad input.
 import { suite } from '../support/suite';
 import * as assert from 'uvu/assert';
-import { signUpAdmin, startTestServer, type TTestServer } from '../support/helpers';
+import { startTestServer, type TTestServer } from '../support/helpers';
+import { signUpAdmin } from '../support/sign-up';
 import { EventSource, liveTrpcClient, ofType, readSse, TEAM_UP, type TSseFrame } from '../support/live';
 import { waitFor } from '../support/redis';
 import { COMPANIES, DAY, ZONES } from '../war/fixtures';

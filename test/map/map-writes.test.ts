@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { mapCollections, mapPoints } from '../../db/schema';
 import { COLLECTION_UPDATABLE_FIELDS, ZUpdateCollection } from '../../server/domains/map/schemas';
 import { createCollection, updateCollection } from '../../server/domains/map/service';
-import { trpcError } from '../support/helpers';
+import { trpcError } from '../support/http-clients';
 import { collectionsSuite, createVia, POINTS } from './fixtures';
 
 const Collections = collectionsSuite('map collections: bad input, updates, deletes, half-done writes');

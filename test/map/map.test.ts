@@ -1,7 +1,7 @@
 import { count, eq } from 'drizzle-orm';
 import * as assert from 'uvu/assert';
 import { mapCollections, mapPoints } from '../../db/schema';
-import { trpcError } from '../support/helpers';
+import { trpcError } from '../support/http-clients';
 import { collectionsSuite, createVia, POINTS } from './fixtures';
 
 const Collections = collectionsSuite('map collections');

@@ -4,7 +4,8 @@
 import { suite } from '../support/suite';
 import * as assert from 'uvu/assert';
 import { boundingBox } from '../../server/domains/map/nearby';
-import { startTestServer, trpcError, type TTestServer } from '../support/helpers';
+import { startTestServer, type TTestServer } from '../support/helpers';
+import { trpcError } from '../support/http-clients';
 
 type TUser = Awaited<ReturnType<TTestServer['signUp']>>;
 const Nearby = suite<{ app: TTestServer; owner: TUser; friend: TUser; stranger: TUser; shared: string }>(

@@ -4,7 +4,7 @@ import { count, eq } from 'drizzle-orm';
 import * as assert from 'uvu/assert';
 import { mapPoints } from '../../db/schema';
 import { MAX_POINTS_PER_USER } from '../../server/domains/map/schemas';
-import { batchClient, trpcError } from '../support/helpers';
+import { batchClient, trpcError } from '../support/http-clients';
 import { point, pointsSuite } from './fixtures';
 
 const Points = pointsSuite('map points: limits and moves under concurrency');

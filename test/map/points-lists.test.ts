@@ -1,7 +1,7 @@
 // Map points (issue 19): the caller's points and orphans (GET map/user/points, map/user/orphan-points) and a
 // collection's points (GET map/collections/{uuid}/points): pages, order and access, over HTTP on both surfaces.
 import * as assert from 'uvu/assert';
-import { trpcError } from '../support/helpers';
+import { trpcError } from '../support/http-clients';
 import { ok, pointsSuite, UNKNOWN } from './fixtures';
 
 const Points = pointsSuite('map points: lists');

@@ -3,7 +3,7 @@
 import { count, eq } from 'drizzle-orm';
 import * as assert from 'uvu/assert';
 import { mapCollections, mapPoints } from '../../db/schema';
-import { trpcError } from '../support/helpers';
+import { trpcError } from '../support/http-clients';
 import { ok, pointsSuite, UNKNOWN } from './fixtures';
 
 const Points = pointsSuite('map points: moves between collections');

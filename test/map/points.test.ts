@@ -3,7 +3,7 @@
 // points-lists.test.ts; moving points in and out of collections and the contract's embedded points:
 // points-moves.test.ts; the limits and moves under concurrency: points-concurrency.test.ts.
 import * as assert from 'uvu/assert';
-import { trpcError } from '../support/helpers';
+import { trpcError } from '../support/http-clients';
 import { ok, point, pointsSuite, UNKNOWN } from './fixtures';
 
 const Points = pointsSuite('map points');

@@ -8,7 +8,8 @@ import { suite } from '../support/suite';
 import * as assert from 'uvu/assert';
 import { mapCollectionShares } from '../../db/schema';
 import type { AppRouter } from '../../server/router';
-import { startTestServer, trpcError, type TTestServer } from '../support/helpers';
+import { startTestServer, type TTestServer } from '../support/helpers';
+import { trpcError } from '../support/http-clients';
 
 type TUser = Awaited<ReturnType<TTestServer['signUp']>>;
 const Sharing = suite<{ app: TTestServer; owner: TUser; friend: TUser; other: TUser; stranger: TUser }>(

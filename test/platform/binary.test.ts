@@ -1,53 +1,23 @@
 // The single executable (issue 32: scripts/build-binary.ts, server/binary/, docs/binary.md), built once and run as
 // a self-hoster runs it: from an empty directory, with `env -i`, a PATH holding no node, npm, python3, make or cc,
-// and a fresh HOME. Left out under TEST_DATABASE=sqld (it serves a local file); on CI's libSQL pass it runs with
-// DATABASE_DRIVER=libsql, so each native SQLite library serves from inside it on one pass.
-import { createHash } from 'node:crypto';
-import {
-  appendFileSync,
-  chmodSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+// and a fresh HOME. Here: the file, its command line and --config, serving (on a local file and on an embedded
+// replica), a second start; its private cache is binary-cache.test.ts's. Left out under TEST_DATABASE=sqld (it
+// serves a local file); on CI's libSQL pass it runs with DATABASE_DRIVER=libsql, so each native SQLite library
+// serves from inside it on one pass.
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
+import type { Test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { suite } from '../support/suite';
-import { HULK, rest, SAMPLE_DIR, TEST_DRIVER, trpcClient } from '../support/helpers';
-import { skippedUnderSqld, startSqld } from '../support/sqld';
-import { bareEnvironment, buildTestBinary, runBinary, startBinary, type TBuiltBinary } from '../support/binary';
+import { HULK, SAMPLE_DIR } from '../support/community-sample';
+import { rest, trpcClient } from '../support/http-clients';
+import { startSqld } from '../support/sqld';
+import { startBinary, type TBuiltBinary } from '../support/binary';
+import { binarySuite, mode, oneLine, place, sha256, type TRun } from './binary-fixtures';
 
 const VERSION = JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'package.json'), 'utf8')).version;
 const NAME = 'single executable: built, then run as a self-hoster runs it';
-
-const outdir = mkdtempSync(join(tmpdir(), 'tidewatch-binary-'));
-const built: TBuiltBinary | string | undefined = skippedUnderSqld(NAME, 'it serves a local file')
-  ? undefined
-  : await buildTestBinary(outdir);
-const Binary = suite(NAME);
-Binary.after(() => rmSync(outdir, { recursive: true, force: true }));
-
-/** A fresh empty directory to run in, and the variables of `env -i` (the driver under test added). */
-function place(extra: Record<string, string> = {}): { cwd: string; env: Record<string, string> } {
-  const cwd = mkdtempSync(join(tmpdir(), 'tidewatch-run-'));
-  return { cwd, env: bareEnvironment({ ...(TEST_DRIVER && { DATABASE_DRIVER: TEST_DRIVER }), ...extra }) };
-}
-
-const sha256 = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
-const mode = (path: string) => statSync(path).mode & 0o777;
-
-function oneLine(stderr: string): string {
-  const lines = stderr.split('\n').filter((line) => line.trim() !== '');
-  assert.is(lines.length, 1, `one line, got:\n${stderr}`);
-  return lines[0]!;
-}
 
 async function freePort(): Promise<number> {
   const probe = createServer();
@@ -57,9 +27,7 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-function tests(binary: TBuiltBinary): void {
-  const run = (args: string[], options: Parameters<typeof runBinary>[2]) => runBinary(binary.file, args, options);
-
+function tests(Binary: Test, binary: TBuiltBinary, run: TRun): void {
   Binary('one file under 150 MB, with a SHA-256 file that sha256sum -c reads', () => {
     assert.ok(binary.bytes < 150 * 1024 * 1024, `${(binary.bytes / 1024 / 1024).toFixed(1)} MB`);
     assert.is(sha256(binary.file), binary.sha256);
@@ -245,25 +213,6 @@ function tests(binary: TBuiltBinary): void {
   });
 
   Binary(
-    'a file in the cache that is not what was built, or open to others, is written again before it is used',
-    async () => {
-      const { cwd, env } = place();
-      assert.is((await run(['migrate'], { cwd, env })).status, 0);
-      const cache = join(cwd, '.tidewatch-cache');
-      const build = readdirSync(cache)[0]!;
-      const addon = join(cache, build, 'native', 'better_sqlite3.node');
-      const journal = join(cache, build, 'migrations', 'meta', '_journal.json');
-      const [addonHash, journalHash] = [sha256(addon), sha256(journal)];
-      appendFileSync(addon, 'x');
-      chmodSync(journal, 0o644);
-      const again = await run(['migrate'], { cwd, env });
-      assert.is(again.status, 0, again.stderr);
-      assert.is(sha256(addon), addonHash);
-      assert.equal([mode(addon), mode(journal), sha256(journal)], [0o600, 0o600, journalHash]);
-    },
-  );
-
-  Binary(
     '--config <file>: the variables by the same names, under the environment; a name that is no setting is refused',
     async () => {
       const { cwd, env } = place();
@@ -285,42 +234,7 @@ function tests(binary: TBuiltBinary): void {
       );
     },
   );
-
-  Binary('processes that meet an empty cache together each write it whole, and all start', async () => {
-    const { cwd, env } = place({ XDG_CACHE_HOME: mkdtempSync(join(tmpdir(), 'tidewatch-shared-cache-')) });
-    const runs = await Promise.all(
-      [1, 2, 3, 4].map((n) => run(['migrate'], { cwd, env: { ...env, DATABASE_URL: `file:./db${n}.db` } })),
-    );
-    for (const result of runs) assert.is(result.status, 0, result.stderr);
-    const cache = join(env.XDG_CACHE_HOME!, 'tidewatch');
-    const native = join(cache, readdirSync(cache)[0]!, 'native');
-    assert.equal(readdirSync(native).sort(), [
-      `argon2.linux-${process.arch}-gnu.node`,
-      'better_sqlite3.node',
-      `libsql.linux-${process.arch}-gnu.node`,
-    ]);
-  });
-
-  Binary('a cache directory it cannot write to: one line that names it and says what to do', async () => {
-    const { cwd, env } = place();
-    const readOnly = join(cwd, 'read-only');
-    mkdirSync(readOnly, { mode: 0o555 });
-    // Root writes anywhere: in CI (root) the executable runs as nobody, as a systemd service runs as its own user.
-    const asNobody = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
-    for (const dir of [cwd, outdir]) chmodSync(dir, 0o755);
-    const failed = await run(['migrate'], { cwd, env: { ...env, XDG_CACHE_HOME: readOnly }, ...asNobody });
-    assert.is(failed.status, 1);
-    assert.match(
-      oneLine(failed.stderr),
-      /^tidewatch: cannot create the cache directory .*\/read-only\/tidewatch\/[^ ]+ \(EACCES\): set XDG_CACHE_HOME to a directory/,
-    );
-  });
 }
 
-if (typeof built === 'object') tests(built);
-else if (typeof built === 'string') {
-  console.log(`  skipped: ${NAME}: ${built}`);
-  Binary.skip('the single executable', () => {});
-}
-
+const Binary = await binarySuite(NAME, tests);
 Binary.run();

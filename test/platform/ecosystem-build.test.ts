@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { suite } from '../support/suite';
 import * as assert from 'uvu/assert';
 import { buildDist } from '../../scripts/build';
-import { rest } from '../support/helpers';
+import { rest } from '../support/http-clients';
 import { ROOT, runNode, startServerProcess, type TServerProcess } from '../support/process';
 
 const VERSION = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version;

@@ -9,7 +9,8 @@ import * as assert from 'uvu/assert';
 import { configWith, type TConfig } from '../../server/config';
 import { createLogger } from '../../server/logger';
 import { startServer, type TRunningServer } from '../../server/server';
-import { GENEROUS_LIMITS, rest, TestClock } from '../support/helpers';
+import { GENEROUS_LIMITS, TestClock } from '../support/helpers';
+import { rest } from '../support/http-clients';
 import { suite } from '../support/suite';
 
 export interface TLoggedServer extends TRunningServer {

@@ -6,7 +6,7 @@ import { sql } from 'drizzle-orm';
 import * as assert from 'uvu/assert';
 import { VERSION } from '../../server/app';
 import { loadConfig } from '../../server/config';
-import { rest, trpcClient } from '../support/helpers';
+import { rest, trpcClient } from '../support/http-clients';
 import { loggedServerSuite, signUp } from './ecosystem-fixtures';
 
 /** Parses Prometheus text into `name{labels}` → value. */

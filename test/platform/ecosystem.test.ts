@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { request } from 'node:http';
 import * as assert from 'uvu/assert';
-import { rest, trpcClient, trpcError } from '../support/helpers';
+import { rest, trpcClient, trpcError } from '../support/http-clients';
 import { loggedServerSuite, signUp, type TLoggedServer } from './ecosystem-fixtures';
 
 /** The log line of one request is written when its response closes, just after the client has it. */

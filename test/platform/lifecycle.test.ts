@@ -6,7 +6,9 @@ import { join } from 'node:path';
 import { suite } from '../support/suite';
 import * as assert from 'uvu/assert';
 import { openDatabase } from '../../db/client';
-import { rest, storedViewsOf, TEST_DRIVER } from '../support/helpers';
+import { TEST_DRIVER } from '../support/helpers';
+import { rest } from '../support/http-clients';
+import { storedViewsOf } from '../support/stored-views';
 import { ROOT, startServerProcess, TSX_ARGS, type TServerProcess } from '../support/process';
 
 const NODE_ARGS = TSX_ARGS;

@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { suite } from '../support/suite';
 import * as assert from 'uvu/assert';
 import { ConfigError, loadConfig } from '../../server/config';
-import { rest, startTestServer } from '../support/helpers';
+import { startTestServer } from '../support/helpers';
+import { rest } from '../support/http-clients';
 import { ROOT, runNode, TSX_ARGS } from '../support/process';
 import { startProcess, stopProcess, failedStart, assertOneLine } from '../support/operator';
 

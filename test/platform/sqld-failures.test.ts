@@ -12,7 +12,8 @@ import { suite } from '../support/suite';
 import * as assert from 'uvu/assert';
 import { configWith } from '../../server/config';
 import { startServer, type TRunningServer } from '../../server/server';
-import { GENEROUS_LIMITS, rest, silentLogger, trpcClient } from '../support/helpers';
+import { GENEROUS_LIMITS, silentLogger } from '../support/helpers';
+import { rest, trpcClient } from '../support/http-clients';
 import { startSqld, type TSqld } from '../support/sqld';
 
 interface TContextShape {

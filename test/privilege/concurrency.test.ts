@@ -3,7 +3,9 @@
 // change that answered 200 and changed something is logged once, the log is a history that could
 // have happened one change at a time, and the grant ends as its last entry says.
 import * as assert from 'uvu/assert';
-import { batchClient, signUpAdmin, startTestServer, statusOf, type TTestServer } from '../support/helpers';
+import { startTestServer, type TTestServer } from '../support/helpers';
+import { batchClient, statusOf } from '../support/http-clients';
+import { signUpAdmin } from '../support/sign-up';
 import { suite } from '../support/suite';
 
 type TUser = Awaited<ReturnType<TTestServer['signUp']>>;

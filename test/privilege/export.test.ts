@@ -8,7 +8,9 @@ import superjson from 'superjson';
 import { privilegeAudit } from '../../db/schema';
 import { MAX_EXPORT_ROWS } from '../../server/domains/privilege/schemas';
 import type { AppRouter } from '../../server/router';
-import { signUpAdmin, startTestServer, trpcError, type TTestServer } from '../support/helpers';
+import { startTestServer, type TTestServer } from '../support/helpers';
+import { trpcError } from '../support/http-clients';
+import { signUpAdmin } from '../support/sign-up';
 import { suite } from '../support/suite';
 
 type TUser = Awaited<ReturnType<TTestServer['signUp']>>;

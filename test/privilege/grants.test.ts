@@ -2,7 +2,9 @@
 // sign-in and user/me), expiry checked at use (no job), suspension, revocation, the log of changes,
 // and every error status.
 import * as assert from 'uvu/assert';
-import { signUpAdmin, startTestServer, trpcError, type TTestServer } from '../support/helpers';
+import { startTestServer, type TTestServer } from '../support/helpers';
+import { trpcError } from '../support/http-clients';
+import { signUpAdmin } from '../support/sign-up';
 import { suite } from '../support/suite';
 
 type TUser = Awaited<ReturnType<TTestServer['signUp']>>;

@@ -5,7 +5,7 @@
 // comment otherwise, and a repeated call never deletes the report.
 import * as assert from 'uvu/assert';
 import { openSvgAnswer } from '../../server/domains/captcha/service';
-import { trpcError } from '../support/helpers';
+import { trpcError } from '../support/http-clients';
 import { suite } from '../support/suite';
 import { report, setUpSmugglers, type TSmugglers } from './fixtures';
 

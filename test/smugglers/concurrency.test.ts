@@ -3,7 +3,7 @@
 // one comment a connoisseur may write on a report, and the comment write limit.
 import * as assert from 'uvu/assert';
 import { comments, smugglersReports } from '../../db/schema';
-import { batchClient, statusOf } from '../support/helpers';
+import { batchClient, statusOf } from '../support/http-clients';
 import { suite } from '../support/suite';
 import { report, setUpSmugglers, type TSmugglers } from './fixtures';
 import { tally } from '../support/server-suite';

@@ -1,6 +1,7 @@
 // The accounts the smugglers' suites act as: an admin, a report author holding every right
 // (smuggler_weekly_report_ownership), a connoisseur holding the comment rights, and an ordinary account.
-import { signUpAdmin, startTestServer, type TTestServer } from '../support/helpers';
+import { startTestServer, type TTestServer } from '../support/helpers';
+import { signUpAdmin } from '../support/sign-up';
 
 export type TUser = Awaited<ReturnType<TTestServer['signUp']>>;
 

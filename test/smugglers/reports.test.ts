@@ -2,7 +2,7 @@
 // seen by their author and the admins only, opaque JSON content, the list, my-reports, byTime, and
 // every error status.
 import * as assert from 'uvu/assert';
-import { trpcError } from '../support/helpers';
+import { trpcError } from '../support/http-clients';
 import { suite } from '../support/suite';
 import { report, setUpSmugglers, type TSmugglers, WEEK } from './fixtures';
 

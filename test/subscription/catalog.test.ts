@@ -1,7 +1,7 @@
 // The sponsorship catalog from the database: importing it, the plans and progress read on both surfaces,
 // the admin procedures that edit tiers, pay types and the goal, and their access rules.
 import * as assert from 'uvu/assert';
-import { trpcError } from '../support/helpers';
+import { trpcError } from '../support/http-clients';
 import { serverSuite } from '../support/server-suite';
 import { createOrder, importCatalog, makeAdmin, type TUser } from './fixtures';
 

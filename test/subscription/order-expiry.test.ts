@@ -4,7 +4,7 @@ import { eq } from 'drizzle-orm';
 import * as assert from 'uvu/assert';
 import { subscriptionMemberships, subscriptionOrders } from '../../db/schema';
 import { JOBS } from '../../server/jobs';
-import { trpcError } from '../support/helpers';
+import { trpcError } from '../support/http-clients';
 import { createOrder, makeAdmin, ordersSuite, postWebhook } from './fixtures';
 
 const Closing = ordersSuite('orders: cancel, expire');

@@ -5,7 +5,7 @@ import * as assert from 'uvu/assert';
 import { subscriptionMemberships, subscriptionOrders } from '../../db/schema';
 import { addCalendarMonths } from '../../server/domains/subscription/money';
 import { MANUAL_DEV_SECRET, signManualWebhook } from '../../server/domains/subscription/payment/manual';
-import { trpcError } from '../support/helpers';
+import { trpcError } from '../support/http-clients';
 import { serverSuite } from '../support/server-suite';
 import {
   createOrder,

@@ -4,7 +4,7 @@
 import { and, count, eq } from 'drizzle-orm';
 import * as assert from 'uvu/assert';
 import { subscriptionOrders } from '../../db/schema';
-import { trpcError } from '../support/helpers';
+import { trpcError } from '../support/http-clients';
 import { clientWithKey, createOrder, makeAdmin, ordersSuite } from './fixtures';
 
 const Orders = ordersSuite('orders: create, idempotency, pending cap, my-orders');

@@ -1,40 +1,24 @@
-import { solveChallenge } from 'altcha-lib';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+/**
+ * Starting and stopping test servers: the real app on a free port over a fresh database (with its
+ * clock, its REST and tRPC clients and a sign-up), the driver and limits it runs with, and the REST
+ * adapter alone over any router.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AnyRouter } from '@trpc/server';
-import { createTRPCClient, httpBatchLink, httpLink, TRPCClientError } from '@trpc/client';
 import { pino } from 'pino';
-import superjson from 'superjson';
-import { eq, inArray } from 'drizzle-orm';
-import type { TDatabaseDriver, TDb } from '../../db/client';
-import { assemblies, assemblyViews } from '../../db/schema';
+import type { TDatabaseDriver } from '../../db/client';
 import { createDeps } from '../../server/app';
 import { configWith, type TConfig } from '../../server/config';
 import { createContext } from '../../server/context';
-import { setRole } from '../../server/domains/user/account';
 import { RouteTable } from '../../server/rest/routes';
 import { createRestHandler } from '../../server/rest/handler';
-import type { AppRouter } from '../../server/router';
 import { startServer, type TRunningServer } from '../../server/server';
+import { rest, type TRestOptions, type TRestResponse, trpcClient } from './http-clients';
 import { startSqld, TEST_SQLD } from './sqld';
-
-export interface TRestResponse<T = any> {
-  status: number;
-  headers: Headers;
-  body: { code: number; message: string; data: T };
-  text: string;
-}
-
-export interface TRestOptions {
-  body?: unknown;
-  /** Sent verbatim instead of JSON-encoding `body`. */
-  rawBody?: string | Buffer;
-  token?: string;
-  headers?: Record<string, string>;
-}
 
 /** A controllable clock: tests move time forward instead of waiting. */
 export class TestClock {
@@ -45,162 +29,8 @@ export class TestClock {
   }
 }
 
-/** Solves an ALTCHA challenge (as GET /api/captcha returns it) and encodes the solution as the `captchaCode` clients send. */
-export async function solveCaptcha(
-  challenge: { algorithm: string; challenge: string; salt: string; signature: string; maxnumber?: number },
-  tamper?: (payload: Record<string, unknown>) => void,
-): Promise<string> {
-  const solution = await solveChallenge(challenge.challenge, challenge.salt, challenge.algorithm, challenge.maxnumber)
-    .promise;
-  if (!solution) throw new Error('captcha challenge not solvable');
-  const payload: Record<string, unknown> = {
-    algorithm: challenge.algorithm,
-    challenge: challenge.challenge,
-    number: solution.number,
-    salt: challenge.salt,
-    signature: challenge.signature,
-  };
-  tamper?.(payload);
-  return Buffer.from(JSON.stringify(payload)).toString('base64');
-}
-
-/** The stored view counts (assembly_views, migration 0017) of assemblies by uuid, in the order given; undefined for an unknown one. */
-export async function storedViewsOf(db: TDb, uuids: string[]): Promise<(number | undefined)[]> {
-  const rows = await db
-    .select({ uuid: assemblies.uuid, views: assemblyViews.views })
-    .from(assemblies)
-    .innerJoin(assemblyViews, eq(assemblyViews.assemblyId, assemblies.id))
-    .where(inArray(assemblies.uuid, uuids));
-  const byUuid = new Map(rows.map((row) => [row.uuid, row.views]));
-  return uuids.map((uuid) => byUuid.get(uuid));
-}
-
 export function silentLogger() {
   return pino({ level: (process.env.TEST_LOG_LEVEL as 'silent' | undefined) ?? 'silent' });
-}
-
-export async function rest<T = any>(
-  baseUrl: string,
-  method: string,
-  path: string,
-  options: TRestOptions = {},
-): Promise<TRestResponse<T>> {
-  const headers: Record<string, string> = { ...options.headers };
-  let body: string | Buffer | undefined;
-  if (options.rawBody !== undefined) body = options.rawBody;
-  else if (options.body !== undefined) {
-    body = JSON.stringify(options.body);
-    headers['content-type'] ??= 'application/json';
-  }
-  if (options.token) headers.authorization = `Bearer ${options.token}`;
-  const response = await fetch(`${baseUrl}${path}`, { method, headers, body });
-  const text = await response.text();
-  let parsed: any;
-  try {
-    parsed = text ? JSON.parse(text) : undefined;
-  } catch {
-    parsed = undefined;
-  }
-  return { status: response.status, headers: response.headers, body: parsed, text };
-}
-
-export function trpcClient(baseUrl: string, token?: string) {
-  return createTRPCClient<AppRouter>({
-    links: [
-      httpLink({
-        url: `${baseUrl}/trpc`,
-        transformer: superjson,
-        headers: () => (token ? { authorization: `Bearer ${token}` } : {}),
-      }),
-    ],
-  });
-}
-
-/**
- * A real tRPC client with the batch link: calls made in the same tick go out as one HTTP request.
- * `sent.requests` counts the requests it made, so a test can show its calls travelled as one batch.
- */
-export function batchClient(
-  baseUrl: string,
-  options: { token?: string; headers?: Record<string, string>; maxItems?: number } = {},
-) {
-  const sent = { requests: 0 };
-  const headers = { ...options.headers, ...(options.token ? { authorization: `Bearer ${options.token}` } : {}) };
-  const client = createTRPCClient<AppRouter>({
-    links: [
-      httpBatchLink({
-        url: `${baseUrl}/trpc`,
-        transformer: superjson,
-        maxItems: options.maxItems ?? 50,
-        // Batched queries travel in the URL; the server refuses URLs over 8 KiB.
-        maxURLLength: 6000,
-        headers: () => headers,
-        fetch: (url, init) => {
-          sent.requests++;
-          return fetch(url, init as RequestInit);
-        },
-      }),
-    ],
-  });
-  return { client, sent };
-}
-
-/** The HTTP status a tRPC call answered: 200, or its error's status. */
-export async function statusOf(call: Promise<unknown>): Promise<number> {
-  try {
-    await call;
-    return 200;
-  } catch (error) {
-    if (error instanceof TRPCClientError) return (error.data as { httpStatus: number }).httpStatus;
-    throw error;
-  }
-}
-
-/** Runs a tRPC call expected to fail and returns its status and message. */
-export async function trpcError(call: Promise<unknown>): Promise<{ status: number; message: string; data: any }> {
-  try {
-    await call;
-  } catch (error) {
-    if (error instanceof TRPCClientError) {
-      return { status: error.data?.httpStatus, message: error.message, data: error.data };
-    }
-    throw error;
-  }
-  throw new Error('expected the tRPC call to fail');
-}
-
-// A copy of the community data set's sample (glow-prow-data, AGPL-3.0), kept in the repo so tests need nothing outside it.
-export const SAMPLE_DIR = join(import.meta.dirname, '..', 'fixtures', 'community-sample');
-
-/** The community catalog sample in its import format: `ships.json` and `items.json`, keyed by id. */
-export const COMMUNITY_SAMPLE = {
-  ships: JSON.parse(readFileSync(join(SAMPLE_DIR, 'ships.json'), 'utf8')) as Record<string, any>,
-  items: JSON.parse(readFileSync(join(SAMPLE_DIR, 'items.json'), 'utf8')) as Record<string, any>,
-};
-
-/** A valid loadout on a hull of COMMUNITY_SAMPLE: two demi-cannons on a hulk. */
-export const HULK = {
-  name: 'Hulk brawler',
-  shipId: 'hulk',
-  weapons: [
-    { slot: 'leftSideWeapon' as const, itemId: 'demicannon1' },
-    { slot: 'rightSideWeapon' as const, itemId: 'demicannon1' },
-  ],
-};
-
-/** Signs up a fresh account and gives it the admin role (as the CLI does). */
-export async function signUpAdmin(app: TTestServer): Promise<Awaited<ReturnType<TTestServer['signUp']>>> {
-  const admin = await app.signUp();
-  if (!(await setRole({ db: app.database.db }, { username: admin.username, role: 'admin' })))
-    throw new Error(`setRole failed for ${admin.username}`);
-  return admin;
-}
-
-/** Imports COMMUNITY_SAMPLE through the admin API and returns the import report. */
-export async function importCommunitySample(app: TTestServer, admin: { token: string }): Promise<any> {
-  const response = await app.rest('POST', '/api/admin/catalog/import', { token: admin.token, body: COMMUNITY_SAMPLE });
-  if (response.status !== 200) throw new Error(`catalog import failed: ${response.text}`);
-  return response.body.data;
 }
 
 export interface TTestServer extends TRunningServer {

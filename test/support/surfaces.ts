@@ -14,7 +14,8 @@
 import { isRecord } from '../../server/infra/is-record';
 import { RouteTable } from '../../server/rest/routes';
 import { appRouter } from '../../server/router';
-import type { TRestResponse, TTestServer } from './helpers';
+import type { TTestServer } from './helpers';
+import type { TRestResponse } from './http-clients';
 import type { TDocumentOperation } from './openapi-operations';
 
 /** One case as the REST request states it. */

@@ -3,7 +3,9 @@
 // expiry on read, and the two publishing limits under batches and concurrent requests.
 import { suite } from '../support/suite';
 import * as assert from 'uvu/assert';
-import { batchClient, signUpAdmin, startTestServer, trpcError, type TTestServer } from '../support/helpers';
+import { startTestServer, type TTestServer } from '../support/helpers';
+import { batchClient, trpcError } from '../support/http-clients';
+import { signUpAdmin } from '../support/sign-up';
 import { TEAM_UP } from '../support/live';
 import { tally } from '../support/server-suite';
 

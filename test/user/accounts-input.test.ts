@@ -1,7 +1,7 @@
 // Accounts' input errors over REST and tRPC: bad sign-up fields are 400s naming the field, unknown
 // fields are refused on every user input, and every error carries data.key beside its numeric code.
 import * as assert from 'uvu/assert';
-import { trpcError } from '../support/helpers';
+import { trpcError } from '../support/http-clients';
 import { serverSuite } from '../support/server-suite';
 
 const Inputs = serverSuite('accounts: bad input, unknown fields, error keys');

@@ -4,7 +4,8 @@
 import { eq } from 'drizzle-orm';
 import * as assert from 'uvu/assert';
 import { userAvatars, users } from '../../db/schema';
-import { batchClient, startTestServer, trpcError, type TTestServer } from '../support/helpers';
+import { startTestServer, type TTestServer } from '../support/helpers';
+import { batchClient, trpcError } from '../support/http-clients';
 import { serverSuite } from '../support/server-suite';
 import { fetchAvatar, putAvatar as put } from './fixtures';
 import {

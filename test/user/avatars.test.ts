@@ -2,7 +2,9 @@
 // surfaces: the avatar in me, info, sign-in and on the creator's assemblies, the checks of URLs, and
 // access (only your own avatar changes). Uploaded pictures are in avatars-uploads.test.ts.
 import * as assert from 'uvu/assert';
-import { HULK, importCommunitySample, signUpAdmin, trpcError } from '../support/helpers';
+import { HULK, importCommunitySample } from '../support/community-sample';
+import { trpcError } from '../support/http-clients';
+import { signUpAdmin } from '../support/sign-up';
 import { readable } from '../assembly/fixtures';
 import { serverSuite } from '../support/server-suite';
 import { fetchAvatar, putAvatar as put, type TUser } from './fixtures';

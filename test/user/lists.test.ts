@@ -6,14 +6,10 @@ import { sql } from 'drizzle-orm';
 import { selectUserLikes } from '../../server/domains/assembly/user-lists';
 import { suite } from '../support/suite';
 import * as assert from 'uvu/assert';
-import {
-  HULK,
-  importCommunitySample,
-  signUpAdmin,
-  startTestServer,
-  trpcError,
-  type TTestServer,
-} from '../support/helpers';
+import { startTestServer, type TTestServer } from '../support/helpers';
+import { HULK, importCommunitySample } from '../support/community-sample';
+import { trpcError } from '../support/http-clients';
+import { signUpAdmin } from '../support/sign-up';
 
 type TUser = Awaited<ReturnType<TTestServer['signUp']>>;
 interface TFixtures {

@@ -9,14 +9,10 @@ import { suite } from '../support/suite';
 import * as assert from 'uvu/assert';
 import { users } from '../../db/schema';
 import { fillNameSkeletons, lookalikeQueries, nameSkeleton, PENDING_NAME_ROWS } from '../../server/domains/user/names';
-import {
-  batchClient,
-  importCommunitySample,
-  signUpAdmin,
-  startTestServer,
-  trpcError,
-  type TTestServer,
-} from '../support/helpers';
+import { startTestServer, type TTestServer } from '../support/helpers';
+import { importCommunitySample } from '../support/community-sample';
+import { batchClient, trpcError } from '../support/http-clients';
+import { signUpAdmin } from '../support/sign-up';
 
 type TUser = Awaited<ReturnType<TTestServer['signUp']>>;
 

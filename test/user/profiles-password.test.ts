@@ -2,7 +2,8 @@
 // (the form of POST /user/password: the same code, limits and session handling), over HTTP on both
 // surfaces; its errors, and the lock-out it shares with sign-in and POST /user/password.
 import * as assert from 'uvu/assert';
-import { batchClient, startTestServer, trpcError } from '../support/helpers';
+import { startTestServer } from '../support/helpers';
+import { batchClient, trpcError } from '../support/http-clients';
 import { serverSuite } from '../support/server-suite';
 
 const Passwords = serverSuite('profiles: password change in the client form');

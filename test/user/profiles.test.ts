@@ -2,7 +2,8 @@
 // over HTTP on both surfaces; every error, who may edit what, and concurrent edits in one tRPC batch.
 // PUT /user/changePassword is in profiles-password.test.ts.
 import * as assert from 'uvu/assert';
-import { batchClient, trpcError, type TTestServer } from '../support/helpers';
+import type { TTestServer } from '../support/helpers';
+import { batchClient, trpcError } from '../support/http-clients';
 import { serverSuite } from '../support/server-suite';
 import type { TUser } from './fixtures';
 

@@ -5,7 +5,7 @@ import { eq } from 'drizzle-orm';
 import * as assert from 'uvu/assert';
 import { sessions } from '../../db/schema';
 import { SESSION_LIFETIME_MS, sessionIdFromToken } from '../../server/domains/user/session';
-import { trpcError } from '../support/helpers';
+import { trpcError } from '../support/http-clients';
 import { serverSuite } from '../support/server-suite';
 import { DAY } from './fixtures';
 

@@ -4,7 +4,7 @@
 import * as assert from 'uvu/assert';
 import { sessions } from '../../db/schema';
 import { sessionIdFromToken } from '../../server/domains/user/session';
-import { trpcError } from '../support/helpers';
+import { trpcError } from '../support/http-clients';
 import { serverSuite } from '../support/server-suite';
 import { DAY } from './fixtures';
 

@@ -2,7 +2,7 @@
 // y2s4 (hand-computed expectations), the current season by default, and bad ranges and unknown seasons.
 // The set-up loads the reference data, the live season's two snapshots and the bucketing fixture.
 import * as assert from 'uvu/assert';
-import { trpcError } from '../support/helpers';
+import { trpcError } from '../support/http-clients';
 import { warSuite } from './fixtures';
 
 const War = warSuite('state of war: history', 'snapshots');

@@ -6,7 +6,7 @@ import * as assert from 'uvu/assert';
 import { warSnapshots } from '../../db/schema';
 import type { TSnapshotInput } from '../../server/domains/war/schemas';
 import { recordSnapshots } from '../../server/domains/war/snapshots';
-import { trpcError } from '../support/helpers';
+import { trpcError } from '../support/http-clients';
 import { at, bucketingFixture, DAY, iso, liveSnapshot, MINUTE, snapshotAt, warSuite } from './fixtures';
 
 const War = warSuite('state of war: snapshots', 'reference');

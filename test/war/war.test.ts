@@ -5,7 +5,7 @@
 import { count } from 'drizzle-orm';
 import * as assert from 'uvu/assert';
 import { warZones } from '../../db/schema';
-import { trpcError } from '../support/helpers';
+import { trpcError } from '../support/http-clients';
 import { at, COMPANIES, communitySeasons, liveSeason, snapshotAt, warSuite, ZONES } from './fixtures';
 
 const War = warSuite('state of war: reference data');

@@ -4,7 +4,8 @@
 // the token in `x-access-token`. `handleResponse` (src/assets/sripts/api/api-util.ts:20-37) hands the
 // whole body on as `result.data`, so a view's `result.data.data.x` is the envelope's `data.x`.
 import * as assert from 'uvu/assert';
-import { rest, startTestServer, type TRestResponse, type TTestServer } from '../support/helpers';
+import { startTestServer, type TTestServer } from '../support/helpers';
+import { rest, type TRestResponse } from '../support/http-clients';
 
 export const DEMO_PASSWORD = 'tidewatch-demo';
 

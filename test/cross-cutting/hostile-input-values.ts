@@ -1,0 +1,43 @@
+/** The nasty values the hostile-input suites (hostile-input*.test.ts) fuzz into every input: strings, numbers, shapes and a deeply nested array. */
+export const HUGE = 'A'.repeat(100_000);
+export const DEEP = JSON.parse('['.repeat(1500) + ']'.repeat(1500));
+export const NASTY_STRINGS = [
+  '',
+  ' ',
+  HUGE,
+  '🏴‍☠️⚓️🌊',
+  'مرحبا\u202Eevil',
+  'nul\u0000byte',
+  "' OR '1'='1' --",
+  "'; DROP TABLE users; --",
+  '" AND (',
+  'NEAR(a b) OR * ^',
+  '{"$ne": null}',
+  '__proto__',
+  '../../../etc/passwd',
+  '%00%ff',
+  '<script>alert(1)</script>',
+  '-1',
+  '1e309',
+  '9007199254740993',
+  'true',
+  'null',
+];
+export const NASTY_VALUES: unknown[] = [
+  ...NASTY_STRINGS,
+  0,
+  -1,
+  -1e308,
+  1e308,
+  2 ** 53 + 1,
+  0.5,
+  true,
+  false,
+  null,
+  [],
+  [1, 'two', null],
+  {},
+  { __proto__: { polluted: true } },
+  { constructor: { prototype: { polluted: true } } },
+  DEEP,
+];

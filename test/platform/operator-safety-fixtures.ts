@@ -1,0 +1,16 @@
+// The set-up of the operator-safety suites on files (operator-safety.test.ts, operator-safety-writes.test.ts):
+// a suite with a temporary directory of its own for its databases, removed after its tests.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { suite } from '../support/suite';
+
+/** A suite whose context holds `dir`, a fresh directory named `tidewatch-<prefix>-…`, removed after its tests. */
+export function directorySuite(name: string, prefix: string) {
+  const tests = suite<{ dir: string }>(name);
+  tests.before((context) => {
+    context.dir = mkdtempSync(join(tmpdir(), `tidewatch-${prefix}-`));
+  });
+  tests.after((context) => rmSync(context.dir, { recursive: true, force: true }));
+  return tests;
+}
