@@ -3,6 +3,19 @@ import { solveChallenge } from 'altcha-lib';
 import { setRole } from '../../server/domains/user/account';
 import type { TTestServer } from './helpers';
 
+/** The fields of a sign-in or sign-up answer's `data`, sorted: what the OpenAPI example and the real answer must both carry. */
+export const SIGNED_IN_FIELDS = [
+  'alternativeName',
+  'email',
+  'expiresAt',
+  'privilege',
+  'role',
+  'token',
+  'userAvatar',
+  'userId',
+  'username',
+];
+
 /** Solves an ALTCHA challenge (as GET /api/captcha returns it) and encodes the solution as the `captchaCode` clients send. */
 export async function solveCaptcha(
   challenge: { algorithm: string; challenge: string; salt: string; signature: string; maxnumber?: number },

@@ -6,6 +6,7 @@ import { sessions } from '../../db/schema';
 import { sessionIdFromToken } from '../../server/domains/user/session';
 import { trpcError } from '../support/http-clients';
 import { serverSuite } from '../support/server-suite';
+import { SIGNED_IN_FIELDS } from '../support/sign-up';
 import { DAY } from './fixtures';
 
 const Accounts = serverSuite('accounts: sign-up, sign-in');
@@ -22,17 +23,7 @@ Accounts(
     assert.match(token, /^[a-z2-7]{32}$/);
     const lifetime = Date.parse(expiresAt) - Date.now();
     assert.ok(lifetime > 29 * DAY && lifetime <= 30 * DAY, 'session lasts 30 days');
-    assert.equal(Object.keys(account).sort(), [
-      'alternativeName',
-      'email',
-      'expiresAt',
-      'privilege',
-      'role',
-      'token',
-      'userAvatar',
-      'userId',
-      'username',
-    ]);
+    assert.equal(Object.keys(account).sort(), SIGNED_IN_FIELDS);
     assert.is(account.username, 'Anne_Bonny');
     assert.is(account.email, 'anne@example.test', 'e-mail stored lower-case');
     assert.equal(account.role, ['normal']);
