@@ -126,7 +126,6 @@ function openBetterSqlite(url: string): TDatabase {
   const file = fileFromUrl(url);
   if (file !== ':memory:') mkdirSync(dirname(resolve(file)), { recursive: true });
   const client = new Database(file);
-  client.pragma('journal_mode = WAL');
   client.pragma('foreign_keys = ON');
   client.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   client.pragma('synchronous = NORMAL');
@@ -141,7 +140,13 @@ function openBetterSqlite(url: string): TDatabase {
     file,
     remote: false,
     migrate: (migrationsFolder = defaultMigrationsFolder) =>
-      whileBusy(async () => migrateBetterSqlite(base, { migrationsFolder })),
+      whileBusy(async () => {
+        // WAL is a property of the file, set here as on libSQL: switching a new file to it takes a lock
+        // SQLite does not wait for, so two processes opening one new file at once could not both do
+        // it on open (SQLITE_BUSY for one of them in 2 of 40 pairs).
+        if (file !== ':memory:') client.pragma('journal_mode = WAL');
+        migrateBetterSqlite(base, { migrationsFolder });
+      }),
     backup: async (destination) => {
       mkdirSync(dirname(resolve(destination)), { recursive: true });
       await client.backup(destination);
