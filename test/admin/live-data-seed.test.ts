@@ -3,11 +3,10 @@
 // name as its companies, a week of snapshots for the current season and the one before, each season's
 // calendar of its events, and the codex; on a server started with SEED_DEMO, and in process on a
 // clock inside a season.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import * as assert from 'uvu/assert';
+import { directorySuite } from '../support/directory-suite';
 import { openDatabase } from '../../db/client';
 import { nameFromKey } from '../../server/domains/war/seasons';
 import { readCommunityData } from '../../server/infra/packaged-files';
@@ -151,11 +150,7 @@ Seed('the codex is there: comment and like targets of every kind', async ({ app 
 
 Seed.run();
 
-const InSeason = suite<{ dir: string }>('live data demo seed on a clock inside a season');
-InSeason.before((context) => {
-  context.dir = mkdtempSync(join(tmpdir(), 'tidewatch-seed-'));
-});
-InSeason.after(({ dir }) => rmSync(dir, { recursive: true, force: true }));
+const InSeason = directorySuite('live data demo seed on a clock inside a season', 'seed');
 
 InSeason('the running season ends its week of snapshots at the clock, the one before at its end', async ({ dir }) => {
   const database = openDatabase(`file:${join(dir, 'seed.db')}`, { driver: TEST_DRIVER });

@@ -2,21 +2,15 @@
 // (an assembly's integer id) is in the generic tables (the assembly's uuid, target type assembly), in
 // its order; deleting an assembly still deletes its comments and likes (the trigger), a user's still
 // go with the user (the keys), and what the old tables held answers as before.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import * as assert from 'uvu/assert';
+import { directorySuite } from '../support/directory-suite';
 import { openDatabase } from '../../db/client';
 import { TEST_DRIVER } from '../support/helpers';
 import { migrationsUpTo } from '../support/migrations';
-import { suite } from '../support/suite';
 
-const Migration = suite<{ dir: string }>('migration 0020: comments and likes of any target');
-Migration.before((context) => {
-  context.dir = mkdtempSync(join(tmpdir(), 'tidewatch-0020-'));
-});
-Migration.after(({ dir }) => rmSync(dir, { recursive: true, force: true }));
+const Migration = directorySuite('migration 0020: comments and likes of any target', '0020');
 
 const UUIDS = ['a0000000-0000-4000-8000-000000000001', 'a0000000-0000-4000-8000-000000000002'];
 

@@ -3,24 +3,18 @@
 // instances started together exited with "cannot migrate the database: SQLITE_BUSY" (libSQL on a file).
 // migrate() waits for the lock (MIGRATE_PATIENCE_MS in all, db/unavailable.ts) instead of failing at the first busy timeout.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import * as assert from 'uvu/assert';
+import { directorySuite } from '../support/directory-suite';
 import { BUSY_TIMEOUT_MS, MIGRATIONS_FOLDER, openDatabase, type TDatabase } from '../../db/client';
 import { TEST_DRIVER } from '../support/helpers';
 import { ROOT } from '../support/process';
 import { skippedUnderSqld } from '../support/sqld';
-import { suite } from '../support/suite';
 
 const NAME = `migrate() waits out another process's write lock (${TEST_DRIVER ?? 'better-sqlite3'})`;
-const Busy = suite<{ dir: string }>(NAME);
-
-Busy.before((context) => {
-  context.dir = mkdtempSync(join(tmpdir(), 'tidewatch-migrate-busy-'));
-});
-Busy.after(({ dir }) => rmSync(dir, { recursive: true, force: true }));
+const Busy = directorySuite(NAME, 'migrate-busy');
 
 /** Takes the write lock of the file in argv[1], says so on stdout, and holds it for argv[2] ms. */
 const HOLD_WRITE_LOCK = `

@@ -12,7 +12,7 @@ import { startTestServer, TEST_DRIVER } from '../support/helpers';
 import { ROOT } from '../support/process';
 import { TEST_SQLD } from '../support/sqld';
 import { failedStart, assertOneLine } from '../support/operator';
-import { directorySuite } from './operator-safety-fixtures';
+import { directorySuite } from '../support/directory-suite';
 
 // ---------- 10: a database that cannot be written ----------
 

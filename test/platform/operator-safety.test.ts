@@ -14,7 +14,7 @@ import { GENEROUS_LIMITS, TEST_DRIVER } from '../support/helpers';
 import { COMMUNITY_SAMPLE } from '../support/community-sample';
 import { rest } from '../support/http-clients';
 import { PRODUCTION_SECRET, startProcess, stopProcess, captureLogs, tableCounts } from '../support/operator';
-import { directorySuite } from './operator-safety-fixtures';
+import { directorySuite } from '../support/directory-suite';
 
 // ---------- 8: no published admin password in production ----------
 

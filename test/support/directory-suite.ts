@@ -1,9 +1,8 @@
-// The set-up of the operator-safety suites on files (operator-safety.test.ts, operator-safety-writes.test.ts):
-// a suite with a temporary directory of its own for its databases, removed after its tests.
+// A suite with a temporary directory of its own (for its database files, a CLI's input), removed after its tests.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { suite } from '../support/suite';
+import { suite } from './suite';
 
 /** A suite whose context holds `dir`, a fresh directory named `tidewatch-<prefix>-…`, removed after its tests. */
 export function directorySuite(name: string, prefix: string) {
